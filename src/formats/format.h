@@ -1,0 +1,26 @@
+/* The format table: every reader and writer behind one interface. A format
+ * module knows nothing of any other format. */
+#ifndef OSSA_FORMAT_H
+#define OSSA_FORMAT_H
+
+#include "../internal.h"
+
+typedef struct ossa_format_ops {
+    ossa_format id;
+    const char *name;       /* "iqm" */
+    const char *extensions; /* space-separated, with dots: ".iqm" */
+    /* True when the buffer starts like this format. */
+    bool (*sniff)(const unsigned char *data, size_t size);
+    /* Fills an empty model. On failure the caller frees the model. */
+    ossa_status (*read)(ossa_model *model, const unsigned char *data, size_t size,
+                        const ossa_load_options *options, ossa_error *error);
+    /* Appends the encoded model to `out`; NULL when the format is read-only. */
+    ossa_status (*write)(const ossa_model *model, const ossa_write_options *options, ossa_buf *out,
+                         ossa_error *error);
+} ossa_format_ops;
+
+const ossa_format_ops *ossa__format_ops(ossa_format id);
+
+extern const ossa_format_ops ossa__iqm_format;
+
+#endif

@@ -1,0 +1,67 @@
+/* The one table of formats, and lookup by name, extension and content. */
+#include "format.h"
+
+#include <ctype.h>
+
+static const ossa_format_ops *const formats[] = {
+    &ossa__iqm_format,
+};
+#define NUM_FORMATS (sizeof formats / sizeof formats[0])
+
+const ossa_format_ops *ossa__format_ops(ossa_format id)
+{
+    for (size_t i = 0; i < NUM_FORMATS; i++)
+        if (formats[i]->id == id) return formats[i];
+    return NULL;
+}
+
+const char *ossa_format_name(ossa_format format)
+{
+    const ossa_format_ops *ops = ossa__format_ops(format);
+    return ops ? ops->name : "unknown";
+}
+
+static bool equal_nocase(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i])) return false;
+    return true;
+}
+
+/* True when `ext` (".iqm", case-insensitive) is one of the space-separated
+ * entries of `list`. */
+static bool extension_in(const char *ext, const char *list)
+{
+    size_t n = strlen(ext);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ' ');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && equal_nocase(p, ext, n)) return true;
+        p += len;
+        while (*p == ' ') p++;
+    }
+    return false;
+}
+
+ossa_format ossa_format_from_name(const char *name_or_path)
+{
+    if (!name_or_path) return OSSA_FORMAT_AUTO;
+    for (size_t i = 0; i < NUM_FORMATS; i++) {
+        size_t n = strlen(formats[i]->name);
+        if (strlen(name_or_path) == n && equal_nocase(name_or_path, formats[i]->name, n))
+            return formats[i]->id;
+    }
+    const char *slash = strrchr(name_or_path, '/');
+    const char *dot = strrchr(slash ? slash : name_or_path, '.');
+    if (!dot) return OSSA_FORMAT_AUTO;
+    for (size_t i = 0; i < NUM_FORMATS; i++)
+        if (extension_in(dot, formats[i]->extensions)) return formats[i]->id;
+    return OSSA_FORMAT_AUTO;
+}
+
+ossa_format ossa_format_detect(const void *data, size_t size)
+{
+    for (size_t i = 0; i < NUM_FORMATS; i++)
+        if (formats[i]->sniff && formats[i]->sniff(data, size)) return formats[i]->id;
+    return OSSA_FORMAT_AUTO;
+}

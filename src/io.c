@@ -1,0 +1,209 @@
+/* Loading from memory and files (mapped), writing to memory and files
+ * (atomically: temporary file beside the target, then rename). */
+#include "formats/format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_options *options,
+                             ossa_error *error)
+{
+    ossa_load_options defaults;
+    if (!options) {
+        memset(&defaults, 0, sizeof defaults);
+        options = &defaults;
+    }
+    ossa__error_set_file(error, options->file_name);
+    if (!data && size) {
+        ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "no data");
+        return NULL;
+    }
+    ossa_format fmt = options->format;
+    if (fmt == OSSA_FORMAT_AUTO) fmt = ossa_format_detect(data, size);
+    if (fmt == OSSA_FORMAT_AUTO) fmt = ossa_format_from_name(options->file_name);
+    const ossa_format_ops *ops = ossa__format_ops(fmt);
+    if (!ops || !ops->read) {
+        ossa__fail(error, OSSA_ERROR_FORMAT, size ? 0 : OSSA_NO_OFFSET,
+                   size ? "unknown file format (no known signature or extension)" : "empty file");
+        return NULL;
+    }
+    ossa_model *model = ossa_model_create(&options->allocator);
+    if (!model) {
+        ossa__fail_nomem(error);
+        return NULL;
+    }
+    model->source_format = fmt;
+    if (ops->read(model, data, size, options, error) != OSSA_OK) {
+        ossa_model_free(model);
+        return NULL;
+    }
+    return model;
+}
+
+ossa_model *ossa_load_file(const char *path, const ossa_load_options *options, ossa_error *error)
+{
+    ossa_load_options opts;
+    if (options)
+        opts = *options;
+    else
+        memset(&opts, 0, sizeof opts);
+    if (!opts.file_name) opts.file_name = path;
+    ossa__error_set_file(error, opts.file_name);
+
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "not a regular file");
+        close(fd);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size > SIZE_MAX) {
+        ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "file too large to map");
+        close(fd);
+        return NULL;
+    }
+    size_t size = (size_t)st.st_size;
+    void *map = NULL;
+    if (size) {
+        map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
+            ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot map: %s", strerror(errno));
+            close(fd);
+            return NULL;
+        }
+    }
+    close(fd);
+    static const unsigned char empty[1];
+    ossa_model *model = ossa_load_memory(size ? map : empty, size, &opts, error);
+    if (size) munmap(map, size);
+    return model;
+}
+
+ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options *options,
+                              void **out_data, size_t *out_size, ossa_error *error)
+{
+    ossa_write_options defaults;
+    if (!options) {
+        memset(&defaults, 0, sizeof defaults);
+        options = &defaults;
+    }
+    *out_data = NULL;
+    *out_size = 0;
+    const ossa_format_ops *ops = ossa__format_ops(options->format);
+    if (!ops || !ops->write)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "no writer for format '%s'", ossa_format_name(options->format));
+    ossa_buf buf;
+    ossa__buf_init(&buf, &options->allocator);
+    if (ops->write(model, options, &buf, error) != OSSA_OK) {
+        ossa__buf_release(&buf);
+        return OSSA_FAILED;
+    }
+    if (buf.failed) {
+        ossa__buf_release(&buf);
+        return ossa__fail_nomem(error);
+    }
+    if (!buf.data) ossa__buf_push(&buf, 0);
+    /* The buffer may be larger than its contents; ossa_free_buffer only
+     * needs the pointer, so shrinking is not worth a copy. */
+    *out_data = buf.data;
+    *out_size = buf.size;
+    return OSSA_OK;
+}
+
+void ossa_free_buffer(void *data, const ossa_write_options *options)
+{
+    ossa__free(options ? &options->allocator : NULL, data, 0);
+}
+
+static ossa_status write_all(int fd, const unsigned char *p, size_t n, ossa_error *error)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "write failed: %s",
+                              strerror(errno));
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return OSSA_OK;
+}
+
+/* Creates "PATH.tmp.XXXXXXXX" exclusively with mode 0666 (the umask
+ * applies, as for any new file; mkstemp would force 0600). The suffix mixes
+ * the pid, the time and an address so that threads and processes writing
+ * beside each other do not collide; EEXIST retries. */
+static int open_temp(const char *path, char *tmp, size_t cap)
+{
+    uint64_t seed = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)tmp ^
+                    (uint64_t)time(NULL) * 0xBF58476D1CE4E5B9ull;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        seed ^= seed >> 31;
+        seed *= 0x94D049BB133111EBull;
+        seed ^= seed >> 29;
+        snprintf(tmp, cap, "%s.tmp.%08x", path, (unsigned)(seed & 0xffffffffu));
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+        seed += (uint64_t)attempt + 1;
+    }
+    return -1;
+}
+
+ossa_status ossa_write_file(const ossa_model *model, const char *path,
+                            const ossa_write_options *options, ossa_error *error)
+{
+    ossa__error_set_file(error, path);
+    ossa_write_options opts;
+    if (options)
+        opts = *options;
+    else
+        memset(&opts, 0, sizeof opts);
+    if (opts.format == OSSA_FORMAT_AUTO) opts.format = ossa_format_from_name(path);
+    if (opts.format == OSSA_FORMAT_AUTO)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "cannot tell the output format from the file name");
+
+    void *data;
+    size_t size;
+    if (ossa_write_memory(model, &opts, &data, &size, error) != OSSA_OK) {
+        ossa__error_set_file(error, path);
+        return OSSA_FAILED;
+    }
+
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 32);
+    if (!tmp) {
+        ossa_free_buffer(data, &opts);
+        return ossa__fail_nomem(error);
+    }
+    int fd = open_temp(path, tmp, plen + 32);
+    ossa_status st = OSSA_OK;
+    if (fd < 0) {
+        st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot create a temporary file: %s",
+                        strerror(errno));
+    } else {
+        st = write_all(fd, data, size, error);
+        if (close(fd) != 0 && st == OSSA_OK)
+            st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "close failed: %s",
+                            strerror(errno));
+        if (st == OSSA_OK && rename(tmp, path) != 0)
+            st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot rename into place: %s",
+                            strerror(errno));
+        if (st != OSSA_OK) unlink(tmp);
+    }
+    free(tmp);
+    ossa_free_buffer(data, &opts);
+    return st;
+}
