@@ -1,0 +1,132 @@
+# ossa — entry point for users and CI.
+#
+# A fresh Debian 12 with only `make` is enough: `make deps` installs the
+# compiler, cmake and libraries with apt-get, and every other target runs it
+# first. The real build description is CMakeLists.txt; this file only picks
+# build directories and flags.
+
+SHELL := /bin/sh
+# cmake --build runs make too; its "Entering directory" lines are noise.
+MAKEFLAGS += --no-print-directory
+.DEFAULT_GOAL := build
+
+JOBS     ?= 2
+PREFIX   ?= /usr/local
+FUZZ_TIME ?= 20
+
+# `make sanitize CC=clang` builds with clang; left alone, the sanitizer build
+# uses gcc (make's built-in default "cc" would hide which compiler ran).
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+CC_NAME := $(notdir $(CC))
+# The default build passes CC to cmake only when the caller chose one.
+CC_ARG := $(if $(filter command line environment,$(origin CC)),-DCMAKE_C_COMPILER=$(CC))
+
+BUILD      := build
+ASAN_BUILD := build-asan$(if $(filter gcc,$(CC_NAME)),,-$(CC_NAME))
+CLANG_BUILD := build-clang
+FUZZ_BUILD := build-fuzz
+
+# libc6-dev is listed because gcc only recommends it and we install without
+# recommends; bash runs the shell tests.
+DEPS       := gcc libc6-dev make cmake pkg-config bash libcmocka-dev libcjson-dev
+CLANG_DEPS := clang libclang-rt-14-dev
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_ENV   := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+CTEST := ctest --output-on-failure -j$(JOBS) --test-dir
+
+# Installs the Debian packages in $(1) that are not installed yet. apt-get
+# update runs only when something is missing, so a ready machine stays
+# offline. Written for dash.
+define apt_install
+@missing=; \
+	if ! command -v dpkg >/dev/null 2>&1; then \
+	  echo "make deps: no dpkg here; install these yourself: $(1)"; exit 0; \
+	fi; \
+	for p in $(1); do \
+	  dpkg -s "$$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing="$$missing $$p"; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
+	sudo=; \
+	if [ "$$(id -u)" != 0 ]; then \
+	  if command -v sudo >/dev/null 2>&1; then sudo=sudo; else \
+	    echo "make deps: missing Debian packages:$$missing" >&2; \
+	    echo "make deps: run as root: apt-get install$$missing" >&2; exit 1; \
+	  fi; \
+	fi; \
+	echo "make deps: installing$$missing"; \
+	$$sudo apt-get update && \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
+endef
+
+.PHONY: build deps deps-clang configure demo test bench install sanitize clang fuzz clean
+
+deps:
+	$(call apt_install,$(DEPS))
+
+deps-clang:
+	$(call apt_install,$(CLANG_DEPS))
+
+# Configure every time: it takes a second and picks up changed options.
+configure: deps
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CC_ARG)
+
+build: configure
+	cmake --build $(BUILD) -j$(JOBS)
+
+demo: build
+	./$(BUILD)/ossa demo -o demo
+
+test: build
+	$(CTEST) $(BUILD)
+
+bench: build
+	cmake --build $(BUILD) --target bench
+
+# DESTDIR is read by cmake --install from the environment.
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+# Debug build under ASan+UBSan; any report fails the test that caused it.
+sanitize: deps $(if $(findstring clang,$(CC_NAME)),deps-clang)
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=$(CC) \
+	  -DOSSA_BENCH=OFF \
+	  -DCMAKE_C_FLAGS="$(SAN_FLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="$(SAN_FLAGS)" \
+	  -DCMAKE_SHARED_LINKER_FLAGS="$(SAN_FLAGS)"
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+	$(SAN_ENV) $(CTEST) $(ASAN_BUILD)
+
+# A second compiler finds other warnings; OSSA_WERROR makes them fatal.
+clang: deps deps-clang
+	cmake -S . -B $(CLANG_BUILD) -DCMAKE_C_COMPILER=clang -DOSSA_WERROR=ON
+	cmake --build $(CLANG_BUILD) -j$(JOBS)
+	$(CTEST) $(CLANG_BUILD)
+
+# libFuzzer: each fuzz/fuzz_NAME.c runs FUZZ_TIME seconds. New inputs go to
+# $(FUZZ_BUILD)/corpus/NAME so the seeds in fuzz/corpus/NAME stay as
+# committed; crashes land in $(FUZZ_BUILD)/artifacts/.
+fuzz: deps deps-clang
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DOSSA_FUZZ=ON \
+	  -DOSSA_TESTS=OFF -DOSSA_BENCH=OFF
+	cmake --build $(FUZZ_BUILD) -j$(JOBS)
+	@mkdir -p $(FUZZ_BUILD)/artifacts; \
+	found=; \
+	for bin in $(FUZZ_BUILD)/fuzz/fuzz_*; do \
+	  [ -x "$$bin" ] || continue; found=1; \
+	  name=$${bin##*/fuzz_}; \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$name; \
+	  seeds=; [ -d fuzz/corpus/$$name ] && seeds=fuzz/corpus/$$name; \
+	  dict=; [ -f fuzz/$$name.dict ] && dict=-dict=fuzz/$$name.dict; \
+	  echo "== fuzz $$name ($(FUZZ_TIME)s)"; \
+	  "$$bin" -max_total_time=$(FUZZ_TIME) -print_final_stats=1 $$dict \
+	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$name- \
+	    $(FUZZ_BUILD)/corpus/$$name $$seeds || exit 1; \
+	done; \
+	[ -n "$$found" ] || { echo "make fuzz: no fuzz/fuzz_*.c targets" >&2; exit 1; }
+
+clean:
+	rm -rf $(BUILD) build-asan build-asan-* $(CLANG_BUILD) $(FUZZ_BUILD) demo
