@@ -127,6 +127,12 @@ void ossa__buf_release(ossa_buf *b);
 /* -- Math (math.c) ---------------------------------------------------------- */
 
 void ossa__quat_normalize(float q[4]);
+/* Readers keep quaternions that are unit up to quantization error as they
+ * are, so that decoding and encoding again reproduces the same bytes
+ * (renormalizing would move every channel range); others are normalized.
+ * Everything that uses a rotation normalizes it first. */
+#define OSSA_QUAT_TOLERANCE 1e-4
+void ossa__quat_tidy(float q[4]);
 void ossa__mat4_mul(const float a[16], const float b[16], float out[16]);
 /* Inverse of an affine matrix; false when singular. */
 bool ossa__mat4_invert_affine(const float m[16], float out[16]);

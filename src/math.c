@@ -21,6 +21,13 @@ void ossa__quat_normalize(float q[4])
     for (int i = 0; i < 4; i++) q[i] = (float)(q[i] * inv);
 }
 
+void ossa__quat_tidy(float q[4])
+{
+    double n = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+    if (n > 1 - OSSA_QUAT_TOLERANCE && n < 1 + OSSA_QUAT_TOLERANCE) return;
+    ossa__quat_normalize(q);
+}
+
 void ossa_transform_to_matrix(const ossa_transform *t, float m[16])
 {
     float x = t->rotation[0], y = t->rotation[1], z = t->rotation[2], w = t->rotation[3];

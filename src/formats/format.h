@@ -14,7 +14,8 @@ typedef struct ossa_format_ops {
     /* Fills an empty model. On failure the caller frees the model. */
     ossa_status (*read)(ossa_model *model, const unsigned char *data, size_t size,
                         const ossa_load_options *options, ossa_error *error);
-    /* Appends the encoded model to `out`; NULL when the format is read-only. */
+    /* Encodes the model into the empty buffer `out` (offsets in it are file
+     * offsets); NULL when the format is read-only. */
     ossa_status (*write)(const ossa_model *model, const ossa_write_options *options, ossa_buf *out,
                          ossa_error *error);
 } ossa_format_ops;

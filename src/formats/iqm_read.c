@@ -196,7 +196,7 @@ static ossa_status read_meshes(iqm_reader *r)
     for (uint32_t i = 0; i < num; i++) {
         uint64_t at = (uint64_t)ofs + (uint64_t)i * IQM_MESH_SIZE;
         const unsigned char *p = r->data + at;
-        const char *name, *material;
+        const char *name = "", *material = "";
         if (name_at(r, ossa__rd32(p), at, &name) || name_at(r, ossa__rd32(p + 4), at + 4, &material))
             return OSSA_FAILED;
         uint32_t fv = ossa__rd32(p + 8), nv = ossa__rd32(p + 12);
@@ -230,7 +230,7 @@ static ossa_status read_joints(iqm_reader *r)
     for (uint32_t j = 0; j < num; j++) {
         uint64_t at = (uint64_t)ofs + (uint64_t)j * size;
         const unsigned char *p = r->data + at;
-        const char *name;
+        const char *name = "";
         if (name_at(r, ossa__rd32(p), at, &name)) return OSSA_FAILED;
         int32_t parent = (int32_t)ossa__rd32(p + 4);
         if (parent < 0) parent = -1;
@@ -248,7 +248,7 @@ static ossa_status read_joints(iqm_reader *r)
             for (int k = 0; k < 4; k++) t.rotation[k] = ossa__rdf32(f + 12 + 4 * k);
             for (int k = 0; k < 3; k++) t.scale[k] = ossa__rdf32(f + 28 + 4 * k);
         }
-        ossa__quat_normalize(t.rotation);
+        ossa__quat_tidy(t.rotation);
         if (ossa_model_add_joint(r->model, name, parent, &t, r->error) < 0) return OSSA_FAILED;
     }
     return OSSA_OK;
@@ -325,7 +325,7 @@ static void decode_frame(const iqm_reader *r, const iqm_pose *poses, uint32_t nu
         memcpy(t->translation, v, sizeof t->translation);
         memcpy(t->rotation, v + 3, sizeof t->rotation);
         memcpy(t->scale, v + 7, sizeof t->scale);
-        ossa__quat_normalize(t->rotation);
+        ossa__quat_tidy(t->rotation);
     }
 }
 
@@ -372,7 +372,7 @@ static ossa_status read_animations(iqm_reader *r, const iqm_pose *poses)
     for (uint32_t a = 0; a < num; a++) {
         uint64_t at = (uint64_t)ofs + (uint64_t)a * IQM_ANIM_SIZE;
         const unsigned char *p = r->data + at;
-        const char *name;
+        const char *name = "";
         if (name_at(r, ossa__rd32(p), at, &name)) return OSSA_FAILED;
         uint32_t first = ossa__rd32(p + 4), count = ossa__rd32(p + 8), flags = ossa__rd32(p + 16);
         float rate = ossa__rdf32(p + 12);
@@ -464,7 +464,7 @@ static ossa_status read_extensions(iqm_reader *r)
     for (uint32_t i = 0; i < num; i++) {
         if (section(r, "extension", ofs, 1, IQM_EXTENSION_SIZE, (int)field)) return OSSA_FAILED;
         const unsigned char *p = r->data + ofs;
-        const char *name;
+        const char *name = "";
         if (name_at(r, ossa__rd32(p), ofs, &name)) return OSSA_FAILED;
         uint32_t num_data = ossa__rd32(p + 4), ofs_data = ossa__rd32(p + 8);
         if (section(r, "extension data", ofs_data, num_data, 1, (int)ofs + 8)) return OSSA_FAILED;
