@@ -169,7 +169,10 @@ typedef struct ossa_animation {
     uint32_t num_frames;
     float framerate; /* frames per second; 0 = not specified */
     uint32_t flags;  /* OSSA_ANIMATION_LOOP */
-    /* Decoded parent-relative poses, frame-major:
+    /* Decoded parent-relative poses, frame-major. Rotations are unit up to
+     * the source's quantization (readers keep near-unit quaternions as
+     * decoded so that re-encoding reproduces the same bytes); normalize
+     * before use, as the runtime does.
      * frames[f * model->num_joints + j] is joint j at frame f. */
     ossa_transform *frames;
     /* Per-frame bounds as stored in the source, or NULL. */
@@ -363,6 +366,12 @@ typedef struct ossa_load_options {
     ossa_format format;        /* OSSA_FORMAT_AUTO (0) = detect */
     const char *file_name;     /* for messages and detection by extension */
     ossa_allocator allocator;  /* zero = malloc/free */
+    /* Blend influences kept per vertex by formats that allow more (the
+     * largest, renormalized): 0 = 4, at most OSSA_MAX_COMPONENTS. */
+    uint32_t max_influences;
+    /* Frame rate for formats that store none or that are resampled to a
+     * frame grid: 0 = the format's default (30). */
+    float framerate;
 } ossa_load_options;
 
 /* `options` may be NULL. Returns NULL and fills `error` on failure. The
