@@ -1,0 +1,116 @@
+/* Shared pieces of the ossa command-line tool: exit codes, argument
+ * parsing, diagnostics, loading (and merging) inputs, JSON output.
+ * The CLI uses only the public API in ossa.h. */
+#ifndef OSSA_CLI_H
+#define OSSA_CLI_H
+
+#include <ossa.h>
+
+#include <stdio.h>
+
+/* Exit codes shared by every subcommand (see docs/ossa.1). */
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_INPUT = 1, /* a file could not be read, validated or written */
+    CLI_EXIT_USAGE = 2  /* unknown command or option, missing argument */
+};
+
+/* Every subcommand: argv[0] is the command name, the rest its arguments. */
+typedef int (*cli_command_fn)(int argc, char **argv);
+
+int cmd_info(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+
+/* -- Arguments -------------------------------------------------------------- */
+
+/* One option a command accepts. Long options may also be written
+ * "--name=value"; short ones "-oVALUE". --help / -h is always accepted. */
+typedef struct cli_option {
+    const char *name;       /* "--format" */
+    const char *short_name; /* "-o", or NULL */
+    int takes_value;
+} cli_option;
+
+#define CLI_MAX_OPTIONS 16
+
+typedef struct cli_args {
+    /* value[i] belongs to options[i]: NULL when absent, "" for a flag that
+     * was given, else the option's argument. */
+    const char *value[CLI_MAX_OPTIONS];
+    const char **files; /* the non-option arguments, in order */
+    int num_files;
+    int help; /* --help or -h was given */
+} cli_args;
+
+/* Parses argv[1..argc) against `options` (terminated by a NULL name).
+ * Options and file names may be mixed in any order; "--" ends options.
+ * On a usage error prints the message and a hint to stderr and returns
+ * CLI_EXIT_USAGE; returns CLI_EXIT_INPUT if memory runs out; else 0.
+ * Free with cli_args_free. */
+int cli_parse_args(int argc, char **argv, const cli_option *options, cli_args *args);
+void cli_args_free(cli_args *args);
+
+/* -- Diagnostics ------------------------------------------------------------ */
+
+/* "ossa: <message>" on stderr. */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* A usage error for `command`: the message, then a hint to its --help.
+ * Returns CLI_EXIT_USAGE so callers can `return cli_usage_error(...)`. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* "ossa: FILE:WHERE: message" for a failed library call. */
+void cli_report_error(const ossa_error *error);
+
+/* Writes "byte N" or "LINE:COL" into buf, or "" when the position is
+ * unknown. Returns buf. */
+const char *cli_where(char *buf, size_t size, uint64_t offset, uint32_t line, uint32_t column);
+
+/* Prints warnings[first..] of `model` as "ossa: FILE:WHERE: warning: msg". */
+void cli_print_warnings(const char *file, const ossa_model *model, uint32_t first);
+
+/* -- Loading ---------------------------------------------------------------- */
+
+/* Loads one file and prints its load warnings. On failure prints the error,
+ * copies it to `error` (may be NULL) and returns NULL. */
+ossa_model *cli_load(const char *file, ossa_error *error);
+
+/* Loads files[0..n) and merges each later one into the first, in order
+ * (a mesh, then a skeleton, then more animations). Prints warnings and
+ * errors; returns NULL on any failure. */
+ossa_model *cli_load_merged(const char *const *files, int n);
+
+/* -- Output ----------------------------------------------------------------- */
+
+/* A JSON string literal (with quotes) for the `size` bytes at `s`: quotes,
+ * backslashes and control characters escaped, invalid UTF-8 replaced by
+ * U+FFFD so that the output is always valid JSON. */
+void cli_json_string_n(FILE *out, const char *s, size_t size);
+void cli_json_string(FILE *out, const char *s);
+
+/* A number that reads back to the same float ("%.9g"); null for NaN and
+ * infinities, which JSON cannot represent. */
+void cli_json_number(FILE *out, double value);
+
+/* `s` for human output, with control characters shown as \xNN so that a
+ * name read from a file cannot drive the terminal. */
+void cli_print_text(FILE *out, const char *s);
+
+/* The summaries that `ossa info` prints, shared with `ossa demo`. */
+void cli_info_print_text(FILE *out, const char *file, const ossa_model *model);
+void cli_info_print_json(FILE *out, const char *file, const ossa_model *model);
+
+/* The model that `ossa demo` writes (demo_model.c). */
+ossa_model *demo_build_model(ossa_error *error);
+
+#endif /* OSSA_CLI_H */

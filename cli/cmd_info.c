@@ -1,0 +1,312 @@
+/* ossa info: a summary of each input file, as text or JSON. */
+#include "cli.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <string.h>
+
+static const char usage[] =
+    "Usage: ossa info [--json] FILE...\n"
+    "\n"
+    "Print a summary of each model: format, joints, vertices, triangles,\n"
+    "meshes, vertex arrays, animations, bind-pose bounds and warnings.\n"
+    "Each file is loaded on its own (no merging).\n"
+    "\n"
+    "Options:\n"
+    "  --json      print one JSON object (an array of objects for several files)\n"
+    "  -h, --help  show this help\n";
+
+/* Box of the bind-pose positions. Returns 0 when the model has none. */
+static int bind_bounds(const ossa_model *model, float min[3], float max[3])
+{
+    const ossa_vertex_array *pos = ossa_model_find_array(model, OSSA_VERTEX_POSITION, NULL);
+    if (!pos || !model->num_vertices) return 0;
+    for (int k = 0; k < 3; k++) {
+        min[k] = FLT_MAX;
+        max[k] = -FLT_MAX;
+    }
+    /* Decode in chunks so that a large model needs no allocation. */
+    enum { CHUNK = 256 };
+    float buf[CHUNK * OSSA_MAX_COMPONENTS];
+    uint32_t comps = pos->size < 3 ? pos->size : 3;
+    for (uint32_t first = 0; first < model->num_vertices; first += CHUNK) {
+        uint32_t n = model->num_vertices - first < CHUNK ? model->num_vertices - first : CHUNK;
+        if (ossa_vertex_array_read(model, pos, first, n, buf) != OSSA_OK) return 0;
+        for (uint32_t v = 0; v < n; v++)
+            for (uint32_t k = 0; k < comps; k++) {
+                float x = buf[v * pos->size + k];
+                if (x < min[k]) min[k] = x;
+                if (x > max[k]) max[k] = x;
+            }
+    }
+    /* Missing components (2D positions) count as 0. */
+    for (uint32_t k = comps; k < 3; k++) min[k] = max[k] = 0;
+    return 1;
+}
+
+/* Depth of joint j in the hierarchy; bounded in case parents loop. */
+static unsigned joint_depth(const ossa_model *model, uint32_t j)
+{
+    unsigned depth = 0;
+    int32_t p = model->joints[j].parent;
+    while (p >= 0 && (uint32_t)p < model->num_joints && depth < model->num_joints) {
+        depth++;
+        p = model->joints[p].parent;
+    }
+    return depth;
+}
+
+/* -- Text ------------------------------------------------------------------- */
+
+void cli_info_print_text(FILE *out, const char *file, const ossa_model *model)
+{
+    fputs("file: ", out);
+    cli_print_text(out, file);
+    fprintf(out, "\nformat: %s\n", ossa_format_name(model->source_format));
+
+    fprintf(out, "joints: %" PRIu32 "%s\n", model->num_joints,
+            (model->flags & OSSA_MODEL_SKELETON_FROM_POSES) ? " (from animation poses, unnamed)"
+                                                             : "");
+    for (uint32_t j = 0; j < model->num_joints; j++) {
+        fprintf(out, "  %4" PRIu32 "  %*s", j, (int)(2 * joint_depth(model, j)), "");
+        cli_print_text(out, model->joints[j].name[0] ? model->joints[j].name : "(unnamed)");
+        fputc('\n', out);
+    }
+
+    fprintf(out, "vertices: %" PRIu32 "\n", model->num_vertices);
+    fprintf(out, "triangles: %" PRIu32 "\n", model->num_triangles);
+
+    fprintf(out, "meshes: %" PRIu32 "\n", model->num_meshes);
+    for (uint32_t i = 0; i < model->num_meshes; i++) {
+        const ossa_mesh *m = &model->meshes[i];
+        fputs("  \"", out);
+        cli_print_text(out, m->name);
+        fputs("\" material \"", out);
+        cli_print_text(out, m->material);
+        fprintf(out, "\": %" PRIu32 " vertices, %" PRIu32 " triangles\n", m->num_vertices,
+                m->num_triangles);
+    }
+
+    fprintf(out, "vertex arrays: %" PRIu32 "\n", model->num_vertex_arrays);
+    for (uint32_t i = 0; i < model->num_vertex_arrays; i++) {
+        const ossa_vertex_array *a = &model->vertex_arrays[i];
+        fprintf(out, "  %s %s x%" PRIu32, ossa_vertex_type_name(a->type),
+                ossa_component_name(a->format), a->size);
+        if (a->type == OSSA_VERTEX_CUSTOM) {
+            fputs(" \"", out);
+            cli_print_text(out, a->name);
+            fputc('"', out);
+        }
+        fputc('\n', out);
+    }
+
+    fprintf(out, "animations: %" PRIu32 "\n", model->num_animations);
+    for (uint32_t i = 0; i < model->num_animations; i++) {
+        const ossa_animation *a = &model->animations[i];
+        fputs("  \"", out);
+        cli_print_text(out, a->name);
+        fprintf(out, "\": %" PRIu32 " frames at %.9g fps, %s%s\n", a->num_frames,
+                (double)a->framerate, (a->flags & OSSA_ANIMATION_LOOP) ? "looping" : "once",
+                a->bounds ? ", bounds stored" : "");
+    }
+
+    float min[3], max[3];
+    if (bind_bounds(model, min, max))
+        fprintf(out, "bounds (bind pose): min %.9g %.9g %.9g, max %.9g %.9g %.9g\n", (double)min[0],
+                (double)min[1], (double)min[2], (double)max[0], (double)max[1], (double)max[2]);
+    fprintf(out, "comment: %zu bytes\n", model->comment ? model->comment_size : (size_t)0);
+    if (model->num_extras) {
+        fprintf(out, "extras: %" PRIu32 "\n", model->num_extras);
+        for (uint32_t i = 0; i < model->num_extras; i++) {
+            fputs("  ", out);
+            cli_print_text(out, model->extras[i].key);
+            fprintf(out, ": %zu bytes\n", model->extras[i].size);
+        }
+    }
+    fprintf(out, "warnings: %" PRIu32 "\n", model->num_warnings);
+}
+
+/* -- JSON ------------------------------------------------------------------- */
+
+static void json_vec3(FILE *out, const float v[3])
+{
+    fputc('[', out);
+    for (int k = 0; k < 3; k++) {
+        if (k) fputs(", ", out);
+        cli_json_number(out, v[k]);
+    }
+    fputc(']', out);
+}
+
+/* Ends a list whose items each started on a line of their own. */
+static void close_list(FILE *out, uint32_t count, const char *ind)
+{
+    if (count)
+        fprintf(out, "\n%s  ]", ind);
+    else
+        fputc(']', out);
+}
+
+/* One object; `ind` prefixes every line after the first so that objects
+ * nest inside an array. */
+static void print_json(FILE *out, const char *file, const ossa_model *model, const char *ind)
+{
+    fprintf(out, "{\n%s  \"file\": ", ind);
+    cli_json_string(out, file);
+    fprintf(out, ",\n%s  \"format\": ", ind);
+    cli_json_string(out, ossa_format_name(model->source_format));
+    fprintf(out, ",\n%s  \"joints\": %" PRIu32, ind, model->num_joints);
+    fprintf(out, ",\n%s  \"vertices\": %" PRIu32, ind, model->num_vertices);
+    fprintf(out, ",\n%s  \"triangles\": %" PRIu32, ind, model->num_triangles);
+
+    fprintf(out, ",\n%s  \"meshes\": [", ind);
+    for (uint32_t i = 0; i < model->num_meshes; i++) {
+        const ossa_mesh *m = &model->meshes[i];
+        fprintf(out, "%s\n%s    {\"name\": ", i ? "," : "", ind);
+        cli_json_string(out, m->name);
+        fputs(", \"material\": ", out);
+        cli_json_string(out, m->material);
+        fprintf(out,
+                ", \"first_vertex\": %" PRIu32 ", \"vertices\": %" PRIu32
+                ", \"first_triangle\": %" PRIu32 ", \"triangles\": %" PRIu32 "}",
+                m->first_vertex, m->num_vertices, m->first_triangle, m->num_triangles);
+    }
+    close_list(out, model->num_meshes, ind);
+
+    fprintf(out, ",\n%s  \"vertex_arrays\": [", ind);
+    for (uint32_t i = 0; i < model->num_vertex_arrays; i++) {
+        const ossa_vertex_array *a = &model->vertex_arrays[i];
+        fprintf(out, "%s\n%s    {\"type\": ", i ? "," : "", ind);
+        cli_json_string(out, ossa_vertex_type_name(a->type));
+        fputs(", \"format\": ", out);
+        cli_json_string(out, ossa_component_name(a->format));
+        fprintf(out, ", \"size\": %" PRIu32 ", \"name\": ", a->size);
+        cli_json_string(out, a->name);
+        fputc('}', out);
+    }
+    close_list(out, model->num_vertex_arrays, ind);
+
+    fprintf(out, ",\n%s  \"animations\": [", ind);
+    for (uint32_t i = 0; i < model->num_animations; i++) {
+        const ossa_animation *a = &model->animations[i];
+        fprintf(out, "%s\n%s    {\"name\": ", i ? "," : "", ind);
+        cli_json_string(out, a->name);
+        fprintf(out, ", \"frames\": %" PRIu32 ", \"framerate\": ", a->num_frames);
+        cli_json_number(out, a->framerate);
+        fprintf(out, ", \"loop\": %s, \"stored_bounds\": %s}",
+                (a->flags & OSSA_ANIMATION_LOOP) ? "true" : "false", a->bounds ? "true" : "false");
+    }
+    close_list(out, model->num_animations, ind);
+
+    /* The hierarchy on one line per joint: names and parents are what
+     * scripts ask for most (e.g. to match skeletons before merging). */
+    fprintf(out, ",\n%s  \"skeleton\": [", ind);
+    for (uint32_t j = 0; j < model->num_joints; j++) {
+        fprintf(out, "%s\n%s    {\"name\": ", j ? "," : "", ind);
+        cli_json_string(out, model->joints[j].name);
+        fprintf(out, ", \"parent\": %" PRId32 "}", model->joints[j].parent);
+    }
+    close_list(out, model->num_joints, ind);
+    fprintf(out, ",\n%s  \"skeleton_from_poses\": %s", ind,
+            (model->flags & OSSA_MODEL_SKELETON_FROM_POSES) ? "true" : "false");
+
+    float min[3], max[3];
+    fprintf(out, ",\n%s  \"bounds\": ", ind);
+    if (bind_bounds(model, min, max)) {
+        fputs("{\"min\": ", out);
+        json_vec3(out, min);
+        fputs(", \"max\": ", out);
+        json_vec3(out, max);
+        fputc('}', out);
+    } else {
+        fputs("null", out);
+    }
+
+    fprintf(out, ",\n%s  \"comment_size\": %zu", ind,
+            model->comment ? model->comment_size : (size_t)0);
+    fprintf(out, ",\n%s  \"extras\": [", ind);
+    for (uint32_t i = 0; i < model->num_extras; i++) {
+        fprintf(out, "%s{\"key\": ", i ? ", " : "");
+        cli_json_string(out, model->extras[i].key);
+        fprintf(out, ", \"size\": %zu}", model->extras[i].size);
+    }
+    fputc(']', out);
+
+    fprintf(out, ",\n%s  \"warnings\": [", ind);
+    for (uint32_t i = 0; i < model->num_warnings; i++) {
+        const ossa_warning *w = &model->warnings[i];
+        fprintf(out, "%s\n%s    {\"message\": ", i ? "," : "", ind);
+        cli_json_string(out, w->message);
+        if (w->line)
+            fprintf(out, ", \"line\": %" PRIu32 ", \"column\": %" PRIu32, w->line, w->column);
+        else if (w->offset != OSSA_NO_OFFSET)
+            fprintf(out, ", \"offset\": %" PRIu64, w->offset);
+        fputc('}', out);
+    }
+    close_list(out, model->num_warnings, ind);
+    fprintf(out, "\n%s}", ind);
+}
+
+void cli_info_print_json(FILE *out, const char *file, const ossa_model *model)
+{
+    print_json(out, file, model, "");
+    fputc('\n', out);
+}
+
+/* -- Command ---------------------------------------------------------------- */
+
+int cmd_info(int argc, char **argv)
+{
+    static const cli_option options[] = {{"--json", NULL, 0}, {NULL, NULL, 0}};
+    cli_args args;
+    int rc = cli_parse_args(argc, argv, options, &args);
+    if (rc) return rc;
+    if (args.help) {
+        fputs(usage, stdout);
+        cli_args_free(&args);
+        return CLI_EXIT_OK;
+    }
+    if (args.num_files == 0) {
+        cli_args_free(&args);
+        return cli_usage_error("info", "no input file");
+    }
+    int json = args.value[0] != NULL;
+    /* Several files in JSON form make one array, with an "error" entry for
+     * each file that failed so that positions still match the arguments. */
+    int array = json && args.num_files > 1;
+    rc = CLI_EXIT_OK;
+    if (array) fputs("[\n  ", stdout);
+    for (int i = 0; i < args.num_files; i++) {
+        const char *file = args.files[i];
+        if (array && i) fputs(",\n  ", stdout);
+        if (!json && i) fputc('\n', stdout);
+        ossa_error error;
+        ossa_model *model = cli_load(file, &error);
+        if (!model) {
+            rc = CLI_EXIT_INPUT;
+            if (array) {
+                char buf[1024];
+                fputs("{\"file\": ", stdout);
+                cli_json_string(stdout, file);
+                fputs(", \"error\": ", stdout);
+                cli_json_string(stdout, ossa_error_format(&error, buf, sizeof buf));
+                fputc('}', stdout);
+            }
+            continue;
+        }
+        if (array)
+            print_json(stdout, file, model, "  ");
+        else if (json)
+            cli_info_print_json(stdout, file, model);
+        else
+            cli_info_print_text(stdout, file, model);
+        ossa_model_free(model);
+    }
+    if (array) fputs("\n]\n", stdout);
+    cli_args_free(&args);
+    if (fflush(stdout) != 0) {
+        cli_error("cannot write the output");
+        rc = CLI_EXIT_INPUT;
+    }
+    return rc;
+}

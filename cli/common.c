@@ -1,0 +1,289 @@
+/* Helpers shared by the subcommands: argument parsing, diagnostics,
+ * loading and merging inputs, JSON and text output. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* -- Arguments -------------------------------------------------------------- */
+
+/* The option that `arg` names, or -1. For "--name=value" only the part
+ * before '=' is compared; for "-oVALUE" only the first two characters. */
+static int find_option(const cli_option *options, const char *arg, const char **inline_value)
+{
+    *inline_value = NULL;
+    if (arg[1] == '-') {
+        const char *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        for (int i = 0; options[i].name; i++)
+            if (strlen(options[i].name) == len && memcmp(options[i].name, arg, len) == 0) {
+                if (eq) *inline_value = eq + 1;
+                return i;
+            }
+        return -1;
+    }
+    for (int i = 0; options[i].name; i++) {
+        const char *s = options[i].short_name;
+        if (!s || s[1] != arg[1]) continue;
+        if (arg[2] == 0) return i;
+        if (options[i].takes_value) {
+            *inline_value = arg + 2;
+            return i;
+        }
+    }
+    return -1;
+}
+
+int cli_parse_args(int argc, char **argv, const cli_option *options, cli_args *args)
+{
+    const char *command = argv[0];
+    memset(args, 0, sizeof *args);
+    /* At most argc - 1 file names. */
+    args->files = malloc(sizeof *args->files * ((size_t)argc + 1));
+    if (!args->files) {
+        cli_error("out of memory");
+        return CLI_EXIT_INPUT;
+    }
+    int only_files = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        /* A lone "-" is a file name, as is everything after "--". */
+        if (only_files || arg[0] != '-' || arg[1] == 0) {
+            args->files[args->num_files++] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_files = 1;
+            continue;
+        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            args->help = 1;
+            continue;
+        }
+        const char *value;
+        int k = find_option(options, arg, &value);
+        if (k < 0) {
+            /* Quote only the option itself, not a "=value" that follows. */
+            int len = (int)strcspn(arg, "=");
+            cli_args_free(args);
+            return cli_usage_error(command, "unknown option '%.*s'", len, arg);
+        }
+        const cli_option *opt = &options[k];
+        if (!opt->takes_value) {
+            if (value) {
+                cli_args_free(args);
+                return cli_usage_error(command, "option '%s' takes no argument", opt->name);
+            }
+            args->value[k] = "";
+            continue;
+        }
+        if (!value) {
+            if (i + 1 >= argc) {
+                cli_args_free(args);
+                return cli_usage_error(command, "option '%s' needs an argument", arg);
+            }
+            value = argv[++i];
+        }
+        /* Two different values would leave one silently ignored. */
+        if (args->value[k] && strcmp(args->value[k], value) != 0) {
+            cli_args_free(args);
+            return cli_usage_error(command, "option '%s' given twice", opt->name);
+        }
+        args->value[k] = value;
+    }
+    return CLI_EXIT_OK;
+}
+
+void cli_args_free(cli_args *args)
+{
+    free((void *)args->files);
+    args->files = NULL;
+    args->num_files = 0;
+}
+
+/* -- Diagnostics ------------------------------------------------------------ */
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ossa: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ossa: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    if (command)
+        fprintf(stderr, "Try 'ossa %s --help' for more information.\n", command);
+    else
+        fputs("Try 'ossa --help' for more information.\n", stderr);
+    return CLI_EXIT_USAGE;
+}
+
+void cli_report_error(const ossa_error *error)
+{
+    char buf[1024];
+    fprintf(stderr, "ossa: %s\n", ossa_error_format(error, buf, sizeof buf));
+}
+
+const char *cli_where(char *buf, size_t size, uint64_t offset, uint32_t line, uint32_t column)
+{
+    if (line)
+        snprintf(buf, size, "%u:%u", (unsigned)line, (unsigned)column);
+    else if (offset != OSSA_NO_OFFSET)
+        snprintf(buf, size, "byte %llu", (unsigned long long)offset);
+    else if (size)
+        buf[0] = 0;
+    return buf;
+}
+
+void cli_print_warnings(const char *file, const ossa_model *model, uint32_t first)
+{
+    for (uint32_t i = first; i < model->num_warnings; i++) {
+        const ossa_warning *w = &model->warnings[i];
+        char where[48];
+        cli_where(where, sizeof where, w->offset, w->line, w->column);
+        fprintf(stderr, "ossa: %s:%s%swarning: %s\n", file, where, where[0] ? ": " : " ",
+                w->message);
+    }
+}
+
+/* -- Loading ---------------------------------------------------------------- */
+
+ossa_model *cli_load(const char *file, ossa_error *error_out)
+{
+    ossa_error error;
+    memset(&error, 0, sizeof error);
+    ossa_model *model = ossa_load_file(file, NULL, &error);
+    if (!model) {
+        /* The library names the file; make sure of it for the message. */
+        if (!error.file[0]) snprintf(error.file, sizeof error.file, "%s", file);
+        cli_report_error(&error);
+        if (error_out) *error_out = error;
+        return NULL;
+    }
+    cli_print_warnings(file, model, 0);
+    return model;
+}
+
+ossa_model *cli_load_merged(const char *const *files, int n)
+{
+    if (n <= 0) return NULL;
+    ossa_model *dst = cli_load(files[0], NULL);
+    if (!dst) return NULL;
+    for (int i = 1; i < n; i++) {
+        ossa_model *src = cli_load(files[i], NULL);
+        if (!src) {
+            ossa_model_free(dst);
+            return NULL;
+        }
+        uint32_t warnings_before = dst->num_warnings;
+        ossa_error error;
+        memset(&error, 0, sizeof error);
+        /* A merge failure is about the file being merged in. */
+        snprintf(error.file, sizeof error.file, "%s", files[i]);
+        ossa_status status = ossa_model_merge(dst, src, &error);
+        ossa_model_free(src);
+        if (status != OSSA_OK) {
+            if (!error.file[0]) snprintf(error.file, sizeof error.file, "%s", files[i]);
+            cli_report_error(&error);
+            ossa_model_free(dst);
+            return NULL;
+        }
+        /* Merge warnings (dropped joints, ...) land in dst but concern src. */
+        cli_print_warnings(files[i], dst, warnings_before);
+    }
+    return dst;
+}
+
+/* -- Output ----------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (n bytes available), or 0.
+ * Overlong forms, surrogates and code points above U+10FFFF are invalid. */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t len;
+    unsigned min;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000;
+    else return 0;
+    if (n < len) return 0;
+    unsigned cp = c & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (s[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return len;
+}
+
+void cli_json_string_n(FILE *out, const char *s, size_t size)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', out);
+    for (size_t i = 0; i < size;) {
+        unsigned c = p[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', out);
+            fputc((int)c, out);
+        } else if (c == '\n') {
+            fputs("\\n", out);
+        } else if (c == '\t') {
+            fputs("\\t", out);
+        } else if (c == '\r') {
+            fputs("\\r", out);
+        } else if (c < 0x20 || c == 0x7F) {
+            fprintf(out, "\\u%04x", c);
+        } else {
+            size_t len = utf8_sequence(p + i, size - i);
+            if (len == 0) {
+                fputs("\\ufffd", out);
+                len = 1;
+            } else {
+                fwrite(p + i, 1, len, out);
+            }
+            i += len;
+            continue;
+        }
+        i++;
+    }
+    fputc('"', out);
+}
+
+void cli_json_string(FILE *out, const char *s)
+{
+    if (!s) s = "";
+    cli_json_string_n(out, s, strlen(s));
+}
+
+void cli_json_number(FILE *out, double value)
+{
+    if (isfinite(value))
+        fprintf(out, "%.9g", value);
+    else
+        fputs("null", out);
+}
+
+void cli_print_text(FILE *out, const char *s)
+{
+    if (!s) return;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7F)
+            fprintf(out, "\\x%02x", *p);
+        else
+            fputc(*p, out);
+    }
+}
