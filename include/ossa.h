@@ -401,6 +401,14 @@ ossa_status ossa_write_file(const ossa_model *model, const char *path,
  * OSSA_FORMAT_AUTO when unknown. */
 ossa_format ossa_format_from_name(const char *name_or_path);
 const char *ossa_format_name(ossa_format format);
+/* The formats this library knows, in table order: writes up to `capacity`
+ * of them to `out` (may be NULL) and returns how many there are. */
+uint32_t ossa_format_list(ossa_format *out, uint32_t capacity);
+/* Whether the library can read / write the format. */
+int ossa_format_can_read(ossa_format format);
+int ossa_format_can_write(ossa_format format);
+/* Space-separated file extensions of the format (".iqm"), "" if unknown. */
+const char *ossa_format_extensions(ossa_format format);
 /* Guesses the format of a buffer from its content; AUTO when unknown. */
 ossa_format ossa_format_detect(const void *data, size_t size);
 

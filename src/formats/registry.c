@@ -65,3 +65,27 @@ ossa_format ossa_format_detect(const void *data, size_t size)
         if (formats[i]->sniff && formats[i]->sniff(data, size)) return formats[i]->id;
     return OSSA_FORMAT_AUTO;
 }
+
+uint32_t ossa_format_list(ossa_format *out, uint32_t capacity)
+{
+    for (uint32_t i = 0; out && i < capacity && i < NUM_FORMATS; i++) out[i] = formats[i]->id;
+    return (uint32_t)NUM_FORMATS;
+}
+
+int ossa_format_can_read(ossa_format format)
+{
+    const ossa_format_ops *ops = ossa__format_ops(format);
+    return ops && ops->read;
+}
+
+int ossa_format_can_write(ossa_format format)
+{
+    const ossa_format_ops *ops = ossa__format_ops(format);
+    return ops && ops->write;
+}
+
+const char *ossa_format_extensions(ossa_format format)
+{
+    const ossa_format_ops *ops = ossa__format_ops(format);
+    return ops ? ops->extensions : "";
+}
