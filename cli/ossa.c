@@ -29,13 +29,13 @@ static void print_usage(FILE *out)
     for (size_t i = 0; i < NUM_COMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 
-    /* The library has no list of its formats; probe the ids by name. Ids
-     * are small integers, and unknown ones are named "unknown". */
-    fputs("\nFormats:", out);
-    for (int id = 1; id < 64; id++) {
-        const char *name = ossa_format_name((ossa_format)id);
-        if (strcmp(name, "unknown") != 0) fprintf(out, " %s", name);
-    }
+    fputs("\nFormats (r = read, w = write):\n", out);
+    ossa_format formats[64];
+    uint32_t n = ossa_format_list(formats, 64);
+    for (uint32_t i = 0; i < n && i < 64; i++)
+        fprintf(out, "  %-10s %s%s  %s\n", ossa_format_name(formats[i]),
+                ossa_format_can_read(formats[i]) ? "r" : "-",
+                ossa_format_can_write(formats[i]) ? "w" : "-", ossa_format_extensions(formats[i]));
     fputs("\n"
           "\n"
           "Options may come before or after file names; '--' ends the options.\n"
