@@ -37,7 +37,6 @@ static void print_usage(FILE *out)
                 ossa_format_can_read(formats[i]) ? "r" : "-",
                 ossa_format_can_write(formats[i]) ? "w" : "-", ossa_format_extensions(formats[i]));
     fputs("\n"
-          "\n"
           "Options may come before or after file names; '--' ends the options.\n"
           "Exit status: 0 success, 1 bad input, 2 bad usage.\n",
           out);
