@@ -1,0 +1,437 @@
+/* Skinning: inverse bind matrices, skinning and normal matrices, and CPU
+ * linear blend skinning (see ossa.h, Runtime).
+ *
+ * The fast paths blend the influences' matrices first (sum of w_k * M_k)
+ * and transform each attribute once with the blended matrix: 4 matrix
+ * loads per influence instead of one transform per influence and
+ * attribute. AVX2 keeps two matrix columns per register. The reference
+ * path transforms by each influence in double precision. */
+#include "runtime.h"
+#include "simd.h"
+
+#include <math.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SKIN_INLINE inline __attribute__((always_inline))
+#else
+#define SKIN_INLINE inline
+#endif
+
+/* -- Matrices -------------------------------------------------------------- */
+
+uint32_t ossa_inverse_bind_matrices(const ossa_model *model, float (*out)[16])
+{
+    uint32_t n = model->num_joints, singular = 0;
+    /* Model-space bind matrices first (parents come before children), then
+     * each is inverted in place. */
+    for (uint32_t j = 0; j < n; j++) {
+        ossa_transform t = model->joints[j].bind;
+        ossa__quat_normalize(t.rotation);
+        float m[16];
+        ossa_transform_to_matrix(&t, m);
+        int32_t p = model->joints[j].parent;
+        if (p >= 0 && (uint32_t)p < j)
+            ossa__mat4_mul(out[p], m, out[j]);
+        else
+            memcpy(out[j], m, sizeof m);
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        float inv[16];
+        if (ossa__mat4_invert_affine(out[j], inv)) {
+            memcpy(out[j], inv, sizeof inv);
+        } else {
+            static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+            memcpy(out[j], identity, sizeof identity);
+            singular++;
+        }
+    }
+    return singular;
+}
+
+void ossa_skinning_matrices(uint32_t count, const float (*model)[16],
+                            const float (*inverse_bind)[16], float (*out)[16])
+{
+    ossa__mat_mul_many(count, model, inverse_bind, out);
+}
+
+void ossa_normal_matrices(uint32_t count, const float (*matrices)[16], float (*out)[16])
+{
+    for (uint32_t i = 0; i < count; i++) {
+        const float *m = matrices[i];
+        double a = m[0], b = m[4], c = m[8];
+        double d = m[1], e = m[5], f = m[9];
+        double g = m[2], h = m[6], k = m[10];
+        /* Cofactors: the inverse-transpose is cof / det. */
+        double cof[9] = {e * k - f * h, -(d * k - f * g), d * h - e * g,
+                         -(b * k - c * h), a * k - c * g,  -(a * h - b * g),
+                         b * f - c * e,  -(a * f - c * d), a * e - b * d};
+        /* cof[row * 3 + col] for rows (a b c), (d e f), (g h i). */
+        double det = a * cof[0] + b * cof[1] + c * cof[2];
+        float r[16] = {0};
+        if (det != 0 && isfinite(det)) {
+            double s = 1 / det;
+            for (int row = 0; row < 3; row++)
+                for (int col = 0; col < 3; col++) r[col * 4 + row] = (float)(cof[row * 3 + col] * s);
+        } else {
+            for (int col = 0; col < 3; col++)
+                for (int row = 0; row < 3; row++) r[col * 4 + row] = m[col * 4 + row];
+        }
+        r[15] = 1;
+        memcpy(out[i], r, sizeof r);
+    }
+}
+
+/* -- Validation ------------------------------------------------------------ */
+
+static ossa_status check_array(const void *ptr, size_t stride, size_t min_stride, size_t align,
+                               const char *what, ossa_error *error)
+{
+    if (!ptr)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "skinning job: no %s", what);
+    if ((uintptr_t)ptr % align)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "skinning job: %s is not %zu-byte aligned", what, align);
+    if (stride < min_stride || stride % align)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "skinning job: %s stride %zu (must be a multiple of %zu, >= %zu)", what,
+                          stride, align, min_stride);
+    return OSSA_OK;
+}
+
+ossa_status ossa_skinning_validate(const ossa_skinning_job *job, ossa_error *error)
+{
+    if (!job) return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "no skinning job");
+    uint32_t inf = job->influences ? job->influences : 4;
+    if (inf > OSSA_MAX_INFLUENCES)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "skinning job: %u influences (at most %d)", (unsigned)inf,
+                          OSSA_MAX_INFLUENCES);
+    ossa_simd level;
+    if (ossa__simd_resolve(job->simd, OSSA_SIMD_AUTO, &level, error) != OSSA_OK)
+        return OSSA_FAILED;
+    if ((job->in_normals == NULL) != (job->out_normals == NULL))
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "skinning job: normals need both an input and an output");
+    if ((job->in_tangents == NULL) != (job->out_tangents == NULL))
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "skinning job: tangents need both an input and an output");
+    if (job->vertex_count == 0) return OSSA_OK;
+    if (!job->matrices || job->num_matrices == 0)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "skinning job: no skinning matrices");
+    if (check_array(job->indices, job->indices_stride, 2 * (size_t)inf, 2, "indices", error) ||
+        check_array(job->weights, job->weights_stride, 4 * (size_t)inf, 4, "weights", error) ||
+        check_array(job->in_positions, job->in_positions_stride, 12, 4, "input positions",
+                    error) ||
+        check_array(job->out_positions, job->out_positions_stride, 12, 4, "output positions",
+                    error))
+        return OSSA_FAILED;
+    if (job->in_normals &&
+        (check_array(job->in_normals, job->in_normals_stride, 12, 4, "input normals", error) ||
+         check_array(job->out_normals, job->out_normals_stride, 12, 4, "output normals", error)))
+        return OSSA_FAILED;
+    if (job->in_tangents &&
+        (check_array(job->in_tangents, job->in_tangents_stride, 16, 4, "input tangents", error) ||
+         check_array(job->out_tangents, job->out_tangents_stride, 16, 4, "output tangents",
+                     error)))
+        return OSSA_FAILED;
+    /* In place is allowed only as the very same array. */
+    if (job->out_positions == job->in_positions &&
+        job->out_positions_stride != job->in_positions_stride)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "skinning job: in-place positions with different strides");
+    if (job->in_normals && job->out_normals == job->in_normals &&
+        job->out_normals_stride != job->in_normals_stride)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "skinning job: in-place normals with different strides");
+    if (job->in_tangents && job->out_tangents == job->in_tangents &&
+        job->out_tangents_stride != job->in_tangents_stride)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "skinning job: in-place tangents with different strides");
+    return OSSA_OK;
+}
+
+/* -- Kernels ------------------------------------------------------------------ */
+
+#define AT(type, base, stride, i) ((type *)(void *)((char *)(base) + (size_t)(i) * (stride)))
+#define CAT(type, base, stride, i)                                                             \
+    ((const type *)(const void *)((const char *)(base) + (size_t)(i) * (stride)))
+
+/* Double precision, one transform per influence. */
+static void skin_reference(const ossa_skinning_job *job, uint32_t inf)
+{
+    const float(*nm)[16] = job->normal_matrices ? job->normal_matrices : job->matrices;
+    for (uint32_t v = 0; v < job->vertex_count; v++) {
+        const uint16_t *idx = CAT(uint16_t, job->indices, job->indices_stride, v);
+        const float *w = CAT(float, job->weights, job->weights_stride, v);
+        const float *p = CAT(float, job->in_positions, job->in_positions_stride, v);
+        const float *n = job->in_normals ? CAT(float, job->in_normals, job->in_normals_stride, v)
+                                         : NULL;
+        const float *t = job->in_tangents
+                             ? CAT(float, job->in_tangents, job->in_tangents_stride, v)
+                             : NULL;
+        double op[3] = {0, 0, 0}, on[3] = {0, 0, 0}, ot[3] = {0, 0, 0};
+        float tw = t ? t[3] : 0;
+        for (uint32_t k = 0; k < inf; k++) {
+            uint32_t i = idx[k];
+            if (i >= job->num_matrices) continue;
+            double wk = w[k];
+            const float *m = job->matrices[i], *q = nm[i];
+            for (int r = 0; r < 3; r++) {
+                op[r] += wk * ((double)m[r] * p[0] + (double)m[4 + r] * p[1] +
+                               (double)m[8 + r] * p[2] + m[12 + r]);
+                if (n)
+                    on[r] += wk * ((double)q[r] * n[0] + (double)q[4 + r] * n[1] +
+                                   (double)q[8 + r] * n[2]);
+                if (t)
+                    ot[r] += wk * ((double)q[r] * t[0] + (double)q[4 + r] * t[1] +
+                                   (double)q[8 + r] * t[2]);
+            }
+        }
+        float *o = AT(float, job->out_positions, job->out_positions_stride, v);
+        for (int r = 0; r < 3; r++) o[r] = (float)op[r];
+        if (n) {
+            o = AT(float, job->out_normals, job->out_normals_stride, v);
+            for (int r = 0; r < 3; r++) o[r] = (float)on[r];
+        }
+        if (t) {
+            o = AT(float, job->out_tangents, job->out_tangents_stride, v);
+            for (int r = 0; r < 3; r++) o[r] = (float)ot[r];
+            o[3] = tw;
+        }
+    }
+}
+
+/* Portable float: blend the matrices, then transform. */
+static SKIN_INLINE void skin_scalar_vertex(const ossa_skinning_job *job, uint32_t v,
+                                           const uint32_t inf, int normals, int tangents)
+{
+    const uint16_t *idx = CAT(uint16_t, job->indices, job->indices_stride, v);
+    const float *w = CAT(float, job->weights, job->weights_stride, v);
+    float m[12] = {0}, q[9] = {0};
+    int separate = job->normal_matrices != NULL;
+    for (uint32_t k = 0; k < inf; k++) {
+        uint32_t i = idx[k];
+        float wk = w[k];
+        if (i >= job->num_matrices) continue;
+        const float *a = job->matrices[i];
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 3; r++) m[c * 3 + r] += wk * a[c * 4 + r];
+        if (separate) {
+            const float *b = job->normal_matrices[i];
+            for (int c = 0; c < 3; c++)
+                for (int r = 0; r < 3; r++) q[c * 3 + r] += wk * b[c * 4 + r];
+        }
+    }
+    if (!separate) memcpy(q, m, sizeof q);
+    const float *p = CAT(float, job->in_positions, job->in_positions_stride, v);
+    float r3[3];
+    for (int r = 0; r < 3; r++) r3[r] = m[r] * p[0] + m[3 + r] * p[1] + m[6 + r] * p[2] + m[9 + r];
+    memcpy(AT(float, job->out_positions, job->out_positions_stride, v), r3, sizeof r3);
+    if (normals) {
+        const float *n = CAT(float, job->in_normals, job->in_normals_stride, v);
+        for (int r = 0; r < 3; r++) r3[r] = q[r] * n[0] + q[3 + r] * n[1] + q[6 + r] * n[2];
+        memcpy(AT(float, job->out_normals, job->out_normals_stride, v), r3, sizeof r3);
+    }
+    if (tangents) {
+        const float *t = CAT(float, job->in_tangents, job->in_tangents_stride, v);
+        float r4[4];
+        for (int r = 0; r < 3; r++) r4[r] = q[r] * t[0] + q[3 + r] * t[1] + q[6 + r] * t[2];
+        r4[3] = t[3];
+        memcpy(AT(float, job->out_tangents, job->out_tangents_stride, v), r4, sizeof r4);
+    }
+}
+
+static void skin_scalar(const ossa_skinning_job *job, uint32_t inf)
+{
+    int normals = job->in_normals != NULL, tangents = job->in_tangents != NULL;
+    for (uint32_t v = 0; v < job->vertex_count; v++)
+        skin_scalar_vertex(job, v, inf, normals, tangents);
+}
+
+#ifdef OSSA_HAVE_SSE2
+static SKIN_INLINE void store3_sse(float *p, __m128 v)
+{
+    _mm_storel_pi((__m64 *)(void *)p, v);
+    _mm_store_ss(p + 2, _mm_movehl_ps(v, v));
+}
+
+/* `inf`, `normals`, `tangents` and `separate` are constants after
+ * inlining, giving one loop per combination. */
+static SKIN_INLINE void skin_sse2_loop(const ossa_skinning_job *job, const uint32_t inf,
+                                       const int normals, const int tangents, const int separate)
+{
+    const uint32_t nmat = job->num_matrices;
+    for (uint32_t v = 0; v < job->vertex_count; v++) {
+        const uint16_t *idx = CAT(uint16_t, job->indices, job->indices_stride, v);
+        const float *w = CAT(float, job->weights, job->weights_stride, v);
+        __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0, n0 = c0, n1 = c0, n2 = c0;
+        for (uint32_t k = 0; k < inf; k++) {
+            uint32_t i = idx[k];
+            float wk = w[k];
+            if (i >= nmat) i = 0, wk = 0;
+            __m128 ww = _mm_set1_ps(wk);
+            const float *a = job->matrices[i];
+            c0 = _mm_add_ps(c0, _mm_mul_ps(ww, _mm_loadu_ps(a)));
+            c1 = _mm_add_ps(c1, _mm_mul_ps(ww, _mm_loadu_ps(a + 4)));
+            c2 = _mm_add_ps(c2, _mm_mul_ps(ww, _mm_loadu_ps(a + 8)));
+            c3 = _mm_add_ps(c3, _mm_mul_ps(ww, _mm_loadu_ps(a + 12)));
+            if (separate) {
+                const float *b = job->normal_matrices[i];
+                n0 = _mm_add_ps(n0, _mm_mul_ps(ww, _mm_loadu_ps(b)));
+                n1 = _mm_add_ps(n1, _mm_mul_ps(ww, _mm_loadu_ps(b + 4)));
+                n2 = _mm_add_ps(n2, _mm_mul_ps(ww, _mm_loadu_ps(b + 8)));
+            }
+        }
+        if (!separate) n0 = c0, n1 = c1, n2 = c2;
+        const float *p = CAT(float, job->in_positions, job->in_positions_stride, v);
+        __m128 r = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(p[0])), c3);
+        r = _mm_add_ps(r, _mm_mul_ps(c1, _mm_set1_ps(p[1])));
+        r = _mm_add_ps(r, _mm_mul_ps(c2, _mm_set1_ps(p[2])));
+        if (normals) {
+            const float *n = CAT(float, job->in_normals, job->in_normals_stride, v);
+            __m128 s = _mm_mul_ps(n0, _mm_set1_ps(n[0]));
+            s = _mm_add_ps(s, _mm_mul_ps(n1, _mm_set1_ps(n[1])));
+            s = _mm_add_ps(s, _mm_mul_ps(n2, _mm_set1_ps(n[2])));
+            if (tangents) {
+                const float *t = CAT(float, job->in_tangents, job->in_tangents_stride, v);
+                float tw = t[3];
+                __m128 u = _mm_mul_ps(n0, _mm_set1_ps(t[0]));
+                u = _mm_add_ps(u, _mm_mul_ps(n1, _mm_set1_ps(t[1])));
+                u = _mm_add_ps(u, _mm_mul_ps(n2, _mm_set1_ps(t[2])));
+                float *o = AT(float, job->out_tangents, job->out_tangents_stride, v);
+                store3_sse(o, u);
+                o[3] = tw;
+            }
+            store3_sse(AT(float, job->out_normals, job->out_normals_stride, v), s);
+        } else if (tangents) {
+            const float *t = CAT(float, job->in_tangents, job->in_tangents_stride, v);
+            float tw = t[3];
+            __m128 u = _mm_mul_ps(n0, _mm_set1_ps(t[0]));
+            u = _mm_add_ps(u, _mm_mul_ps(n1, _mm_set1_ps(t[1])));
+            u = _mm_add_ps(u, _mm_mul_ps(n2, _mm_set1_ps(t[2])));
+            float *o = AT(float, job->out_tangents, job->out_tangents_stride, v);
+            store3_sse(o, u);
+            o[3] = tw;
+        }
+        store3_sse(AT(float, job->out_positions, job->out_positions_stride, v), r);
+    }
+}
+#endif
+
+#ifdef OSSA_HAVE_AVX2
+static SKIN_INLINE OSSA_AVX2 void store3_avx(float *p, __m256 v)
+{
+    /* The two halves hold the partial sums of the x, y, z rows. */
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    _mm_storel_pi((__m64 *)(void *)p, s);
+    _mm_store_ss(p + 2, _mm_movehl_ps(s, s));
+}
+
+/* (x, y, z) -> [x x x x y y y y] and [z z z z w w w w]. */
+static SKIN_INLINE OSSA_AVX2 void splat3(const float *p, __m256 fill, __m256 *xy, __m256 *zw)
+{
+    *xy = _mm256_blend_ps(_mm256_broadcast_ss(p), _mm256_broadcast_ss(p + 1), 0xF0);
+    *zw = _mm256_blend_ps(_mm256_broadcast_ss(p + 2), fill, 0xF0);
+}
+
+static SKIN_INLINE OSSA_AVX2 void skin_avx2_loop(const ossa_skinning_job *job, const uint32_t inf,
+                                                 const int normals, const int tangents,
+                                                 const int separate)
+{
+    const uint32_t nmat = job->num_matrices;
+    const __m256 one_hi = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    for (uint32_t v = 0; v < job->vertex_count; v++) {
+        const uint16_t *idx = CAT(uint16_t, job->indices, job->indices_stride, v);
+        const float *w = CAT(float, job->weights, job->weights_stride, v);
+        __m256 m01 = zero, m23 = zero, q01 = zero, q2 = zero;
+        for (uint32_t k = 0; k < inf; k++) {
+            uint32_t i = idx[k];
+            float wk = w[k];
+            if (i >= nmat) i = 0, wk = 0;
+            __m256 ww = _mm256_set1_ps(wk);
+            const float *a = job->matrices[i];
+            m01 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(a), m01);
+            m23 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(a + 8), m23);
+            if (separate) {
+                const float *b = job->normal_matrices[i];
+                q01 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(b), q01);
+                q2 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(b + 8), q2);
+            }
+        }
+        if (!separate) q01 = m01, q2 = m23;
+        __m256 xy, zw;
+        const float *p = CAT(float, job->in_positions, job->in_positions_stride, v);
+        splat3(p, one_hi, &xy, &zw);
+        __m256 r = _mm256_fmadd_ps(m23, zw, _mm256_mul_ps(m01, xy));
+        __m256 s = zero, u = zero;
+        float tw = 0;
+        if (normals) {
+            const float *n = CAT(float, job->in_normals, job->in_normals_stride, v);
+            splat3(n, zero, &xy, &zw);
+            s = _mm256_fmadd_ps(q2, zw, _mm256_mul_ps(q01, xy));
+        }
+        if (tangents) {
+            const float *t = CAT(float, job->in_tangents, job->in_tangents_stride, v);
+            tw = t[3];
+            splat3(t, zero, &xy, &zw);
+            u = _mm256_fmadd_ps(q2, zw, _mm256_mul_ps(q01, xy));
+        }
+        store3_avx(AT(float, job->out_positions, job->out_positions_stride, v), r);
+        if (normals) store3_avx(AT(float, job->out_normals, job->out_normals_stride, v), s);
+        if (tangents) {
+            float *o = AT(float, job->out_tangents, job->out_tangents_stride, v);
+            store3_avx(o, u);
+            o[3] = tw;
+        }
+    }
+}
+#endif
+
+/* One function per backend picks a specialised loop: 4 influences (the
+ * common case) get their own, other counts share a generic one. */
+#define SKIN_DISPATCH(loop, job, inf)                                                           \
+    do {                                                                                        \
+        int n_ = (job)->in_normals != NULL, t_ = (job)->in_tangents != NULL;                    \
+        int s_ = (job)->normal_matrices != NULL;                                                \
+        if ((inf) == 4 && !s_) {                                                                \
+            if (n_ && !t_) loop(job, 4, 1, 0, 0);                                               \
+            else if (!n_ && !t_) loop(job, 4, 0, 0, 0);                                         \
+            else loop(job, 4, n_, t_, 0);                                                       \
+        } else {                                                                                \
+            loop(job, inf, n_, t_, s_);                                                         \
+        }                                                                                       \
+    } while (0)
+
+#ifdef OSSA_HAVE_SSE2
+static void skin_sse2(const ossa_skinning_job *job, uint32_t inf)
+{
+    SKIN_DISPATCH(skin_sse2_loop, job, inf);
+}
+#endif
+#ifdef OSSA_HAVE_AVX2
+static OSSA_AVX2 void skin_avx2(const ossa_skinning_job *job, uint32_t inf)
+{
+    SKIN_DISPATCH(skin_avx2_loop, job, inf);
+}
+#endif
+
+ossa_status ossa_skinning_run(const ossa_skinning_job *job, ossa_error *error)
+{
+    if (ossa_skinning_validate(job, error) != OSSA_OK) return OSSA_FAILED;
+    uint32_t inf = job->influences ? job->influences : 4;
+    ossa_simd level;
+    ossa__simd_resolve(job->simd, OSSA_SIMD_AUTO, &level, NULL);
+    if (job->vertex_count == 0) return OSSA_OK;
+    switch (level) {
+#ifdef OSSA_HAVE_AVX2
+    case OSSA_SIMD_AVX2: skin_avx2(job, inf); break;
+#endif
+#ifdef OSSA_HAVE_SSE2
+    case OSSA_SIMD_SSE2: skin_sse2(job, inf); break;
+#endif
+    case OSSA_SIMD_SCALAR: skin_scalar(job, inf); break;
+    default: skin_reference(job, inf); break;
+    }
+    return OSSA_OK;
+}
