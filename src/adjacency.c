@@ -36,10 +36,6 @@ static ossa_status vertex_classes(const ossa_model *m, uint32_t *cls, ossa_error
     const ossa_vertex_array *pos = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL);
     const ossa_vertex_array *bi = ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
     const ossa_vertex_array *bw = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
-    if (!pos) { /* no positions: fall back to vertex identity */
-        for (uint32_t v = 0; v < nv; v++) cls[v] = v;
-        return OSSA_OK;
-    }
     float *keys = calloc((size_t)nv + 1, KEY_FLOATS * sizeof(float));
     size_t cap = 16;
     while (cap < (size_t)nv * 2) cap *= 2;
@@ -79,21 +75,29 @@ ossa_status ossa_compute_adjacency(const ossa_model *m, uint32_t *out, ossa_erro
     size_t n = (size_t)m->num_triangles * 3;
     for (size_t i = 0; i < n; i++) out[i] = OSSA_NO_NEIGHBOR;
     if (!n) return OSSA_OK;
-    uint32_t *cls = malloc(((size_t)m->num_vertices + 1) * sizeof *cls);
+    /* Without positions, vertices are their own class: no per-vertex table
+     * (whose size a file could choose freely) is needed. With positions,
+     * the vertex count is backed by real data. */
+    bool by_position = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL) != NULL;
+    uint32_t *cls = by_position ? malloc(((size_t)m->num_vertices + 1) * sizeof *cls) : NULL;
     edge *edges = malloc(n * sizeof *edges);
-    if (!cls || !edges) {
+    if ((by_position && !cls) || !edges) {
         free(cls);
         free(edges);
         return ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "out of memory");
     }
-    if (vertex_classes(m, cls, error) != OSSA_OK) {
+    if (by_position && vertex_classes(m, cls, error) != OSSA_OK) {
         free(cls);
         free(edges);
         return OSSA_FAILED;
     }
     for (uint32_t t = 0; t < m->num_triangles; t++)
         for (int k = 0; k < 3; k++) {
-            uint32_t a = cls[m->triangles[t].v[k]], b = cls[m->triangles[t].v[(k + 1) % 3]];
+            uint32_t a = m->triangles[t].v[k], b = m->triangles[t].v[(k + 1) % 3];
+            if (by_position) {
+                a = cls[a];
+                b = cls[b];
+            }
             edge *e = &edges[(size_t)t * 3 + k];
             e->lo = a < b ? a : b;
             e->hi = a < b ? b : a;

@@ -330,9 +330,15 @@ static void decode_frame(const iqm_reader *r, const iqm_pose *poses, uint32_t nu
 }
 
 /* Decoded animations may be far larger than the file (constant channels
- * cost no bytes, animations may share frames): refuse absurd sizes rather
- * than exhausting memory. */
-#define IQM_MAX_DECODED_BYTES ((uint64_t)1 << 30)
+ * cost no bytes, animations may share frames and bounds): refuse sizes out
+ * of proportion to the file rather than exhausting memory. Real files decode
+ * to a few times their size; an animated-but-static model of many frames
+ * may reach more, hence the generous fixed allowance. */
+static uint64_t decode_limit(size_t file_size)
+{
+    uint64_t limit = ((uint64_t)64 << 20) + (uint64_t)file_size * 64;
+    return limit < ((uint64_t)1 << 30) ? limit : (uint64_t)1 << 30;
+}
 
 static ossa_status read_animations(iqm_reader *r, const iqm_pose *poses)
 {
@@ -344,8 +350,6 @@ static ossa_status read_animations(iqm_reader *r, const iqm_pose *poses)
     if (section(r, "animations", ofs, num, IQM_ANIM_SIZE, IQM_H_OFS_ANIMS)) return OSSA_FAILED;
     if (section(r, "frames", ofs_frames, (uint64_t)num_frames * nfc, 2, IQM_H_OFS_FRAMES))
         return OSSA_FAILED;
-    if (num_frames && nfc && !ofs_frames)
-        return corrupt(r, IQM_H_OFS_FRAMES, "frames are declared but ofs_frames is 0");
     if (ofs_bounds && section(r, "bounds", ofs_bounds, num_frames, IQM_BOUNDS_SIZE, IQM_H_OFS_BOUNDS))
         return OSSA_FAILED;
     if (!num) return OSSA_OK;
@@ -361,13 +365,16 @@ static ossa_status read_animations(iqm_reader *r, const iqm_pose *poses)
     uint64_t decoded = 0;
     for (uint32_t a = 0; a < num; a++) {
         const unsigned char *p = r->data + ofs + (uint64_t)a * IQM_ANIM_SIZE;
-        decoded += (uint64_t)ossa__rd32(p + 8) * num_poses * sizeof(ossa_transform);
+        /* Frames are allocated for every joint of the model, posed or not. */
+        decoded += (uint64_t)ossa__rd32(p + 8) * ((uint64_t)m->num_joints * sizeof(ossa_transform) +
+                                                  (ofs_bounds ? sizeof(ossa_bounds) : 0));
     }
-    if (decoded > IQM_MAX_DECODED_BYTES)
+    if (decoded > decode_limit(r->size))
         return ossa__fail(r->error, OSSA_ERROR_UNSUPPORTED, ofs,
-                          "the animations would decode to %llu MiB (limit %llu MiB)",
-                          (unsigned long long)(decoded >> 20),
-                          (unsigned long long)(IQM_MAX_DECODED_BYTES >> 20));
+                          "the animations would decode to %llu MiB, out of proportion to a "
+                          "%zu-byte file (limit %llu MiB)",
+                          (unsigned long long)(decoded >> 20), r->size,
+                          (unsigned long long)(decode_limit(r->size) >> 20));
 
     for (uint32_t a = 0; a < num; a++) {
         uint64_t at = (uint64_t)ofs + (uint64_t)a * IQM_ANIM_SIZE;
@@ -456,34 +463,57 @@ static ossa_status read_comment(iqm_reader *r)
     return ossa_model_set_comment(r->model, r->data + ofs, num, r->error);
 }
 
+/* Reads the extension record at *ofs (named by the field at *field) and
+ * moves both to the link of the next record. */
+static ossa_status read_extension(iqm_reader *r, uint32_t i, uint32_t *ofs, uint64_t *field,
+                                  unsigned char *visited)
+{
+    uint32_t at = *ofs;
+    if (section(r, "extension", at, 1, IQM_EXTENSION_SIZE, (int)*field)) return OSSA_FAILED;
+    /* A record visited twice means the list loops back on itself: without
+     * this check a 140-byte file could add extras until memory runs out. */
+    if (visited[at / 8] & (1u << (at % 8)))
+        return ossa__fail(r->error, OSSA_ERROR_CORRUPT, *field,
+                          "extension %u: the list loops back to byte %u", i, at);
+    visited[at / 8] |= (unsigned char)(1u << (at % 8));
+    const unsigned char *p = r->data + at;
+    const char *name = "";
+    if (name_at(r, ossa__rd32(p), at, &name)) return OSSA_FAILED;
+    uint32_t num_data = ossa__rd32(p + 4), ofs_data = ossa__rd32(p + 8);
+    if (section(r, "extension data", ofs_data, num_data, 1, (int)at + 8)) return OSSA_FAILED;
+    size_t klen = strlen(IQM_EXTENSION_KEY) + strlen(name) + 1;
+    char *key = ossa__arena_alloc(ossa__model_arena(r->model), klen);
+    if (!key) return ossa__fail_nomem(r->error);
+    snprintf(key, klen, "%s%s", IQM_EXTENSION_KEY, name);
+    if (ossa_model_add_extra(r->model, key, num_data ? r->data + ofs_data : NULL, num_data,
+                             r->error))
+        return OSSA_FAILED;
+    *field = (uint64_t)at + 12;
+    *ofs = ossa__rd32(p + 12);
+    return OSSA_OK;
+}
+
 static ossa_status read_extensions(iqm_reader *r)
 {
     uint32_t num = header(r, IQM_H_NUM_EXTENSIONS), ofs = header(r, IQM_H_OFS_EXTENSIONS);
+    if (!num) return OSSA_OK;
+    const ossa_allocator *alloc = &r->model->internal->arena.allocator;
+    size_t bits = r->size / 8 + 1;
+    unsigned char *visited = ossa__alloc(alloc, bits);
+    if (!visited) return ossa__fail_nomem(r->error);
+    memset(visited, 0, bits);
     uint64_t field = IQM_H_OFS_EXTENSIONS;
-    /* The walk is bounded by num_extensions, so a cycle cannot hang it. */
-    for (uint32_t i = 0; i < num; i++) {
-        if (section(r, "extension", ofs, 1, IQM_EXTENSION_SIZE, (int)field)) return OSSA_FAILED;
-        const unsigned char *p = r->data + ofs;
-        const char *name = "";
-        if (name_at(r, ossa__rd32(p), ofs, &name)) return OSSA_FAILED;
-        uint32_t num_data = ossa__rd32(p + 4), ofs_data = ossa__rd32(p + 8);
-        if (section(r, "extension data", ofs_data, num_data, 1, (int)ofs + 8)) return OSSA_FAILED;
-        size_t klen = strlen(IQM_EXTENSION_KEY) + strlen(name) + 1;
-        char *key = ossa__arena_alloc(ossa__model_arena(r->model), klen);
-        if (!key) return ossa__fail_nomem(r->error);
-        snprintf(key, klen, "%s%s", IQM_EXTENSION_KEY, name);
-        if (ossa_model_add_extra(r->model, key, num_data ? r->data + ofs_data : NULL, num_data,
-                                 r->error))
-            return OSSA_FAILED;
-        field = (uint64_t)ofs + 12;
-        ofs = ossa__rd32(p + 12);
-        if (!ofs && i + 1 < num) {
+    ossa_status st = OSSA_OK;
+    for (uint32_t i = 0; i < num && !st; i++) {
+        st = read_extension(r, i, &ofs, &field, visited);
+        if (!st && !ofs && i + 1 < num) {
             ossa__warn(r->model, field, 0, 0, "the extension list ends after %u of %u entries",
                        i + 1, num);
             break;
         }
     }
-    return OSSA_OK;
+    ossa__free(alloc, visited, bits);
+    return st;
 }
 
 ossa_status ossa__iqm_read(ossa_model *model, const unsigned char *data, size_t size,

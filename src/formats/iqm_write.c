@@ -206,14 +206,40 @@ static ossa_status quantize_setup(iqm_writer *w)
     return OSSA_OK;
 }
 
+/* What a reader decodes from a sample: offset + sample * scale in float32. */
+static float dequantize(uint32_t sample, float offset, float scale)
+{
+    volatile float step = (float)sample * scale;
+    volatile float v = offset + step;
+    return v;
+}
+
+/* The compiler's sample, r = 0.5 + (v - offset) / scale in float32 steps,
+ * then two refinements so that decoding and encoding again gives the same
+ * sample: move to the sample whose decoded value is nearest to v (they
+ * differ only at rare rounding ties), and of samples that decode to the
+ * same float (channels whose step is finer than float resolution at their
+ * magnitude) take the smallest. */
 static uint16_t quantize(float v, float offset, float scale)
 {
-    /* volatile keeps every step a float32 operation, as in the compiler. */
     volatile float d = v - offset;
     volatile float q = d / scale;
     volatile float r = 0.5f + q;
-    float s = floorf(r);
-    return s >= 65535.0f ? 65535 : s <= 0 ? 0 : (uint16_t)s;
+    float f = floorf(r);
+    uint32_t s = f >= 65535.0f ? 65535 : f <= 0 ? 0 : (uint32_t)f;
+    float dv = dequantize(s, offset, scale);
+    while (s < 65535 && dv < v) {
+        float up = dequantize(s + 1, offset, scale);
+        if (!(fabsf(up - v) < fabsf(dv - v))) break;
+        s++, dv = up;
+    }
+    while (s > 0 && dv > v) {
+        float down = dequantize(s - 1, offset, scale);
+        if (!(fabsf(down - v) <= fabsf(dv - v))) break;
+        s--, dv = down;
+    }
+    while (s > 0 && dequantize(s - 1, offset, scale) == dv) s--;
+    return (uint16_t)s;
 }
 
 static void put_floats(unsigned char *p, const float *v, int n)
@@ -407,12 +433,56 @@ static void put_bounds(unsigned char *p, const ossa_bounds *b)
     ossa__wrf32(p + 28, b->radius);
 }
 
+/* The poses a reader of this file will decode for animation `a`: bounds
+ * are computed from these, not from the unquantized model, so that they
+ * describe the file (and reading and writing it again changes nothing). */
+static void decoded_frames(const iqm_writer *w, const ossa_animation *an, ossa_transform *out)
+{
+    uint32_t nj = w->model->num_joints;
+    for (size_t i = 0; i < (size_t)an->num_frames * nj; i++) {
+        uint32_t j = (uint32_t)(i % nj);
+        float v[10];
+        for (int k = 0; k < 10; k++) {
+            v[k] = w->offsets[j][k];
+            if (w->masks[j] & (1u << k))
+                v[k] = dequantize(quantize(channel(&an->frames[i], k), w->offsets[j][k],
+                                           w->scales[j][k]),
+                                  w->offsets[j][k], w->scales[j][k]);
+        }
+        memcpy(out[i].translation, v, sizeof out[i].translation);
+        memcpy(out[i].rotation, v + 3, sizeof out[i].rotation);
+        memcpy(out[i].scale, v + 7, sizeof out[i].scale);
+        ossa__quat_tidy(out[i].rotation);
+    }
+}
+
+static ossa_status computed_bounds(iqm_writer *w, uint32_t a, ossa_bounds_mode mode,
+                                   ossa_bounds *out)
+{
+    const ossa_model *m = w->model;
+    const ossa_allocator *alloc = &w->options->allocator;
+    const ossa_animation *an = &m->animations[a];
+    size_t n = (size_t)an->num_frames * m->num_joints;
+    ossa_transform *frames = ossa__alloc(alloc, (n + 1) * sizeof *frames);
+    if (!frames) return ossa__fail_nomem(w->error);
+    decoded_frames(w, an, frames);
+    /* A view of the model whose only animation holds the decoded poses. */
+    ossa_animation view_anim = *an;
+    view_anim.frames = frames;
+    ossa_model view = *m;
+    view.animations = &view_anim;
+    view.num_animations = 1;
+    ossa_status st = ossa_compute_bounds(&view, 0, mode, out, w->error);
+    ossa__free(alloc, frames, (n + 1) * sizeof *frames);
+    return st;
+}
+
 static ossa_status write_bounds(iqm_writer *w)
 {
     const ossa_model *m = w->model;
     ossa_bounds_mode mode = w->options->bounds;
     if (!w->num_frames || mode == OSSA_BOUNDS_NONE) return OSSA_OK;
-    bool compute = mode != OSSA_BOUNDS_STORED && can_compute_bounds(m);
+    bool compute = mode != OSSA_BOUNDS_STORED && w->write_poses && can_compute_bounds(m);
     if (!compute && !has_stored_bounds(m)) return OSSA_OK;
     if (mode == OSSA_BOUNDS_DEFAULT) mode = OSSA_BOUNDS_CONSERVATIVE;
     size_t at = here(w);
@@ -420,7 +490,8 @@ static ossa_status write_bounds(iqm_writer *w)
     set_header(w, IQM_H_OFS_BOUNDS, at);
     ossa_bounds *tmp = NULL;
     size_t tmp_size = 0;
-    for (uint32_t a = 0; a < m->num_animations; a++) {
+    ossa_status st = OSSA_OK;
+    for (uint32_t a = 0; a < m->num_animations && !st; a++) {
         const ossa_animation *an = &m->animations[a];
         if (!an->num_frames) continue;
         const ossa_bounds *src = an->bounds;
@@ -429,19 +500,19 @@ static ossa_status write_bounds(iqm_writer *w)
                 ossa__free(&w->options->allocator, tmp, 0);
                 tmp_size = an->num_frames;
                 tmp = ossa__alloc(&w->options->allocator, tmp_size * sizeof *tmp);
-                if (!tmp) return ossa__fail_nomem(w->error);
+                if (!tmp) {
+                    st = ossa__fail_nomem(w->error);
+                    break;
+                }
             }
-            if (ossa_compute_bounds(m, a, mode, tmp, w->error) != OSSA_OK) {
-                ossa__free(&w->options->allocator, tmp, 0);
-                return OSSA_FAILED;
-            }
+            st = computed_bounds(w, a, mode, tmp);
             src = tmp;
         }
-        for (uint32_t f = 0; f < an->num_frames; f++, at += IQM_BOUNDS_SIZE)
+        for (uint32_t f = 0; !st && f < an->num_frames; f++, at += IQM_BOUNDS_SIZE)
             put_bounds(w->out->data + at, &src[f]);
     }
     ossa__free(&w->options->allocator, tmp, 0);
-    return OSSA_OK;
+    return st;
 }
 
 static void write_comment(iqm_writer *w)
