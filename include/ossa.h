@@ -505,6 +505,8 @@ typedef struct ossa_clip_info {
     const int32_t *parents;  /* num_joints parent indices (owned by the clip),
                                 ready for ossa_local_to_model_job */
     const ossa_transform *bind_pose; /* num_joints bind transforms, normalized */
+    const uint32_t *order;   /* num_joints joint indices sorted by depth in the
+                                hierarchy, for ossa_local_to_model_job.order */
     ossa_simd simd;          /* the level AUTO means for jobs on this clip */
     size_t memory;           /* bytes held by the clip */
 } ossa_clip_info;
@@ -573,6 +575,12 @@ typedef struct ossa_local_to_model_job {
     const float *root;           /* 16 floats applied to roots, or NULL = identity */
     float (*model)[16];          /* num_joints matrices out */
     ossa_simd simd;
+    /* Optional order in which to compose the matrices: a permutation of
+     * the joints with every parent before its children, such as
+     * ossa_clip_info.order (sorted by depth, which lets the products of a
+     * skeleton's independent chains overlap: faster for long chains).
+     * NULL = joint order. */
+    const uint32_t *order;
 } ossa_local_to_model_job;
 
 ossa_status ossa_local_to_model_validate(const ossa_local_to_model_job *job, ossa_error *error);

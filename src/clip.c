@@ -123,6 +123,28 @@ void ossa__pose_copy_normalized(uint32_t n, const ossa_transform *in, ossa_trans
     }
 }
 
+void ossa__depth_order(uint32_t n, const int32_t *parents, uint32_t *order, uint32_t *scratch)
+{
+    /* Counting sort by depth: depth in scratch[0..n), then counts of each
+     * depth (shifted by one) in scratch[n..2n+1). */
+    uint32_t *depth = scratch, *start = scratch + n, max_depth = 0;
+    memset(start, 0, ((size_t)n + 1) * sizeof *start);
+    for (uint32_t j = 0; j < n; j++) {
+        int32_t p = parents[j];
+        uint32_t d = (p >= 0 && (uint32_t)p < j) ? depth[p] + 1 : 0;
+        depth[j] = d;
+        start[d]++;
+        max_depth = d > max_depth ? d : max_depth;
+    }
+    uint32_t sum = 0;
+    for (uint32_t d = 0; d <= max_depth; d++) {
+        uint32_t c = start[d];
+        start[d] = sum;
+        sum += c;
+    }
+    for (uint32_t j = 0; j < n; j++) order[start[depth[j]]++] = j;
+}
+
 /* -- Creation ------------------------------------------------------------------- */
 
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
@@ -236,7 +258,8 @@ ossa_clip *ossa_clip_create_ex(const ossa_model *model, uint32_t animation,
         return NULL;
     }
     size_t off_parents = align_up(sizeof(ossa_clip), 16);
-    size_t off_bind = align_up(off_parents + (size_t)n * sizeof(int32_t), 16);
+    size_t off_order = align_up(off_parents + (size_t)n * sizeof(int32_t), 16);
+    size_t off_bind = align_up(off_order + (size_t)n * sizeof(uint32_t), 16);
     size_t off_name = off_bind + (size_t)n * sizeof(ossa_transform);
     size_t off_track = align_up(off_name + name_len + 1, 16);
     size_t off_data = align_up(off_track + ((size_t)nf + 1) * 4 * sizeof(float), 64);
@@ -265,6 +288,7 @@ ossa_clip *ossa_clip_create_ex(const ossa_model *model, uint32_t animation,
     clip->root = n ? opt.root_joint : 0;
     clip->up = opt.up_axis;
     clip->parents = (int32_t *)(void *)(block + off_parents);
+    clip->order = (uint32_t *)(void *)(block + off_order);
     clip->bind = (ossa_transform *)(void *)(block + off_bind);
     char *name_copy = (char *)(block + off_name);
     memcpy(name_copy, name, name_len + 1);
@@ -277,6 +301,12 @@ ossa_clip *ossa_clip_create_ex(const ossa_model *model, uint32_t animation,
     for (uint32_t j = 0; j < n; j++) {
         int32_t p = model->joints[j].parent;
         clip->parents[j] = (p >= 0 && (uint32_t)p < j) ? p : -1;
+    }
+
+    /* The bind pose's storage (10 words per joint) is free until the next
+     * loop: scratch for the sort. */
+    ossa__depth_order(n, clip->parents, clip->order, (uint32_t *)(void *)clip->bind);
+    for (uint32_t j = 0; j < n; j++) {
         clip->bind[j] = model->joints[j].bind;
         ossa__quat_normalize(clip->bind[j].rotation);
     }
@@ -325,6 +355,7 @@ void ossa_clip_get_info(const ossa_clip *clip, ossa_clip_info *info)
     info->flags = clip->flags;
     info->parents = clip->parents;
     info->bind_pose = clip->bind;
+    info->order = clip->order;
     info->simd = clip->simd;
     info->memory = clip->size;
 }

@@ -29,6 +29,11 @@ struct ossa_clip {
     ossa_axis up;
     const char *name;
     int32_t *parents;
+    /* Joints sorted by depth in the hierarchy (stable): the order in which
+     * model matrices are composed. Joints of one depth do not depend on
+     * each other, so their matrix products overlap in the CPU instead of
+     * waiting for one another along a chain. */
+    uint32_t *order;
     ossa_transform *bind;
     /* (num_frames + 1) frames of num_groups * OSSA_CLIP_GROUP floats;
      * 32-byte aligned. */
@@ -62,6 +67,10 @@ void ossa__slerp_reference(const float a[4], const float b[4], double t, float o
 
 /* Copies transforms while normalizing each rotation. */
 void ossa__pose_copy_normalized(uint32_t n, const ossa_transform *in, ossa_transform *out);
+
+/* Fills order[0..n) with the joints sorted by depth (stable). `scratch`
+ * holds 2 * n + 1 words. A parent not smaller than its joint counts as -1. */
+void ossa__depth_order(uint32_t n, const int32_t *parents, uint32_t *order, uint32_t *scratch);
 
 /* out[i] = a[i] * b[i] with the best code this CPU has; out may alias. */
 void ossa__mat_mul_many(uint32_t count, const float (*a)[16], const float (*b)[16],

@@ -21,6 +21,12 @@
 #define OSSA_ALWAYS_INLINE inline
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define OSSA_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define OSSA_PREFETCH(p) ((void)(p))
+#endif
+
 #define OSSA_SLERP_TERMS 6
 #define OSSA_SLERP_MU 1.155
 
@@ -46,6 +52,7 @@ static void slerp_consts_init(ossa__slerp_consts *s, float alpha)
     }
 }
 
+_Static_assert(OSSA_SLERP_TERMS == 6, "the kernels spell out 6 terms");
 _Static_assert(sizeof(ossa_transform) == 10 * sizeof(float), "ossa_transform is 10 floats");
 
 /* -- Kernel instantiations ------------------------------------------------- */
@@ -198,6 +205,13 @@ ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error)
         return OSSA_OK;
     }
 
+    /* Ask for both frames at once: a random seek then waits for memory
+     * about once instead of once per group of joints. */
+    size_t frame_bytes = frame_floats * sizeof(float);
+    for (size_t off = 0; off < frame_bytes; off += 64) {
+        OSSA_PREFETCH((const char *)a + off);
+        if (alpha != 0) OSSA_PREFETCH((const char *)b + off);
+    }
     ossa__slerp_consts sc;
     slerp_consts_init(&sc, alpha);
     switch (level) {
@@ -222,12 +236,12 @@ ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error)
     if (model) {
         switch (level) {
 #ifdef OSSA_HAVE_AVX2
-        case OSSA_SIMD_AVX2: ossa__avx2_parents(n, clip->parents, NULL, model); break;
+        case OSSA_SIMD_AVX2: ossa__avx2_parents(n, clip->parents, clip->order, NULL, model); break;
 #endif
 #ifdef OSSA_HAVE_SSE2
-        case OSSA_SIMD_SSE2: ossa__sse2_parents(n, clip->parents, NULL, model); break;
+        case OSSA_SIMD_SSE2: ossa__sse2_parents(n, clip->parents, clip->order, NULL, model); break;
 #endif
-        default: ossa__scalar_parents(n, clip->parents, NULL, model); break;
+        default: ossa__scalar_parents(n, clip->parents, clip->order, NULL, model); break;
         }
     }
     return OSSA_OK;
@@ -253,22 +267,23 @@ ossa_status ossa_local_to_model_run(const ossa_local_to_model_job *job, ossa_err
     ossa__simd_resolve(job->simd, OSSA_SIMD_AUTO, &level, NULL);
     uint32_t n = job->num_joints;
     float(*model)[16] = job->model;
+    const uint32_t *order = job->order;
     switch (level) {
 #ifdef OSSA_HAVE_AVX2
     case OSSA_SIMD_AVX2:
         ossa__avx2_local_matrices(n, job->local, model);
-        ossa__avx2_parents(n, job->parents, job->root, model);
+        ossa__avx2_parents(n, job->parents, order, job->root, model);
         break;
 #endif
 #ifdef OSSA_HAVE_SSE2
     case OSSA_SIMD_SSE2:
         ossa__sse2_local_matrices(n, job->local, model);
-        ossa__sse2_parents(n, job->parents, job->root, model);
+        ossa__sse2_parents(n, job->parents, order, job->root, model);
         break;
 #endif
     case OSSA_SIMD_SCALAR:
         ossa__scalar_local_matrices(n, job->local, model);
-        ossa__scalar_parents(n, job->parents, job->root, model);
+        ossa__scalar_parents(n, job->parents, order, job->root, model);
         break;
     default:
         for (uint32_t j = 0; j < n; j++) {

@@ -43,9 +43,14 @@ OSSA_F4_MAP2(add, a.v[i] + b.v[i])
 OSSA_F4_MAP2(sub, a.v[i] - b.v[i])
 OSSA_F4_MAP2(mul, a.v[i] * b.v[i])
 OSSA_F4_MAP2(div, a.v[i] / b.v[i])
-/* a with its sign flipped in the lanes where x is negative (or -0). */
-OSSA_F4_MAP2(xorsign, signbit(b.v[i]) ? -a.v[i] : a.v[i])
 #undef OSSA_F4_MAP2
+
+/* a with its sign flipped in the lanes where x is negative (or -0). */
+static inline ossa_f4 ossa_f4_xorsign(ossa_f4 a, ossa_f4 x)
+{
+    for (int i = 0; i < 4; i++) a.v[i] = x.v[i] < 0 || (x.v[i] == 0 && signbit(x.v[i])) ? -a.v[i] : a.v[i];
+    return a;
+}
 
 static inline ossa_f4 ossa_f4_load(const float *p)
 {
@@ -113,14 +118,15 @@ static inline void ossa_f4_load_t2(const float *p, size_t stride, ossa_f4 *a, os
         a->v[k] = q[0], b->v[k] = q[1];
     }
 }
-/* out = a * b for column-major 4x4 matrices; out may alias a or b. */
+/* out = a * b for column-major 4x4 matrices where b is affine (last row
+ * 0 0 0 1, which is not read); out may alias a or b. */
 static inline void ossa_f4_mat_mul(const float *a, const float *b, float *out)
 {
     float r[16];
     for (int c = 0; c < 4; c++)
         for (int row = 0; row < 4; row++)
             r[c * 4 + row] = a[row] * b[c * 4] + a[4 + row] * b[c * 4 + 1] +
-                             a[8 + row] * b[c * 4 + 2] + a[12 + row] * b[c * 4 + 3];
+                             a[8 + row] * b[c * 4 + 2] + (c == 3 ? a[12 + row] : 0.0f);
     memcpy(out, r, sizeof r);
 }
 
@@ -179,20 +185,26 @@ static inline void ossa_m4_load_t2(const float *p, size_t stride, __m128 *a, __m
     *a = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
     *b = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
 }
+#define OSSA_M4_MAT_COL(bc)                                                                     \
+    _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_shuffle_ps(bc, bc, 0x00)),                         \
+                          _mm_mul_ps(a1, _mm_shuffle_ps(bc, bc, 0x55))),                        \
+               _mm_mul_ps(a2, _mm_shuffle_ps(bc, bc, 0xAA)))
+/* out = a * b for column-major 4x4 matrices where b is affine (last row
+ * 0 0 0 1, which is not read); out may alias a or b. */
 static inline void ossa_m4_mat_mul(const float *a, const float *b, float *out)
 {
     __m128 a0 = _mm_loadu_ps(a), a1 = _mm_loadu_ps(a + 4);
     __m128 a2 = _mm_loadu_ps(a + 8), a3 = _mm_loadu_ps(a + 12);
-    __m128 r[4];
-    for (int c = 0; c < 4; c++) {
-        __m128 bc = _mm_loadu_ps(b + 4 * c);
-        __m128 x = _mm_mul_ps(a0, _mm_shuffle_ps(bc, bc, 0x00));
-        x = _mm_add_ps(x, _mm_mul_ps(a1, _mm_shuffle_ps(bc, bc, 0x55)));
-        x = _mm_add_ps(x, _mm_mul_ps(a2, _mm_shuffle_ps(bc, bc, 0xAA)));
-        r[c] = _mm_add_ps(x, _mm_mul_ps(a3, _mm_shuffle_ps(bc, bc, 0xFF)));
-    }
-    for (int c = 0; c < 4; c++) _mm_storeu_ps(out + 4 * c, r[c]);
+    __m128 b0 = _mm_loadu_ps(b), b1 = _mm_loadu_ps(b + 4);
+    __m128 b2 = _mm_loadu_ps(b + 8), b3 = _mm_loadu_ps(b + 12);
+    __m128 r0 = OSSA_M4_MAT_COL(b0), r1 = OSSA_M4_MAT_COL(b1);
+    __m128 r2 = OSSA_M4_MAT_COL(b2), r3 = _mm_add_ps(OSSA_M4_MAT_COL(b3), a3);
+    _mm_storeu_ps(out, r0);
+    _mm_storeu_ps(out + 4, r1);
+    _mm_storeu_ps(out + 8, r2);
+    _mm_storeu_ps(out + 12, r3);
 }
+#undef OSSA_M4_MAT_COL
 #endif
 
 /* -- AVX2 + FMA: 8 lanes --------------------------------------------------- */
@@ -282,22 +294,22 @@ OSSA_M8 void ossa_m8_load_t2(const float *p, size_t stride, __m256 *a, __m256 *b
     *a = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
     *b = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
 }
-/* out = a * b (column-major 4x4), two columns per register. */
+/* out = a * b (column-major 4x4, b affine as above), two columns per
+ * register. */
 OSSA_M8 void ossa_m8_mat_mul(const float *a, const float *b, float *out)
 {
     __m256 a0 = _mm256_broadcast_ps((const __m128 *)(const void *)a);
     __m256 a1 = _mm256_broadcast_ps((const __m128 *)(const void *)(a + 4));
     __m256 a2 = _mm256_broadcast_ps((const __m128 *)(const void *)(a + 8));
-    __m256 a3 = _mm256_broadcast_ps((const __m128 *)(const void *)(a + 12));
+    /* Column 3 of a goes to column 3 of out only (b's last row). */
+    __m256 a3 = _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(a + 12), 1);
     __m256 b01 = _mm256_loadu_ps(b), b23 = _mm256_loadu_ps(b + 8);
     __m256 r01 = _mm256_mul_ps(a0, _mm256_permute_ps(b01, 0x00));
-    __m256 r23 = _mm256_mul_ps(a0, _mm256_permute_ps(b23, 0x00));
+    __m256 r23 = _mm256_fmadd_ps(a0, _mm256_permute_ps(b23, 0x00), a3);
     r01 = _mm256_fmadd_ps(a1, _mm256_permute_ps(b01, 0x55), r01);
     r23 = _mm256_fmadd_ps(a1, _mm256_permute_ps(b23, 0x55), r23);
     r01 = _mm256_fmadd_ps(a2, _mm256_permute_ps(b01, 0xAA), r01);
     r23 = _mm256_fmadd_ps(a2, _mm256_permute_ps(b23, 0xAA), r23);
-    r01 = _mm256_fmadd_ps(a3, _mm256_permute_ps(b01, 0xFF), r01);
-    r23 = _mm256_fmadd_ps(a3, _mm256_permute_ps(b23, 0xFF), r23);
     _mm256_storeu_ps(out, r01);
     _mm256_storeu_ps(out + 8, r23);
 }
