@@ -22,6 +22,7 @@ int cmd_info(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_pose(int argc, char **argv);
 
 /* -- Arguments -------------------------------------------------------------- */
 

@@ -12,6 +12,7 @@ static const struct {
     {"info", cmd_info, "print a summary of each model (--json for JSON)"},
     {"validate", cmd_validate, "check models for problems"},
     {"convert", cmd_convert, "merge inputs and write them in another file or format"},
+    {"pose", cmd_pose, "print the skeleton's pose at a frame or time (--json for JSON)"},
     {"demo", cmd_demo, "write the built-in demo model and print its summary"},
 };
 #define NUM_COMMANDS (sizeof commands / sizeof commands[0])

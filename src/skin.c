@@ -249,6 +249,37 @@ static void skin_scalar(const ossa_skinning_job *job, uint32_t inf)
         skin_scalar_vertex(job, v, inf, normals, tangents);
 }
 
+/* Running pointers over the job's arrays: advancing by a stride per
+ * vertex is cheaper than multiplying, and copies of the job's fields in
+ * locals stay in registers (the output stores could alias the job). */
+typedef struct skin_cursor {
+    const char *idx, *wgt, *ip, *in, *it;
+    char *op, *on, *ot;
+    size_t sidx, swgt, sip, sin, sit, sop, son, sot;
+} skin_cursor;
+
+static SKIN_INLINE void cursor_init(skin_cursor *c, const ossa_skinning_job *job)
+{
+    c->idx = (const char *)job->indices, c->sidx = job->indices_stride;
+    c->wgt = (const char *)job->weights, c->swgt = job->weights_stride;
+    c->ip = (const char *)job->in_positions, c->sip = job->in_positions_stride;
+    c->op = (char *)job->out_positions, c->sop = job->out_positions_stride;
+    c->in = (const char *)job->in_normals, c->sin = job->in_normals_stride;
+    c->on = (char *)job->out_normals, c->son = job->out_normals_stride;
+    c->it = (const char *)job->in_tangents, c->sit = job->in_tangents_stride;
+    c->ot = (char *)job->out_tangents, c->sot = job->out_tangents_stride;
+}
+
+static SKIN_INLINE void cursor_next(skin_cursor *c, int normals, int tangents)
+{
+    c->idx += c->sidx, c->wgt += c->swgt, c->ip += c->sip, c->op += c->sop;
+    if (normals) c->in += c->sin, c->on += c->son;
+    if (tangents) c->it += c->sit, c->ot += c->sot;
+}
+
+#define CUR_F(p) ((const float *)(const void *)(p))
+#define OUT_F(p) ((float *)(void *)(p))
+
 #ifdef OSSA_HAVE_SSE2
 static SKIN_INLINE void store3_sse(float *p, __m128 v)
 {
@@ -259,62 +290,74 @@ static SKIN_INLINE void store3_sse(float *p, __m128 v)
 /* `inf`, `normals`, `tangents` and `separate` are constants after
  * inlining, giving one loop per combination. */
 static SKIN_INLINE void skin_sse2_loop(const ossa_skinning_job *job, const uint32_t inf,
-                                       const int normals, const int tangents, const int separate)
+                                       const int normals, const int tangents, const int separate,
+                                       const int checked)
 {
-    const uint32_t nmat = job->num_matrices;
-    for (uint32_t v = 0; v < job->vertex_count; v++) {
-        const uint16_t *idx = CAT(uint16_t, job->indices, job->indices_stride, v);
-        const float *w = CAT(float, job->weights, job->weights_stride, v);
+    const uint32_t nmat = job->num_matrices, count = job->vertex_count;
+    const float(*mats)[16] = job->matrices;
+    const float(*nmats)[16] = job->normal_matrices;
+    skin_cursor c;
+    cursor_init(&c, job);
+    for (uint32_t v = 0; v < count; v++, cursor_next(&c, normals, tangents)) {
+        const uint16_t *idx = (const uint16_t *)(const void *)c.idx;
+        const float *w = CUR_F(c.wgt);
         __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0, n0 = c0, n1 = c0, n2 = c0;
-        for (uint32_t k = 0; k < inf; k++) {
-            uint32_t i = idx[k];
-            float wk = w[k];
-            if (i >= nmat) i = 0, wk = 0;
-            __m128 ww = _mm_set1_ps(wk);
-            const float *a = job->matrices[i];
-            c0 = _mm_add_ps(c0, _mm_mul_ps(ww, _mm_loadu_ps(a)));
-            c1 = _mm_add_ps(c1, _mm_mul_ps(ww, _mm_loadu_ps(a + 4)));
-            c2 = _mm_add_ps(c2, _mm_mul_ps(ww, _mm_loadu_ps(a + 8)));
-            c3 = _mm_add_ps(c3, _mm_mul_ps(ww, _mm_loadu_ps(a + 12)));
-            if (separate) {
-                const float *b = job->normal_matrices[i];
-                n0 = _mm_add_ps(n0, _mm_mul_ps(ww, _mm_loadu_ps(b)));
-                n1 = _mm_add_ps(n1, _mm_mul_ps(ww, _mm_loadu_ps(b + 4)));
-                n2 = _mm_add_ps(n2, _mm_mul_ps(ww, _mm_loadu_ps(b + 8)));
-            }
+#define SSE_INFLUENCE(k)                                                                        \
+    do {                                                                                        \
+        uint32_t i_ = idx[k];                                                                   \
+        float w_ = w[k];                                                                        \
+        if (checked && i_ >= nmat) i_ = 0, w_ = 0;                                              \
+        __m128 ww = _mm_set1_ps(w_);                                                            \
+        const float *a = mats[i_];                                                              \
+        c0 = _mm_add_ps(c0, _mm_mul_ps(ww, _mm_loadu_ps(a)));                                   \
+        c1 = _mm_add_ps(c1, _mm_mul_ps(ww, _mm_loadu_ps(a + 4)));                               \
+        c2 = _mm_add_ps(c2, _mm_mul_ps(ww, _mm_loadu_ps(a + 8)));                               \
+        c3 = _mm_add_ps(c3, _mm_mul_ps(ww, _mm_loadu_ps(a + 12)));                              \
+        if (separate) {                                                                         \
+            const float *b = nmats[i_];                                                         \
+            n0 = _mm_add_ps(n0, _mm_mul_ps(ww, _mm_loadu_ps(b)));                               \
+            n1 = _mm_add_ps(n1, _mm_mul_ps(ww, _mm_loadu_ps(b + 4)));                           \
+            n2 = _mm_add_ps(n2, _mm_mul_ps(ww, _mm_loadu_ps(b + 8)));                           \
+        }                                                                                       \
+    } while (0)
+        if (inf == 4) {
+            SSE_INFLUENCE(0);
+            SSE_INFLUENCE(1);
+            /* Zero weights last: see skin_avx2_vertex. */
+            if (w[2] != 0) SSE_INFLUENCE(2);
+            if (w[3] != 0) SSE_INFLUENCE(3);
+        } else {
+            for (uint32_t k = 0; k < inf; k++) SSE_INFLUENCE(k);
         }
+#undef SSE_INFLUENCE
         if (!separate) n0 = c0, n1 = c1, n2 = c2;
-        const float *p = CAT(float, job->in_positions, job->in_positions_stride, v);
+        const float *p = CUR_F(c.ip);
         __m128 r = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(p[0])), c3);
         r = _mm_add_ps(r, _mm_mul_ps(c1, _mm_set1_ps(p[1])));
         r = _mm_add_ps(r, _mm_mul_ps(c2, _mm_set1_ps(p[2])));
+        __m128 s = r, u = r;
+        float tw = 0;
         if (normals) {
-            const float *n = CAT(float, job->in_normals, job->in_normals_stride, v);
-            __m128 s = _mm_mul_ps(n0, _mm_set1_ps(n[0]));
+            const float *n = CUR_F(c.in);
+            s = _mm_mul_ps(n0, _mm_set1_ps(n[0]));
             s = _mm_add_ps(s, _mm_mul_ps(n1, _mm_set1_ps(n[1])));
             s = _mm_add_ps(s, _mm_mul_ps(n2, _mm_set1_ps(n[2])));
-            if (tangents) {
-                const float *t = CAT(float, job->in_tangents, job->in_tangents_stride, v);
-                float tw = t[3];
-                __m128 u = _mm_mul_ps(n0, _mm_set1_ps(t[0]));
-                u = _mm_add_ps(u, _mm_mul_ps(n1, _mm_set1_ps(t[1])));
-                u = _mm_add_ps(u, _mm_mul_ps(n2, _mm_set1_ps(t[2])));
-                float *o = AT(float, job->out_tangents, job->out_tangents_stride, v);
-                store3_sse(o, u);
-                o[3] = tw;
-            }
-            store3_sse(AT(float, job->out_normals, job->out_normals_stride, v), s);
-        } else if (tangents) {
-            const float *t = CAT(float, job->in_tangents, job->in_tangents_stride, v);
-            float tw = t[3];
-            __m128 u = _mm_mul_ps(n0, _mm_set1_ps(t[0]));
+        }
+        if (tangents) {
+            const float *t = CUR_F(c.it);
+            tw = t[3];
+            u = _mm_mul_ps(n0, _mm_set1_ps(t[0]));
             u = _mm_add_ps(u, _mm_mul_ps(n1, _mm_set1_ps(t[1])));
             u = _mm_add_ps(u, _mm_mul_ps(n2, _mm_set1_ps(t[2])));
-            float *o = AT(float, job->out_tangents, job->out_tangents_stride, v);
-            store3_sse(o, u);
-            o[3] = tw;
         }
-        store3_sse(AT(float, job->out_positions, job->out_positions_stride, v), r);
+        /* Every input of this vertex is read before anything is written,
+         * so in-place and interleaved buffers work. */
+        store3_sse(OUT_F(c.op), r);
+        if (normals) store3_sse(OUT_F(c.on), s);
+        if (tangents) {
+            store3_sse(OUT_F(c.ot), u);
+            OUT_F(c.ot)[3] = tw;
+        }
     }
 }
 #endif
@@ -335,72 +378,151 @@ static SKIN_INLINE OSSA_AVX2 void splat3(const float *p, __m256 fill, __m256 *xy
     *zw = _mm256_blend_ps(_mm256_broadcast_ss(p + 2), fill, 0xF0);
 }
 
+/* Matrices as [column 0 | column 1] and [column 2 | column 3]: a point is
+ * m01 * [x | y] + m23 * [z | 1], whose halves then add up. For normals the
+ * fill is 0, which drops the translation. `checked`: some index may be out
+ * of range (else the caller has made sure none is). `wide`: this vertex is
+ * not the last one, so 16 bytes may be read at each xyz input (the 4 past
+ * the end belong to the next vertex's element or the gap before it). */
+static SKIN_INLINE OSSA_AVX2 void splat3w(const float *p, const int wide, __m256 fill,
+                                          __m256 *xy, __m256 *zw)
+{
+    if (wide) {
+        __m256 v = _mm256_castps128_ps256(_mm_loadu_ps(p));
+        *xy = _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));
+        *zw = _mm256_blend_ps(_mm256_permutevar8x32_ps(v, _mm256_set1_epi32(2)), fill, 0xF0);
+    } else {
+        splat3(p, fill, xy, zw);
+    }
+}
+
+static SKIN_INLINE OSSA_AVX2 void skin_avx2_vertex(const skin_cursor *c, const float (*mats)[16],
+                                                   const float (*nmats)[16], uint32_t nmat,
+                                                   const uint32_t inf, const int normals,
+                                                   const int tangents, const int separate,
+                                                   const int checked, const int wide)
+{
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    static const float zero_weight = 0;
+    const uint16_t *idx = (const uint16_t *)(const void *)c->idx;
+    const float *w = CUR_F(c->wgt);
+    __m256 m01 = zero, m23 = zero, q01 = zero, q2 = zero;
+#define AVX_INFLUENCE(k, index)                                                                 \
+    do {                                                                                        \
+        uint32_t i_ = (index);                                                                  \
+        const float *wp_ = &w[k];                                                               \
+        if (checked && i_ >= nmat) i_ = 0, wp_ = &zero_weight;                                  \
+        __m256 ww = _mm256_broadcast_ss(wp_);                                                   \
+        const float *a = mats[i_];                                                              \
+        m01 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(a), m01);                                     \
+        m23 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(a + 8), m23);                                 \
+        if (separate) {                                                                         \
+            const float *b = nmats[i_];                                                         \
+            q01 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(b), q01);                                 \
+            q2 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(b + 8), q2);                               \
+        }                                                                                       \
+    } while (0)
+    if (inf == 4) {
+        /* One load for the four indices. */
+        uint64_t x;
+        memcpy(&x, idx, 8);
+        AVX_INFLUENCE(0, (uint32_t)x & 0xFFFF);
+        AVX_INFLUENCE(1, (uint32_t)(x >> 16) & 0xFFFF);
+        /* Meshes mostly use fewer than 4 influences, with the unused ones
+         * last and zero, in runs of similar vertices: skipping them is a
+         * well-predicted branch that saves two loads and two FMAs each. */
+        if (w[2] != 0) AVX_INFLUENCE(2, (uint32_t)(x >> 32) & 0xFFFF);
+        if (w[3] != 0) AVX_INFLUENCE(3, (uint32_t)(x >> 48));
+    } else {
+        for (uint32_t k = 0; k < inf; k++) AVX_INFLUENCE(k, idx[k]);
+    }
+#undef AVX_INFLUENCE
+    if (!separate) q01 = m01, q2 = m23;
+    __m256 xy, zw;
+    splat3w(CUR_F(c->ip), wide, one, &xy, &zw);
+    __m256 r = _mm256_fmadd_ps(m23, zw, _mm256_mul_ps(m01, xy));
+    __m256 s = zero, u = zero;
+    float tw = 0;
+    if (normals) {
+        splat3w(CUR_F(c->in), wide, zero, &xy, &zw);
+        s = _mm256_fmadd_ps(q2, zw, _mm256_mul_ps(q01, xy));
+    }
+    if (tangents) {
+        tw = CUR_F(c->it)[3];
+        splat3w(CUR_F(c->it), 1, zero, &xy, &zw); /* tangents have 4 floats */
+        u = _mm256_fmadd_ps(q2, zw, _mm256_mul_ps(q01, xy));
+    }
+    /* Every input of this vertex is read before anything is written, so
+     * in-place and interleaved buffers work. */
+    store3_avx(OUT_F(c->op), r);
+    if (normals) store3_avx(OUT_F(c->on), s);
+    if (tangents) {
+        store3_avx(OUT_F(c->ot), u);
+        OUT_F(c->ot)[3] = tw;
+    }
+}
+
 static SKIN_INLINE OSSA_AVX2 void skin_avx2_loop(const ossa_skinning_job *job, const uint32_t inf,
                                                  const int normals, const int tangents,
-                                                 const int separate)
+                                                 const int separate, const int checked)
 {
-    const uint32_t nmat = job->num_matrices;
-    const __m256 one_hi = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    for (uint32_t v = 0; v < job->vertex_count; v++) {
-        const uint16_t *idx = CAT(uint16_t, job->indices, job->indices_stride, v);
-        const float *w = CAT(float, job->weights, job->weights_stride, v);
-        __m256 m01 = zero, m23 = zero, q01 = zero, q2 = zero;
-        for (uint32_t k = 0; k < inf; k++) {
-            uint32_t i = idx[k];
-            float wk = w[k];
-            if (i >= nmat) i = 0, wk = 0;
-            __m256 ww = _mm256_set1_ps(wk);
-            const float *a = job->matrices[i];
-            m01 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(a), m01);
-            m23 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(a + 8), m23);
-            if (separate) {
-                const float *b = job->normal_matrices[i];
-                q01 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(b), q01);
-                q2 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(b + 8), q2);
-            }
-        }
-        if (!separate) q01 = m01, q2 = m23;
-        __m256 xy, zw;
-        const float *p = CAT(float, job->in_positions, job->in_positions_stride, v);
-        splat3(p, one_hi, &xy, &zw);
-        __m256 r = _mm256_fmadd_ps(m23, zw, _mm256_mul_ps(m01, xy));
-        __m256 s = zero, u = zero;
-        float tw = 0;
-        if (normals) {
-            const float *n = CAT(float, job->in_normals, job->in_normals_stride, v);
-            splat3(n, zero, &xy, &zw);
-            s = _mm256_fmadd_ps(q2, zw, _mm256_mul_ps(q01, xy));
-        }
-        if (tangents) {
-            const float *t = CAT(float, job->in_tangents, job->in_tangents_stride, v);
-            tw = t[3];
-            splat3(t, zero, &xy, &zw);
-            u = _mm256_fmadd_ps(q2, zw, _mm256_mul_ps(q01, xy));
-        }
-        store3_avx(AT(float, job->out_positions, job->out_positions_stride, v), r);
-        if (normals) store3_avx(AT(float, job->out_normals, job->out_normals_stride, v), s);
-        if (tangents) {
-            float *o = AT(float, job->out_tangents, job->out_tangents_stride, v);
-            store3_avx(o, u);
-            o[3] = tw;
-        }
-    }
+    const uint32_t nmat = job->num_matrices, count = job->vertex_count;
+    const float(*mats)[16] = job->matrices;
+    const float(*nmats)[16] = job->normal_matrices;
+    skin_cursor c;
+    cursor_init(&c, job);
+    for (uint32_t v = 0; v + 1 < count; v++, cursor_next(&c, normals, tangents))
+        skin_avx2_vertex(&c, mats, nmats, nmat, inf, normals, tangents, separate, checked, 1);
+    skin_avx2_vertex(&c, mats, nmats, nmat, inf, normals, tangents, separate, checked, 0);
 }
 #endif
 
-/* One function per backend picks a specialised loop: 4 influences (the
- * common case) get their own, other counts share a generic one. */
+/* Whether every index is below num_matrices: one pass over the indices
+ * (cheap next to skinning) lets the loops drop the per-influence check. */
+static int indices_in_range(const ossa_skinning_job *job, uint32_t inf)
+{
+    const char *p = (const char *)job->indices;
+    uint32_t limit = job->num_matrices;
+    if (limit > 0xFFFF) return 1;
+    unsigned max = 0;
+    if (job->indices_stride == 2 * (size_t)inf) {
+        const uint16_t *q = job->indices;
+        size_t n = (size_t)job->vertex_count * inf, i = 0;
+#ifdef OSSA_HAVE_SSE2
+        /* SSE2 has only a signed 16-bit max: flip the top bit first. */
+        const __m128i bias = _mm_set1_epi16((short)0x8000);
+        __m128i m = _mm_set1_epi16((short)0x8000);
+        for (; i + 8 <= n; i += 8)
+            m = _mm_max_epi16(m, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(q + i)), bias));
+        uint16_t lanes[8];
+        _mm_storeu_si128((__m128i *)(void *)lanes, _mm_xor_si128(m, bias));
+        for (int k = 0; k < 8; k++) max = lanes[k] > max ? lanes[k] : max;
+#endif
+        for (; i < n; i++) max = q[i] > max ? q[i] : max;
+    } else {
+        for (uint32_t v = 0; v < job->vertex_count; v++, p += job->indices_stride) {
+            const uint16_t *q = (const uint16_t *)(const void *)p;
+            for (uint32_t k = 0; k < inf; k++) max = q[k] > max ? q[k] : max;
+        }
+    }
+    return max < limit;
+}
+
+/* One function per backend picks a specialised loop: 4 influences with
+ * positions and normals (the common case) and in-range indices get their
+ * own, everything else shares generic ones. */
 #define SKIN_DISPATCH(loop, job, inf)                                                           \
     do {                                                                                        \
         int n_ = (job)->in_normals != NULL, t_ = (job)->in_tangents != NULL;                    \
         int s_ = (job)->normal_matrices != NULL;                                                \
-        if ((inf) == 4 && !s_) {                                                                \
-            if (n_ && !t_) loop(job, 4, 1, 0, 0);                                               \
-            else if (!n_ && !t_) loop(job, 4, 0, 0, 0);                                         \
-            else loop(job, 4, n_, t_, 0);                                                       \
-        } else {                                                                                \
-            loop(job, inf, n_, t_, s_);                                                         \
-        }                                                                                       \
+        if (!indices_in_range(job, inf))                                                        \
+            loop(job, inf, n_, t_, s_, 1);                                                      \
+        else if ((inf) == 4 && !s_ && n_ && !t_)                                                \
+            loop(job, 4, 1, 0, 0, 0);                                                           \
+        else if ((inf) == 4 && !s_ && !n_ && !t_)                                               \
+            loop(job, 4, 0, 0, 0, 0);                                                           \
+        else                                                                                    \
+            loop(job, inf, n_, t_, s_, 0);                                                      \
     } while (0)
 
 #ifdef OSSA_HAVE_SSE2
