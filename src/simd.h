@@ -16,7 +16,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#if defined(__x86_64__) || defined(_M_X64)
+/* OSSA_NO_SIMD builds the portable path alone, as on other CPUs (for
+ * testing it on x86-64). */
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(OSSA_NO_SIMD)
 #define OSSA_HAVE_SSE2 1
 #include <emmintrin.h>
 #if defined(__GNUC__) || defined(__clang__)
@@ -32,34 +34,39 @@ typedef struct ossa_f4 {
     float v[4];
 } ossa_f4;
 
-#define OSSA_F4_MAP2(name, expr)                                                                \
+/* Each operation spells out its 4 lanes: compilers then keep the lanes
+ * in registers, which they do not for a loop over an array member. */
+#define OSSA_F4_MAP2(name, op)                                                                  \
     static inline ossa_f4 ossa_f4_##name(ossa_f4 a, ossa_f4 b)                                  \
     {                                                                                           \
-        ossa_f4 r;                                                                              \
-        for (int i = 0; i < 4; i++) r.v[i] = (expr);                                            \
+        ossa_f4 r = {{a.v[0] op b.v[0], a.v[1] op b.v[1], a.v[2] op b.v[2], a.v[3] op b.v[3]}};  \
         return r;                                                                               \
     }
-OSSA_F4_MAP2(add, a.v[i] + b.v[i])
-OSSA_F4_MAP2(sub, a.v[i] - b.v[i])
-OSSA_F4_MAP2(mul, a.v[i] * b.v[i])
-OSSA_F4_MAP2(div, a.v[i] / b.v[i])
+OSSA_F4_MAP2(add, +)
+OSSA_F4_MAP2(sub, -)
+OSSA_F4_MAP2(mul, *)
+OSSA_F4_MAP2(div, /)
 #undef OSSA_F4_MAP2
 
 /* a with its sign flipped in the lanes where x is negative (or -0). */
+static inline float ossa__f1_xorsign(float a, float x) { return signbit(x) ? -a : a; }
 static inline ossa_f4 ossa_f4_xorsign(ossa_f4 a, ossa_f4 x)
 {
-    for (int i = 0; i < 4; i++) a.v[i] = x.v[i] < 0 || (x.v[i] == 0 && signbit(x.v[i])) ? -a.v[i] : a.v[i];
-    return a;
+    ossa_f4 r = {{ossa__f1_xorsign(a.v[0], x.v[0]), ossa__f1_xorsign(a.v[1], x.v[1]),
+                  ossa__f1_xorsign(a.v[2], x.v[2]), ossa__f1_xorsign(a.v[3], x.v[3])}};
+    return r;
 }
 
 static inline ossa_f4 ossa_f4_load(const float *p)
 {
-    ossa_f4 r;
-    memcpy(r.v, p, sizeof r.v);
+    ossa_f4 r = {{p[0], p[1], p[2], p[3]}};
     return r;
 }
 #define ossa_f4_loadu ossa_f4_load
-static inline void ossa_f4_store(float *p, ossa_f4 a) { memcpy(p, a.v, sizeof a.v); }
+static inline void ossa_f4_store(float *p, ossa_f4 a)
+{
+    p[0] = a.v[0], p[1] = a.v[1], p[2] = a.v[2], p[3] = a.v[3];
+}
 #define ossa_f4_storeu ossa_f4_store
 static inline ossa_f4 ossa_f4_set1(float f)
 {
@@ -77,13 +84,13 @@ static inline ossa_f4 ossa_f4_nmadd(ossa_f4 a, ossa_f4 b, ossa_f4 c)
 }
 static inline ossa_f4 ossa_f4_abs(ossa_f4 a)
 {
-    for (int i = 0; i < 4; i++) a.v[i] = fabsf(a.v[i]);
-    return a;
+    ossa_f4 r = {{fabsf(a.v[0]), fabsf(a.v[1]), fabsf(a.v[2]), fabsf(a.v[3])}};
+    return r;
 }
 static inline ossa_f4 ossa_f4_sqrt(ossa_f4 a)
 {
-    for (int i = 0; i < 4; i++) a.v[i] = sqrtf(a.v[i]);
-    return a;
+    ossa_f4 r = {{sqrtf(a.v[0]), sqrtf(a.v[1]), sqrtf(a.v[2]), sqrtf(a.v[3])}};
+    return r;
 }
 /* Lane k of a, b, c, d goes to p[k*stride + 0..3] (stride in floats). */
 static inline void ossa_f4_store_t4(float *p, size_t stride, ossa_f4 a, ossa_f4 b, ossa_f4 c,
@@ -122,11 +129,13 @@ static inline void ossa_f4_load_t2(const float *p, size_t stride, ossa_f4 *a, os
  * 0 0 0 1, which is not read); out may alias a or b. */
 static inline void ossa_f4_mat_mul(const float *a, const float *b, float *out)
 {
-    float r[16];
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++)
-            r[c * 4 + row] = a[row] * b[c * 4] + a[4 + row] * b[c * 4 + 1] +
-                             a[8 + row] * b[c * 4 + 2] + (c == 3 ? a[12 + row] : 0.0f);
+#define OSSA_F4_MM(c, row) a[row] * b[c * 4] + a[4 + row] * b[c * 4 + 1] + a[8 + row] * b[c * 4 + 2]
+    float r[16] = {OSSA_F4_MM(0, 0), OSSA_F4_MM(0, 1), OSSA_F4_MM(0, 2), OSSA_F4_MM(0, 3),
+                   OSSA_F4_MM(1, 0), OSSA_F4_MM(1, 1), OSSA_F4_MM(1, 2), OSSA_F4_MM(1, 3),
+                   OSSA_F4_MM(2, 0), OSSA_F4_MM(2, 1), OSSA_F4_MM(2, 2), OSSA_F4_MM(2, 3),
+                   OSSA_F4_MM(3, 0) + a[12], OSSA_F4_MM(3, 1) + a[13],
+                   OSSA_F4_MM(3, 2) + a[14], OSSA_F4_MM(3, 3) + a[15]};
+#undef OSSA_F4_MM
     memcpy(out, r, sizeof r);
 }
 

@@ -477,6 +477,7 @@ static SKIN_INLINE OSSA_AVX2 void skin_avx2_loop(const ossa_skinning_job *job, c
 }
 #endif
 
+#ifdef OSSA_HAVE_SSE2
 /* Whether every index is below num_matrices: one pass over the indices
  * (cheap next to skinning) lets the loops drop the per-influence check. */
 static int indices_in_range(const ossa_skinning_job *job, uint32_t inf)
@@ -524,6 +525,8 @@ static int indices_in_range(const ossa_skinning_job *job, uint32_t inf)
         else                                                                                    \
             loop(job, inf, n_, t_, s_, 0);                                                      \
     } while (0)
+
+#endif
 
 #ifdef OSSA_HAVE_SSE2
 static void skin_sse2(const ossa_skinning_job *job, uint32_t inf)
