@@ -195,7 +195,8 @@ typedef struct ossa_warning {
 
 typedef enum ossa_format {
     OSSA_FORMAT_AUTO = 0, /* detect from content, then from the file name */
-    OSSA_FORMAT_IQM = 1
+    OSSA_FORMAT_IQM = 1,
+    OSSA_FORMAT_IQE = 2 /* Inter-Quake Export, text */
 } ossa_format;
 
 /* The model's joints were made from an animation-only file's poses: they

@@ -23,5 +23,6 @@ typedef struct ossa_format_ops {
 const ossa_format_ops *ossa__format_ops(ossa_format id);
 
 extern const ossa_format_ops ossa__iqm_format;
+extern const ossa_format_ops ossa__iqe_format;
 
 #endif

@@ -5,6 +5,7 @@
 
 static const ossa_format_ops *const formats[] = {
     &ossa__iqm_format,
+    &ossa__iqe_format,
 };
 #define NUM_FORMATS (sizeof formats / sizeof formats[0])
 
