@@ -82,6 +82,11 @@ static inline ossa_f4 ossa_f4_nmadd(ossa_f4 a, ossa_f4 b, ossa_f4 c)
 {
     return ossa_f4_sub(c, ossa_f4_mul(a, b));
 }
+/* Whether every lane of a is >= the same lane of b. */
+static inline int ossa_f4_all_ge(ossa_f4 a, ossa_f4 b)
+{
+    return a.v[0] >= b.v[0] && a.v[1] >= b.v[1] && a.v[2] >= b.v[2] && a.v[3] >= b.v[3];
+}
 static inline ossa_f4 ossa_f4_abs(ossa_f4 a)
 {
     ossa_f4 r = {{fabsf(a.v[0]), fabsf(a.v[1]), fabsf(a.v[2]), fabsf(a.v[3])}};
@@ -158,6 +163,7 @@ typedef __m128 ossa_m4;
 #define ossa_m4_nmadd(a, b, c) _mm_sub_ps(c, _mm_mul_ps(a, b))
 #define ossa_m4_xorsign(a, x) _mm_xor_ps(a, _mm_and_ps(x, _mm_set1_ps(-0.0f)))
 #define ossa_m4_abs(a) _mm_andnot_ps(_mm_set1_ps(-0.0f), a)
+#define ossa_m4_all_ge(a, b) (_mm_movemask_ps(_mm_cmpge_ps(a, b)) == 0xF)
 
 static inline void ossa_m4_store_t4(float *p, size_t stride, __m128 a, __m128 b, __m128 c,
                                     __m128 d)
@@ -239,6 +245,10 @@ OSSA_M8 __m256 ossa_m8_xorsign(__m256 a, __m256 x)
     return _mm256_xor_ps(a, _mm256_and_ps(x, _mm256_set1_ps(-0.0f)));
 }
 OSSA_M8 __m256 ossa_m8_abs(__m256 a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
+OSSA_M8 int ossa_m8_all_ge(__m256 a, __m256 b)
+{
+    return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_GE_OQ)) == 0xFF;
+}
 
 /* 4x4 transposes inside each 128-bit half: lanes 0-3 and 4-7 separately. */
 #define OSSA_M8_TRANSPOSE4(a, b, c, d)                                                          \
