@@ -291,8 +291,9 @@ static SKIN_INLINE void store3_sse(float *p, __m128 v)
  * inlining, giving one loop per combination. */
 static SKIN_INLINE void skin_sse2_loop(const ossa_skinning_job *job, const uint32_t inf,
                                        const int normals, const int tangents, const int separate,
-                                       const int checked)
+                                       const int checked, const int wide_out)
 {
+    (void)wide_out;
     const uint32_t nmat = job->num_matrices, count = job->vertex_count;
     const float(*mats)[16] = job->matrices;
     const float(*nmats)[16] = job->normal_matrices;
@@ -363,10 +364,15 @@ static SKIN_INLINE void skin_sse2_loop(const ossa_skinning_job *job, const uint3
 #endif
 
 #ifdef OSSA_HAVE_AVX2
+/* The two halves hold partial sums of the x, y, z rows. */
+static SKIN_INLINE OSSA_AVX2 __m128 hsum(__m256 v)
+{
+    return _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+}
+
 static SKIN_INLINE OSSA_AVX2 void store3_avx(float *p, __m256 v)
 {
-    /* The two halves hold the partial sums of the x, y, z rows. */
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    __m128 s = hsum(v);
     _mm_storel_pi((__m64 *)(void *)p, s);
     _mm_store_ss(p + 2, _mm_movehl_ps(s, s));
 }
@@ -400,7 +406,8 @@ static SKIN_INLINE OSSA_AVX2 void skin_avx2_vertex(const skin_cursor *c, const f
                                                    const float (*nmats)[16], uint32_t nmat,
                                                    const uint32_t inf, const int normals,
                                                    const int tangents, const int separate,
-                                                   const int checked, const int wide)
+                                                   const int checked, const int wide,
+                                                   const int wide_out)
 {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     static const float zero_weight = 0;
@@ -454,17 +461,27 @@ static SKIN_INLINE OSSA_AVX2 void skin_avx2_vertex(const skin_cursor *c, const f
     }
     /* Every input of this vertex is read before anything is written, so
      * in-place and interleaved buffers work. */
-    store3_avx(OUT_F(c->op), r);
-    if (normals) store3_avx(OUT_F(c->on), s);
+    if (wide && wide_out) {
+        /* Packed outputs that overlap no input: the 4 bytes past each
+         * element are the next vertex's, written in the next step. */
+        _mm_storeu_ps(OUT_F(c->op), hsum(r));
+        if (normals) _mm_storeu_ps(OUT_F(c->on), hsum(s));
+    } else {
+        store3_avx(OUT_F(c->op), r);
+        if (normals) store3_avx(OUT_F(c->on), s);
+    }
     if (tangents) {
-        store3_avx(OUT_F(c->ot), u);
-        OUT_F(c->ot)[3] = tw;
+        /* A tangent is 16 bytes: xyz and the copied w in one store. */
+        __m128 t4 = hsum(u);
+        t4 = _mm_blend_ps(t4, _mm_set1_ps(tw), 8);
+        _mm_storeu_ps(OUT_F(c->ot), t4);
     }
 }
 
 static SKIN_INLINE OSSA_AVX2 void skin_avx2_loop(const ossa_skinning_job *job, const uint32_t inf,
                                                  const int normals, const int tangents,
-                                                 const int separate, const int checked)
+                                                 const int separate, const int checked,
+                                                 const int wide_out)
 {
     const uint32_t nmat = job->num_matrices, count = job->vertex_count;
     const float(*mats)[16] = job->matrices;
@@ -472,8 +489,9 @@ static SKIN_INLINE OSSA_AVX2 void skin_avx2_loop(const ossa_skinning_job *job, c
     skin_cursor c;
     cursor_init(&c, job);
     for (uint32_t v = 0; v + 1 < count; v++, cursor_next(&c, normals, tangents))
-        skin_avx2_vertex(&c, mats, nmats, nmat, inf, normals, tangents, separate, checked, 1);
-    skin_avx2_vertex(&c, mats, nmats, nmat, inf, normals, tangents, separate, checked, 0);
+        skin_avx2_vertex(&c, mats, nmats, nmat, inf, normals, tangents, separate, checked, 1,
+                         wide_out);
+    skin_avx2_vertex(&c, mats, nmats, nmat, inf, normals, tangents, separate, checked, 0, 0);
 }
 #endif
 
@@ -509,6 +527,35 @@ static int indices_in_range(const ossa_skinning_job *job, uint32_t inf)
     return max < limit;
 }
 
+/* The bytes [first, end) an array spans. */
+static void span(const void *base, size_t stride, size_t elem, uint32_t count, uintptr_t *first,
+                 uintptr_t *end)
+{
+    *first = (uintptr_t)base;
+    *end = base ? *first + (size_t)(count - 1) * stride + elem : *first;
+}
+
+/* Positions and normals out are packed (stride 12) and overlap no input:
+ * then every store but the last may write 16 bytes. */
+static int packed_outputs(const ossa_skinning_job *job, uint32_t inf)
+{
+    if (job->out_positions_stride != 12 || (job->out_normals && job->out_normals_stride != 12))
+        return 0;
+    uintptr_t in[5][2], out[2][2];
+    uint32_t n = job->vertex_count;
+    span(job->indices, job->indices_stride, 2 * (size_t)inf, n, &in[0][0], &in[0][1]);
+    span(job->weights, job->weights_stride, 4 * (size_t)inf, n, &in[1][0], &in[1][1]);
+    span(job->in_positions, job->in_positions_stride, 12, n, &in[2][0], &in[2][1]);
+    span(job->in_normals, job->in_normals_stride, 12, n, &in[3][0], &in[3][1]);
+    span(job->in_tangents, job->in_tangents_stride, 16, n, &in[4][0], &in[4][1]);
+    span(job->out_positions, 12, 12, n, &out[0][0], &out[0][1]);
+    span(job->out_normals, 12, 12, n, &out[1][0], &out[1][1]);
+    for (int o = 0; o < 2; o++)
+        for (int i = 0; i < 5; i++)
+            if (out[o][0] < in[i][1] && in[i][0] < out[o][1]) return 0;
+    return 1;
+}
+
 /* One function per backend picks a specialised loop: 4 influences with
  * positions and normals (the common case) and in-range indices get their
  * own, everything else shares generic ones. */
@@ -517,13 +564,15 @@ static int indices_in_range(const ossa_skinning_job *job, uint32_t inf)
         int n_ = (job)->in_normals != NULL, t_ = (job)->in_tangents != NULL;                    \
         int s_ = (job)->normal_matrices != NULL;                                                \
         if (!indices_in_range(job, inf))                                                        \
-            loop(job, inf, n_, t_, s_, 1);                                                      \
+            loop(job, inf, n_, t_, s_, 1, 0);                                                   \
+        else if ((inf) == 4 && !s_ && n_ && !t_ && packed_outputs(job, inf))                    \
+            loop(job, 4, 1, 0, 0, 0, 1);                                                        \
         else if ((inf) == 4 && !s_ && n_ && !t_)                                                \
-            loop(job, 4, 1, 0, 0, 0);                                                           \
+            loop(job, 4, 1, 0, 0, 0, 0);                                                        \
         else if ((inf) == 4 && !s_ && !n_ && !t_)                                               \
-            loop(job, 4, 0, 0, 0, 0);                                                           \
+            loop(job, 4, 0, 0, 0, 0, 0);                                                        \
         else                                                                                    \
-            loop(job, inf, n_, t_, s_, 0);                                                      \
+            loop(job, inf, n_, t_, s_, 0, 0);                                                   \
     } while (0)
 
 #endif

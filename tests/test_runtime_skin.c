@@ -252,6 +252,60 @@ static void test_skin_simd_vs_reference(void **state)
     free(m), free(nm), free(in), free(ref), free(got);
 }
 
+/* Packed arrays (the layout with the fastest loops): every level against
+ * the reference, and nothing written past the end of the outputs. */
+static void test_skin_packed(void **state)
+{
+    (void)state;
+    enum { JOINTS = 17, COUNT = 1001 };
+    float(*m)[16] = calloc(JOINTS, sizeof *m);
+    random_matrices(m, JOINTS, 0);
+    vertex *v = calloc(COUNT, sizeof *v);
+    random_mesh(v, COUNT, JOINTS, 4);
+    float *pos = malloc(COUNT * 12), *nrm = malloc(COUNT * 12), *w = malloc(COUNT * 16);
+    uint16_t *idx = malloc(COUNT * 8);
+    for (int i = 0; i < COUNT; i++) {
+        memcpy(&pos[i * 3], v[i].position, 12);
+        memcpy(&nrm[i * 3], v[i].normal, 12);
+        memcpy(&w[i * 4], v[i].weight, 16);
+        memcpy(&idx[i * 4], v[i].index, 8);
+    }
+    /* One guard float after each output. */
+    float *ref_p = malloc(COUNT * 12 + 4), *ref_n = malloc(COUNT * 12 + 4);
+    float *got_p = malloc(COUNT * 12 + 4), *got_n = malloc(COUNT * 12 + 4);
+    for (size_t l = 0; l < NUM_LEVELS; l++) {
+        if (!ossa_simd_supported(levels[l])) continue;
+        for (int with_normals = 0; with_normals < 2; with_normals++) {
+            float *op = l ? got_p : ref_p, *on = l ? got_n : ref_n;
+            op[COUNT * 3] = on[COUNT * 3] = 12345.0f;
+            ossa_skinning_job job;
+            memset(&job, 0, sizeof job);
+            job.vertex_count = COUNT;
+            job.matrices = (const float(*)[16])m;
+            job.num_matrices = JOINTS;
+            job.indices = idx, job.indices_stride = 8;
+            job.weights = w, job.weights_stride = 16;
+            job.in_positions = pos, job.in_positions_stride = 12;
+            job.out_positions = op, job.out_positions_stride = 12;
+            if (with_normals) {
+                job.in_normals = nrm, job.in_normals_stride = 12;
+                job.out_normals = on, job.out_normals_stride = 12;
+            }
+            job.simd = levels[l];
+            assert_int_equal(ossa_skinning_run(&job, NULL), OSSA_OK);
+            assert_true(op[COUNT * 3] == 12345.0f);
+            assert_true(on[COUNT * 3] == 12345.0f);
+            if (!l) continue;
+            for (int i = 0; i < COUNT * 3; i++) {
+                RT_NEAR(got_p[i], ref_p[i], 1e-6);
+                if (with_normals) RT_NEAR(got_n[i], ref_n[i], 1e-6);
+            }
+        }
+    }
+    free(m), free(v), free(pos), free(nrm), free(w), free(idx);
+    free(ref_p), free(ref_n), free(got_p), free(got_n);
+}
+
 /* Out-of-range indices contribute nothing; in place equals out of place. */
 static void test_skin_edges(void **state)
 {
@@ -611,6 +665,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_skin_bind_pose),
         cmocka_unit_test(test_skin_simd_vs_reference),
+        cmocka_unit_test(test_skin_packed),
         cmocka_unit_test(test_skin_edges),
         cmocka_unit_test(test_skin_validation),
         cmocka_unit_test(test_normal_matrices),
