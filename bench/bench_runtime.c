@@ -15,7 +15,12 @@
  * Times are the CPU time of the benchmark's thread (other processes on a
  * shared machine then do not count); --wall measures wall-clock time.
  *
- * Usage: bench_runtime [--quick] [--wall] */
+ * Model files given as arguments (for example the IQE that
+ * shared/bench/gen_big_iqe.py writes) are measured too, after the built-in
+ * models: sampling of their first animation and, when they have positions,
+ * normals and blend data, skinning.
+ *
+ * Usage: bench_runtime [--quick] [--wall] [FILE...] */
 #include "ossa.h"
 
 #include <math.h>
@@ -528,13 +533,16 @@ static void bench_skinning(const ossa_model *m, ossa_simd level, int show_memcpy
 
 int main(int argc, char **argv)
 {
-    int quick = 0;
+    int quick = 0, nfiles = 0;
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) quick = 1;
         else if (strcmp(argv[i], "--wall") == 0) bench_clock = CLOCK_MONOTONIC;
-        else {
-            fprintf(stderr, "usage: bench_runtime [--quick] [--wall]\n");
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: bench_runtime [--quick] [--wall] [FILE...]\n");
             return 2;
+        } else {
+            files[nfiles++] = argv[i];
         }
     }
     if (quick) REPEATS = 3;
@@ -564,5 +572,29 @@ int main(int argc, char **argv)
             if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
                 bench_skinning(b, levels[l], l == 3 && !dense, dense);
     ossa_model_free(b);
+
+    for (int f = 0; f < nfiles; f++) {
+        ossa_error e;
+        ossa_model *m = ossa_load_file(files[f], NULL, &e);
+        if (!m) fail(files[f], &e);
+        printf("%s: %u joints, %u vertices, %u animations\n", files[f], (unsigned)m->num_joints,
+               (unsigned)m->num_vertices, (unsigned)m->num_animations);
+        const char *label = strrchr(files[f], '/') ? strrchr(files[f], '/') + 1 : files[f];
+        if (m->num_animations && m->num_joints)
+            for (size_t l = 0; l < 4; l++)
+                if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
+                    bench_sampling(label, m, 0, levels[l], l == 3);
+        int skinnable = m->num_animations && m->num_vertices &&
+                        ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL) &&
+                        ossa_model_find_array(m, OSSA_VERTEX_NORMAL, NULL) &&
+                        ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL) &&
+                        ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
+        if (skinnable)
+            for (size_t l = 0; l < 4; l++)
+                if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
+                    bench_skinning(m, levels[l], l == 3, 0);
+        ossa_model_free(m);
+    }
+    free(files);
     return 0;
 }
