@@ -199,7 +199,8 @@ static ossa_model *build_big(uint32_t njoints, int rings, int segments, uint32_t
     for (int li = 0; li < 6; li++) {
         uint32_t per = remaining / 6 + ((uint32_t)li < remaining % 6 ? 1 : 0);
         int32_t p = attach[li];
-        double d = sqrt(dirs[li][0] * dirs[li][0] + dirs[li][1] * dirs[li][1] + dirs[li][2] * dirs[li][2]);
+        double d =
+            sqrt(dirs[li][0] * dirs[li][0] + dirs[li][1] * dirs[li][1] + dirs[li][2] * dirs[li][2]);
         for (uint32_t k = 0; k < per; k++) {
             double ln = 0.12 + 0.02 * rnd();
             parent[n] = p;
@@ -219,7 +220,8 @@ static ossa_model *build_big(uint32_t njoints, int rings, int segments, uint32_t
      * and grandparent as in the script. */
     uint32_t nb = n - 1, per_bone = (uint32_t)(rings * segments), nv = nb * per_bone;
     float *pos = malloc(sizeof(float) * 3 * nv), *nrm = malloc(sizeof(float) * 3 * nv);
-    float *idx = calloc((size_t)nv * 4, sizeof(float)), *wgt = calloc((size_t)nv * 4, sizeof(float));
+    float *idx = calloc((size_t)nv * 4, sizeof(float)),
+          *wgt = calloc((size_t)nv * 4, sizeof(float));
     ossa_triangle *tris = malloc(sizeof *tris * nb * (size_t)(rings - 1) * segments * 2);
     uint32_t v = 0, nt = 0;
     for (uint32_t b = 1; b < n; b++) {
@@ -264,14 +266,18 @@ static ossa_model *build_big(uint32_t njoints, int rings, int segments, uint32_t
                 uint32_t i0 = base + (uint32_t)(r * segments + s);
                 uint32_t i1 = base + (uint32_t)(r * segments + (s + 1) % segments);
                 tris[nt++] = (ossa_triangle){{i0, i0 + (uint32_t)segments, i1}};
-                tris[nt++] = (ossa_triangle){{i1, i0 + (uint32_t)segments, i1 + (uint32_t)segments}};
+                tris[nt++] =
+                    (ossa_triangle){{i1, i0 + (uint32_t)segments, i1 + (uint32_t)segments}};
             }
     }
     if (ossa_model_set_vertex_count(m, nv, &e) != OSSA_OK ||
-        !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, &e) ||
+        !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos,
+                                            &e) ||
         !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm, &e) ||
-        !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, NULL, idx, &e) ||
-        !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_UBYTE, 4, NULL, wgt, &e) ||
+        !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, NULL, idx,
+                                            &e) ||
+        !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_UBYTE, 4, NULL, wgt,
+                                            &e) ||
         ossa_model_set_triangles(m, nt, tris, &e) != OSSA_OK)
         fail("mesh", &e);
 
@@ -300,8 +306,10 @@ static ossa_model *build_big(uint32_t njoints, int rings, int segments, uint32_t
                 float q[4] = {0, 0, 0, -1};
                 if (!jp[j].is_static) {
                     float q1[4], q2[4];
-                    quat_axis(axes[jp[j].ax1], jp[j].amp * sin(jp[j].freq * tt + jp[j].ph + ai), q1);
-                    quat_axis(axes[jp[j].ax2], 0.5 * jp[j].amp * cos(0.7 * jp[j].freq * tt + jp[j].ph), q2);
+                    quat_axis(axes[jp[j].ax1], jp[j].amp * sin(jp[j].freq * tt + jp[j].ph + ai),
+                              q1);
+                    quat_axis(axes[jp[j].ax2],
+                              0.5 * jp[j].amp * cos(0.7 * jp[j].freq * tt + jp[j].ph), q2);
                     quat_mul(q1, q2, q);
                     if (q[3] > 0)
                         for (int c = 0; c < 4; c++) q[c] = -q[c];
@@ -420,9 +428,10 @@ static void bench_sampling(const char *label, const ossa_model *m, uint32_t anim
     double fwd2 = time_sampling_l2m(&job2, &l2m, forward, n, iterations);
     double rnd2 = time_sampling_l2m(&job2, &l2m, random_t, n, iterations);
     double mc = time_memcpy(copy, model, n * sizeof *model, iterations * 4, n);
-    printf("  %-10s %-9s fused: forward %6.2f ns/joint, random %6.2f ns/joint, random/forward %.2f, "
-           "%.1fx memcpy | sample+job: forward %6.2f, random %6.2f, ratio %.2f\n",
-           label, ossa_simd_name(level), fwd, rnd_, rnd_ / fwd, fwd / mc, fwd2, rnd2, rnd2 / fwd2);
+    printf(
+        "  %-10s %-9s fused: forward %6.2f ns/joint, random %6.2f ns/joint, random/forward %.2f, "
+        "%.1fx memcpy | sample+job: forward %6.2f, random %6.2f, ratio %.2f\n",
+        label, ossa_simd_name(level), fwd, rnd_, rnd_ / fwd, fwd / mc, fwd2, rnd2, rnd2 / fwd2);
     if (show_memcpy)
         printf("  %-10s memcpy of the output (%u matrices, %zu bytes): %.3f ns/joint\n", label,
                (unsigned)n, n * sizeof *model, mc);
@@ -450,10 +459,13 @@ static void mesh_from_model(const ossa_model *m, mesh_data *d)
     d->wgt = malloc(nv * 16);
     d->idx = malloc(nv * 8);
     float *fi = malloc(nv * 16);
-    ossa_vertex_array_read(m, ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL), 0, d->nv, d->pos);
+    ossa_vertex_array_read(m, ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL), 0, d->nv,
+                           d->pos);
     ossa_vertex_array_read(m, ossa_model_find_array(m, OSSA_VERTEX_NORMAL, NULL), 0, d->nv, d->nrm);
-    ossa_vertex_array_read(m, ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL), 0, d->nv, d->wgt);
-    ossa_vertex_array_read(m, ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL), 0, d->nv, fi);
+    ossa_vertex_array_read(m, ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL), 0, d->nv,
+                           d->wgt);
+    ossa_vertex_array_read(m, ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL), 0, d->nv,
+                           fi);
     for (size_t i = 0; i < nv * 4; i++) d->idx[i] = (uint16_t)fi[i];
     free(fi);
 }
@@ -476,7 +488,8 @@ static void bench_skinning(const ossa_model *m, ossa_simd level, int show_memcpy
             uint16_t *i = &d.idx[v * 4];
             float s = w[0] + w[1] + w[2] + w[3];
             w[0] = 0.5f * s, w[1] = 0.3f * s, w[2] = 0.15f * s, w[3] = 0.05f * s;
-            i[2] = (uint16_t)((i[0] + 1) % m->num_joints), i[3] = (uint16_t)((i[0] + 2) % m->num_joints);
+            i[2] = (uint16_t)((i[0] + 1) % m->num_joints),
+            i[3] = (uint16_t)((i[0] + 2) % m->num_joints);
         }
     uint32_t n = m->num_joints;
     float(*inv)[16] = calloc(n, sizeof *inv), (*mm)[16] = calloc(n, sizeof *mm);
@@ -552,13 +565,15 @@ int main(int argc, char **argv)
      * profiling. */
     const char *only = getenv("OSSA_BENCH_ONLY");
     printf("bench_runtime: median of %d runs, %s time; best SIMD level here: %s\n", REPEATS,
-           bench_clock == CLOCK_MONOTONIC ? "wall-clock" : "thread CPU", ossa_simd_name(ossa_simd_best()));
+           bench_clock == CLOCK_MONOTONIC ? "wall-clock" : "thread CPU",
+           ossa_simd_name(ossa_simd_best()));
 
     ossa_model *h = build_humanoid();
     printf("humanoid67: %u joints, %u frames at 30 fps\n", (unsigned)h->num_joints,
            (unsigned)h->animations[0].num_frames);
     for (size_t l = 0; l < 4; l++)
-        if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l])))) bench_sampling("humanoid67", h, 0, levels[l], l == 3);
+        if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
+            bench_sampling("humanoid67", h, 0, levels[l], l == 3);
     ossa_model_free(h);
 
     ossa_model *b = build_big(100, 16, 32, quick ? 500 : 5000, 5);
@@ -566,10 +581,12 @@ int main(int argc, char **argv)
            (unsigned)b->num_joints, (unsigned)b->num_vertices, (unsigned)b->num_triangles,
            (unsigned)b->num_animations, (unsigned)b->animations[0].num_frames);
     for (size_t l = 0; l < 4; l++)
-        if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l])))) bench_sampling("big100", b, 0, levels[l], l == 3);
+        if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
+            bench_sampling("big100", b, 0, levels[l], l == 3);
     for (int dense = 0; dense < 2; dense++)
         for (size_t l = 0; l < 4; l++)
-            if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
+            if (ossa_simd_supported(levels[l]) &&
+                (!only || !strcmp(only, ossa_simd_name(levels[l]))))
                 bench_skinning(b, levels[l], l == 3 && !dense, dense);
     ossa_model_free(b);
 
@@ -582,7 +599,8 @@ int main(int argc, char **argv)
         const char *label = strrchr(files[f], '/') ? strrchr(files[f], '/') + 1 : files[f];
         if (m->num_animations && m->num_joints)
             for (size_t l = 0; l < 4; l++)
-                if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
+                if (ossa_simd_supported(levels[l]) &&
+                    (!only || !strcmp(only, ossa_simd_name(levels[l]))))
                     bench_sampling(label, m, 0, levels[l], l == 3);
         int skinnable = m->num_animations && m->num_vertices &&
                         ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL) &&
@@ -591,7 +609,8 @@ int main(int argc, char **argv)
                         ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
         if (skinnable)
             for (size_t l = 0; l < 4; l++)
-                if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
+                if (ossa_simd_supported(levels[l]) &&
+                    (!only || !strcmp(only, ossa_simd_name(levels[l]))))
                     bench_skinning(m, levels[l], l == 3, 0);
         ossa_model_free(m);
     }

@@ -228,10 +228,12 @@ static int pose_model(const ossa_model *model, const cli_args *args, int anim, d
             double q = 0;
             for (int c = 0; c < 4; c++) q += (double)local[j].rotation[c] * local[j].rotation[c];
             if (q > 0 && isfinite(q))
-                for (int c = 0; c < 4; c++) local[j].rotation[c] = (float)(local[j].rotation[c] / sqrt(q));
+                for (int c = 0; c < 4; c++)
+                    local[j].rotation[c] = (float)(local[j].rotation[c] / sqrt(q));
             parents[j] = model->joints[j].parent;
         }
-        ossa_local_to_model_job job = {n, parents, local, NULL, matrices, OSSA_SIMD_REFERENCE, NULL};
+        ossa_local_to_model_job job = {n,   parents, local, NULL, matrices, OSSA_SIMD_REFERENCE,
+                                       NULL};
         if (ossa_local_to_model_run(&job, &error) != OSSA_OK) {
             cli_report_error(&error);
             rc = CLI_EXIT_INPUT;

@@ -216,8 +216,9 @@ ossa_status ossa_crossfade_run(const ossa_crossfade_job *job, ossa_error *error)
     for (uint32_t j = 0; j < n; j++) {
         const ossa_transform *a = &layers[0].pose[j], *b = &layers[1].pose[j];
         double wa = 1 - w, wb = w;
-        double d = (double)a->rotation[0] * b->rotation[0] + (double)a->rotation[1] * b->rotation[1] +
-                   (double)a->rotation[2] * b->rotation[2] + (double)a->rotation[3] * b->rotation[3];
+        double d =
+            (double)a->rotation[0] * b->rotation[0] + (double)a->rotation[1] * b->rotation[1] +
+            (double)a->rotation[2] * b->rotation[2] + (double)a->rotation[3] * b->rotation[3];
         double wq = d < 0 ? -wb : wb, q[4], nn = 0;
         ossa_transform r;
         for (int c = 0; c < 3; c++) {

@@ -84,7 +84,8 @@ void ossa__quat_mul(const float a[4], const float b[4], float out[4])
 /* Exact slerp along the shorter arc, in double. Inputs unit. */
 void ossa__slerp_reference(const float a[4], const float b[4], double t, float out[4])
 {
-    double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
+    double d =
+        (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
     double sign = d < 0 ? -1 : 1;
     d = fabs(d);
     double wa, wb;

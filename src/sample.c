@@ -136,7 +136,8 @@ void ossa__sample_joint_reference(const ossa_clip *clip, uint32_t f0, float alph
     clip_get(clip, f0 + 1, joint, &b);
     double t = alpha;
     for (int c = 0; c < 3; c++) {
-        out->translation[c] = (float)(a.translation[c] + t * ((double)b.translation[c] - a.translation[c]));
+        out->translation[c] =
+            (float)(a.translation[c] + t * ((double)b.translation[c] - a.translation[c]));
         out->scale[c] = (float)(a.scale[c] + t * ((double)b.scale[c] - a.scale[c]));
     }
     ossa__slerp_reference(a.rotation, b.rotation, t, out->rotation);

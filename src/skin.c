@@ -71,7 +71,8 @@ void ossa_normal_matrices(uint32_t count, const float (*matrices)[16], float (*o
         if (det != 0 && isfinite(det)) {
             double s = 1 / det;
             for (int row = 0; row < 3; row++)
-                for (int col = 0; col < 3; col++) r[col * 4 + row] = (float)(cof[row * 3 + col] * s);
+                for (int col = 0; col < 3; col++)
+                    r[col * 4 + row] = (float)(cof[row * 3 + col] * s);
         } else {
             for (int col = 0; col < 3; col++)
                 for (int row = 0; row < 3; row++) r[col * 4 + row] = m[col * 4 + row];
@@ -512,7 +513,8 @@ static int indices_in_range(const ossa_skinning_job *job, uint32_t inf)
         const __m128i bias = _mm_set1_epi16((short)0x8000);
         __m128i m = _mm_set1_epi16((short)0x8000);
         for (; i + 8 <= n; i += 8)
-            m = _mm_max_epi16(m, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(q + i)), bias));
+            m = _mm_max_epi16(
+                m, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(q + i)), bias));
         uint16_t lanes[8];
         _mm_storeu_si128((__m128i *)(void *)lanes, _mm_xor_si128(m, bias));
         for (int k = 0; k < 8; k++) max = lanes[k] > max ? lanes[k] : max;

@@ -265,7 +265,8 @@ static void test_guy_poses(void **state)
         double dur = nf / (double)fps;
         check_guy_at(m, a, clip, dur + 0.5, 0, OSSA_WRAP_LOOP, 0.5 * fps);
         check_guy_at(m, a, clip, (nf - 0.5) / fps, 0, OSSA_WRAP_LOOP, nf - 0.5);
-        check_guy_at(m, a, clip, 3 * dur + 0.25, 0, OSSA_WRAP_LOOP, fmod((3 * dur + 0.25) * fps, nf));
+        check_guy_at(m, a, clip, 3 * dur + 0.25, 0, OSSA_WRAP_LOOP,
+                     fmod((3 * dur + 0.25) * fps, nf));
         ossa_clip_free(clip);
     }
     ossa_model_free(m);
@@ -343,7 +344,8 @@ static void test_loop_clamp_edges(void **state)
         sample(clip, OSSA_SIMD_REFERENCE, 9.5, OSSA_SAMPLE_FRAMES, OSSA_WRAP_LOOP, want, NULL, n);
         for (uint32_t j = 0; j < n; j++) {
             for (int c = 0; c < 3; c++) {
-                double mid = 0.5 * ((double)frames[9 * n + j].translation[c] + frames[j].translation[c]);
+                double mid =
+                    0.5 * ((double)frames[9 * n + j].translation[c] + frames[j].translation[c]);
                 RT_NEAR(got[j].translation[c], mid, 1e-6);
             }
             RT_QUAT(got[j].rotation, want[j].rotation, 1e-6);
@@ -425,7 +427,8 @@ static void slerp_accuracy(double max_angle)
         float q0[4], axis[4];
         random_quat(q0);
         random_quat(axis);
-        double len = sqrt((double)axis[0] * axis[0] + (double)axis[1] * axis[1] + (double)axis[2] * axis[2]);
+        double len =
+            sqrt((double)axis[0] * axis[0] + (double)axis[1] * axis[1] + (double)axis[2] * axis[2]);
         double ang = max_angle * j / (JOINTS - 1);
         float r[4] = {(float)(axis[0] / len * sin(ang / 2)), (float)(axis[1] / len * sin(ang / 2)),
                       (float)(axis[2] / len * sin(ang / 2)), (float)cos(ang / 2)};

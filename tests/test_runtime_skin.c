@@ -203,7 +203,8 @@ static void random_matrices(float (*m)[16], uint32_t n, int nonuniform)
     }
 }
 
-static double max_diff(const outputs *a, const outputs *b, uint32_t count, int normals, int tangents)
+static double max_diff(const outputs *a, const outputs *b, uint32_t count, int normals,
+                       int tangents)
 {
     double e = 0;
     for (uint32_t v = 0; v < count; v++)
@@ -237,7 +238,8 @@ static void test_skin_simd_vs_reference(void **state)
             for (size_t l = 1; l < NUM_LEVELS; l++) {
                 if (!ossa_simd_supported(levels[l])) continue;
                 memset(got, 0, COUNT * sizeof *got);
-                fill_job(&job, in, got, COUNT, inf, (const float(*)[16])m, JOINTS, normals, tangents);
+                fill_job(&job, in, got, COUNT, inf, (const float(*)[16])m, JOINTS, normals,
+                         tangents);
                 if (separate) job.normal_matrices = (const float(*)[16])nm;
                 job.simd = levels[l];
                 assert_int_equal(ossa_skinning_run(&job, NULL), OSSA_OK);
@@ -509,10 +511,12 @@ static void test_blend_identities(void **state)
     blend2(a, 0.5f, b, 0.5f, NULL, out);
     for (int j = 0; j < BJ; j++) {
         for (int c = 0; c < 3; c++)
-            RT_NEAR(out[j].translation[c], 0.5 * ((double)a[j].translation[c] + b[j].translation[c]), 1e-6);
+            RT_NEAR(out[j].translation[c],
+                    0.5 * ((double)a[j].translation[c] + b[j].translation[c]), 1e-6);
         double d = 0, q[4], n = 0;
         for (int c = 0; c < 4; c++) d += (double)a[j].rotation[c] * b[j].rotation[c];
-        for (int c = 0; c < 4; c++) q[c] = a[j].rotation[c] + (d < 0 ? -1 : 1) * (double)b[j].rotation[c], n += q[c] * q[c];
+        for (int c = 0; c < 4; c++)
+            q[c] = a[j].rotation[c] + (d < 0 ? -1 : 1) * (double)b[j].rotation[c], n += q[c] * q[c];
         float want[4];
         for (int c = 0; c < 4; c++) want[c] = (float)(q[c] / sqrt(n));
         RT_QUAT(out[j].rotation, want, 1e-6);
@@ -581,7 +585,8 @@ static void test_additive(void **state)
     assert_int_equal(ossa_blend_run(&job, NULL), OSSA_OK);
     for (int j = 0; j < BJ; j++) {
         for (int c = 0; c < 3; c++)
-            RT_NEAR(out[j].translation[c], ref[j].translation[c] + 0.5 * delta[j].translation[c], 1e-5);
+            RT_NEAR(out[j].translation[c], ref[j].translation[c] + 0.5 * delta[j].translation[c],
+                    1e-5);
         /* rotation angle between ref and out is half of ref -> pose. */
         double d1 = 0, d2 = 0;
         for (int c = 0; c < 4; c++) {
@@ -615,7 +620,8 @@ static ossa_model *two_clip_model(void)
         ossa_model_add_joint(m, "", j ? (int32_t)(rnd() * j) : -1, &t, NULL);
     }
     for (int a = 0; a < 2; a++) {
-        ossa_animation *anim = ossa_model_add_animation(m, a ? "b" : "a", 9, 10, OSSA_ANIMATION_LOOP, NULL);
+        ossa_animation *anim =
+            ossa_model_add_animation(m, a ? "b" : "a", 9, 10, OSSA_ANIMATION_LOOP, NULL);
         for (int i = 0; i < 9 * BJ; i++) random_transform(&anim->frames[i], 1, 0.8f, 1.2f);
     }
     return m;
