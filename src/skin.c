@@ -203,51 +203,76 @@ static void skin_reference(const ossa_skinning_job *job, uint32_t inf)
     }
 }
 
-/* Portable float: blend the matrices, then transform. */
+/* Portable float: blend the matrices, then transform. The 12 blended
+ * elements are separate variables (compilers keep those in registers,
+ * not an array indexed in loops). */
 static SKIN_INLINE void skin_scalar_vertex(const ossa_skinning_job *job, uint32_t v,
                                            const uint32_t inf, int normals, int tangents)
 {
     const uint16_t *idx = CAT(uint16_t, job->indices, job->indices_stride, v);
     const float *w = CAT(float, job->weights, job->weights_stride, v);
-    float m[12] = {0}, q[9] = {0};
+    float m0 = 0, m1 = 0, m2 = 0, m4 = 0, m5 = 0, m6 = 0, m8 = 0, m9 = 0, m10 = 0;
+    float m12 = 0, m13 = 0, m14 = 0;
+    float q0 = 0, q1 = 0, q2 = 0, q4 = 0, q5 = 0, q6 = 0, q8 = 0, q9 = 0, q10 = 0;
     int separate = job->normal_matrices != NULL;
     for (uint32_t k = 0; k < inf; k++) {
         uint32_t i = idx[k];
         float wk = w[k];
         if (i >= job->num_matrices) continue;
         const float *a = job->matrices[i];
-        for (int c = 0; c < 4; c++)
-            for (int r = 0; r < 3; r++) m[c * 3 + r] += wk * a[c * 4 + r];
+        m0 += wk * a[0], m1 += wk * a[1], m2 += wk * a[2];
+        m4 += wk * a[4], m5 += wk * a[5], m6 += wk * a[6];
+        m8 += wk * a[8], m9 += wk * a[9], m10 += wk * a[10];
+        m12 += wk * a[12], m13 += wk * a[13], m14 += wk * a[14];
         if (separate) {
             const float *b = job->normal_matrices[i];
-            for (int c = 0; c < 3; c++)
-                for (int r = 0; r < 3; r++) q[c * 3 + r] += wk * b[c * 4 + r];
+            q0 += wk * b[0], q1 += wk * b[1], q2 += wk * b[2];
+            q4 += wk * b[4], q5 += wk * b[5], q6 += wk * b[6];
+            q8 += wk * b[8], q9 += wk * b[9], q10 += wk * b[10];
         }
     }
-    if (!separate) memcpy(q, m, sizeof q);
+    if (!separate) {
+        q0 = m0, q1 = m1, q2 = m2, q4 = m4, q5 = m5, q6 = m6, q8 = m8, q9 = m9, q10 = m10;
+    }
     const float *p = CAT(float, job->in_positions, job->in_positions_stride, v);
-    float r3[3];
-    for (int r = 0; r < 3; r++) r3[r] = m[r] * p[0] + m[3 + r] * p[1] + m[6 + r] * p[2] + m[9 + r];
-    memcpy(AT(float, job->out_positions, job->out_positions_stride, v), r3, sizeof r3);
+    float px = p[0], py = p[1], pz = p[2];
+    float nx = 0, ny = 0, nz = 0, tx = 0, ty = 0, tz = 0, tw = 0;
     if (normals) {
         const float *n = CAT(float, job->in_normals, job->in_normals_stride, v);
-        for (int r = 0; r < 3; r++) r3[r] = q[r] * n[0] + q[3 + r] * n[1] + q[6 + r] * n[2];
-        memcpy(AT(float, job->out_normals, job->out_normals_stride, v), r3, sizeof r3);
+        nx = n[0], ny = n[1], nz = n[2];
     }
     if (tangents) {
         const float *t = CAT(float, job->in_tangents, job->in_tangents_stride, v);
-        float r4[4];
-        for (int r = 0; r < 3; r++) r4[r] = q[r] * t[0] + q[3 + r] * t[1] + q[6 + r] * t[2];
-        r4[3] = t[3];
-        memcpy(AT(float, job->out_tangents, job->out_tangents_stride, v), r4, sizeof r4);
+        tx = t[0], ty = t[1], tz = t[2], tw = t[3];
+    }
+    /* All inputs of the vertex are read before anything is written. */
+    float *o = AT(float, job->out_positions, job->out_positions_stride, v);
+    o[0] = m0 * px + m4 * py + m8 * pz + m12;
+    o[1] = m1 * px + m5 * py + m9 * pz + m13;
+    o[2] = m2 * px + m6 * py + m10 * pz + m14;
+    if (normals) {
+        o = AT(float, job->out_normals, job->out_normals_stride, v);
+        o[0] = q0 * nx + q4 * ny + q8 * nz;
+        o[1] = q1 * nx + q5 * ny + q9 * nz;
+        o[2] = q2 * nx + q6 * ny + q10 * nz;
+    }
+    if (tangents) {
+        o = AT(float, job->out_tangents, job->out_tangents_stride, v);
+        o[0] = q0 * tx + q4 * ty + q8 * tz;
+        o[1] = q1 * tx + q5 * ty + q9 * tz;
+        o[2] = q2 * tx + q6 * ty + q10 * tz;
+        o[3] = tw;
     }
 }
 
 static void skin_scalar(const ossa_skinning_job *job, uint32_t inf)
 {
     int normals = job->in_normals != NULL, tangents = job->in_tangents != NULL;
-    for (uint32_t v = 0; v < job->vertex_count; v++)
-        skin_scalar_vertex(job, v, inf, normals, tangents);
+    if (inf == 4 && normals && !tangents)
+        for (uint32_t v = 0; v < job->vertex_count; v++) skin_scalar_vertex(job, v, 4, 1, 0);
+    else
+        for (uint32_t v = 0; v < job->vertex_count; v++)
+            skin_scalar_vertex(job, v, inf, normals, tangents);
 }
 
 /* Running pointers over the job's arrays: advancing by a stride per
