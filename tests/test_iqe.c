@@ -244,7 +244,7 @@ static void test_parse_tokens(void **state)
     float f;
     int64_t v;
     static const char *const bad[] = {"", "-", "+", ".", "e5", "1e", "1e+", "1.2.3", "x", "1x",
-                                      "0x10", "--1", "nanx", "1,5"};
+                                      "0x10", "--1", "nanx", "1,5", "-.inf", ".nan", "1.5e", "+-1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (ossa__iqe_parse_float(bad[i], bad[i] + strlen(bad[i]), &f))
             fail_msg("'%s' should not be a number", bad[i]);

@@ -28,12 +28,50 @@ static inline bool ossa__iqe_blank(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+const char *ossa__iqe_parse_float_slow(const char *start, const char *p, const char *end,
+                                       uint64_t m, size_t digits, int e, bool negative,
+                                       float *out);
+extern const float ossa__iqe_pow10f[11];
+
 /* Parses the number token at p (strtod syntax in the C locale: optional
  * sign, digits with an optional '.', optional exponent; also inf, infinity
  * and nan) and rounds it correctly to float32, ties to even. The token
  * must end at `end`, a blank or a newline. Returns the end of the token, or
- * NULL when the token is not a number. */
-const char *ossa__iqe_parse_float(const char *p, const char *end, float *out);
+ * NULL when the token is not a number.
+ *
+ * Inline for the common token: up to 19 digits around a point and no
+ * exponent. When the mantissa m <= 2^24 and the power of ten is at most
+ * 10, m and 10^k are exact floats and one float operation rounds
+ * correctly; everything else goes to iqe_lex.c (exact in every case). */
+static inline const char *ossa__iqe_parse_float(const char *p, const char *end, float *out)
+{
+    const char *start = p;
+    bool negative = false;
+    if (p < end && (*p == '-' || *p == '+')) negative = *p++ == '-';
+    const char *digits = p, *point = NULL;
+    uint64_t m = 0;
+    unsigned d;
+    while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
+        m = m * 10 + d;
+        p++;
+    }
+    if (p < end && *p == '.') {
+        point = ++p;
+        while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
+            m = m * 10 + d;
+            p++;
+        }
+    }
+    size_t frac = point ? (size_t)(p - point) : 0;
+    size_t count = (size_t)(p - digits) - (point ? 1 : 0);
+    if (count - 1 < 19 && frac <= 10 && m <= (1u << 24) &&
+        (p == end || ossa__iqe_blank(*p) || *p == '\n')) {
+        float f = (float)m / ossa__iqe_pow10f[frac];
+        *out = negative ? -f : f;
+        return p;
+    }
+    return ossa__iqe_parse_float_slow(start, p, end, m, count, -(int)frac, negative, out);
+}
 
 /* Parses a decimal integer token (optional sign). Returns the end of the
  * token, or NULL when it is not an integer or does not fit in int64. */

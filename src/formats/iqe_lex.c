@@ -258,6 +258,11 @@ float ossa__iqe_decimal_to_float(uint64_t m, int e, bool negative)
     if (m == 0) {
         f = 0;
     } else if (m < (1ull << 53) && e >= -22 && e <= 22) {
+        /* m and 10^|e| are exact doubles: one IEEE operation gives the
+         * correctly rounded double, and converting that to float is right
+         * unless it lies exactly on a float midpoint (the 29 bits a float
+         * drops are 0x10000000). Results outside the normal float range
+         * take the exact path too. */
         double d = e >= 0 ? (double)m * pow10_exact[e] : (double)m / pow10_exact[-e];
         f = (float)d;
         uint64_t bits;
@@ -311,7 +316,10 @@ static const char *parse_special(const char *p, const char *end, bool negative, 
     return NULL;
 }
 
-const char *ossa__iqe_parse_float(const char *p, const char *end, float *out)
+/* The general scan: any number of digits (only the first 19 significant
+ * ones go into the mantissa, the rest into the exponent and a sticky
+ * flag) and the exact path when needed. */
+static const char *parse_careful(const char *p, const char *end, float *out)
 {
     bool negative = false;
     if (p < end && (*p == '-' || *p == '+')) negative = *p++ == '-';
@@ -393,6 +401,34 @@ const char *ossa__iqe_parse_float(const char *p, const char *end, float *out)
         f = ossa__iqe_decimal_to_float(m, e, false);
     }
     *out = negative ? -f : f;
+    return p;
+}
+
+const float ossa__iqe_pow10f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                    1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+
+/* The rest of a token the inline scan (iqe.h) could not finish. */
+const char *ossa__iqe_parse_float_slow(const char *start, const char *p, const char *end,
+                                       uint64_t m, size_t digits, int e, bool negative,
+                                       float *out)
+{
+    if (digits == 0) { /* no digit: only inf, infinity, nan (right after the sign) */
+        const char *word = start + (*start == '-' || *start == '+');
+        return parse_special(word, end, negative, out);
+    }
+    if (digits > 19) return parse_careful(start, end, out);
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        bool eneg = false;
+        if (p < end && (*p == '-' || *p == '+')) eneg = *p++ == '-';
+        if (p == end || !is_digit(*p)) return NULL;
+        int x = 0;
+        for (; p < end && is_digit(*p); p++)
+            if (x < 100000) x = x * 10 + (*p - '0');
+        e += eneg ? -x : x;
+    }
+    if (!token_end(p, end)) return NULL;
+    *out = ossa__iqe_decimal_to_float(m, e, negative);
     return p;
 }
 
