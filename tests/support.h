@@ -1,0 +1,195 @@
+/* Helpers shared by the C tests: files and paths, skipping when the shared
+ * data is missing, float and quaternion comparisons, a counting allocator
+ * that can fail on purpose, little-endian access and a minimal IQM decoder
+ * written from formats/iqm.md alone (it uses nothing from the library, so
+ * the tests can check the library against it). */
+#ifndef OSSA_TEST_SUPPORT_H
+#define OSSA_TEST_SUPPORT_H
+
+/* cmocka needs these before its header. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdbool.h>
+
+#include "ossa.h"
+
+/* -- Files and paths -------------------------------------------------------- */
+
+/* The whole file in a malloc'd buffer (never NULL for an empty file), or
+ * NULL when it cannot be read. */
+unsigned char *ts_read_file(const char *path, size_t *size);
+/* "a/b" in a malloc'd string. */
+char *ts_path_join(const char *a, const char *b);
+/* $OSSA_SHARED_DIR/data exists and is a directory. */
+bool ts_shared_data_available(void);
+/* Skips the current test (printing "SKIP: ../shared/data not found") when
+ * the shared data is missing. */
+void ts_require_shared_data(void);
+/* Reads $OSSA_SHARED_DIR/data/<rel>: skips the test when the data directory
+ * is missing, fails it when the file is missing. free() the result. */
+unsigned char *ts_read_shared(const char *rel, size_t *size);
+/* $OSSA_TEST_TMP/<name> (or /tmp/<name>), malloc'd. */
+char *ts_tmp_path(const char *name);
+
+/* -- Loading and writing ---------------------------------------------------- */
+
+/* Loads from memory (format detected) and fails the test on error. */
+ossa_model *ts_load(const void *data, size_t size);
+/* Reads $OSSA_SHARED_DIR/data/<rel> into *file (see ts_read_shared) and
+ * loads it. free() *file. */
+ossa_model *ts_load_shared(const char *rel, unsigned char **file, size_t *size);
+/* Writes with `options` (NULL: IQM, default bounds) and fails the test on
+ * error. Free with ossa_free_buffer(result, NULL). */
+unsigned char *ts_write(const ossa_model *m, const ossa_write_options *options, size_t *size);
+
+/* -- Comparisons ------------------------------------------------------------ */
+
+/* One unit in the last place of float at the magnitude of x. */
+double ts_ulp(double x);
+/* Channel k of a transform in IQM's numbering (§7): 0-2 translate,
+ * 3-6 rotate x y z w, 7-9 scale. */
+float ts_channel(const ossa_transform *t, int k);
+
+void ts_assert_near(double a, double b, double tol, const char *ea, const char *eb,
+                    const char *file, int line);
+#define TS_ASSERT_NEAR(a, b, tol)                                                                  \
+    ts_assert_near((double)(a), (double)(b), (double)(tol), #a, #b, __FILE__, __LINE__)
+
+/* Both quaternions normalized (in double), then the largest component
+ * difference, taking q and -q as the same rotation. */
+double ts_quat_distance(const float a[4], const float b[4]);
+/* Same, but without identifying q and -q (for checks that the sign is kept). */
+double ts_quat_distance_signed(const float a[4], const float b[4]);
+void ts_assert_quat(const float a[4], const float b[4], double tol, bool same_sign,
+                    const char *file, int line);
+#define TS_ASSERT_QUAT_EQUIV(a, b, tol) ts_assert_quat((a), (b), (tol), false, __FILE__, __LINE__)
+#define TS_ASSERT_QUAT_SAME(a, b, tol) ts_assert_quat((a), (b), (tol), true, __FILE__, __LINE__)
+
+/* -- Allocator -------------------------------------------------------------- */
+
+/* An ossa_allocator that counts calls and live blocks and fails on request:
+ * allocation number `fail_at` (0-based) returns NULL, and with `sticky`
+ * every later one too. fail_at < 0 never fails. Blocks carry a header so
+ * that frees of unknown pointers are caught. */
+typedef struct ts_alloc {
+    ossa_allocator allocator; /* pass this to the library */
+    long fail_at;
+    bool sticky;
+    long calls;    /* allocation attempts so far */
+    long failures; /* NULLs returned */
+    long live;     /* blocks allocated and not yet freed */
+    size_t live_bytes;
+    long bad_frees;      /* frees of pointers this allocator did not hand out */
+    size_t max_request;  /* largest size asked for */
+    size_t refuse_above; /* 0 = no limit; larger requests get NULL */
+} ts_alloc;
+
+void ts_alloc_init(ts_alloc *a, long fail_at, bool sticky);
+
+/* -- Little-endian access --------------------------------------------------- */
+
+uint16_t ts_le16(const unsigned char *p);
+uint32_t ts_le32(const unsigned char *p);
+float ts_lef32(const unsigned char *p);
+void ts_put16(unsigned char *p, uint16_t v);
+void ts_put32(unsigned char *p, uint32_t v);
+void ts_putf32(unsigned char *p, float v);
+
+/* -- Minimal IQM v2 decoder (formats/iqm.md §2, §3, §7) --------------------- */
+
+/* Header field offsets, from the table of §2. */
+enum {
+    TS_IQM_VERSION = 16,
+    TS_IQM_FILESIZE = 20,
+    TS_IQM_FLAGS = 24,
+    TS_IQM_NUM_TEXT = 28,
+    TS_IQM_OFS_TEXT = 32,
+    TS_IQM_NUM_MESHES = 36,
+    TS_IQM_OFS_MESHES = 40,
+    TS_IQM_NUM_VERTEXARRAYS = 44,
+    TS_IQM_NUM_VERTEXES = 48,
+    TS_IQM_OFS_VERTEXARRAYS = 52,
+    TS_IQM_NUM_TRIANGLES = 56,
+    TS_IQM_OFS_TRIANGLES = 60,
+    TS_IQM_OFS_ADJACENCY = 64,
+    TS_IQM_NUM_JOINTS = 68,
+    TS_IQM_OFS_JOINTS = 72,
+    TS_IQM_NUM_POSES = 76,
+    TS_IQM_OFS_POSES = 80,
+    TS_IQM_NUM_ANIMS = 84,
+    TS_IQM_OFS_ANIMS = 88,
+    TS_IQM_NUM_FRAMES = 92,
+    TS_IQM_NUM_FRAMECHANNELS = 96,
+    TS_IQM_OFS_FRAMES = 100,
+    TS_IQM_OFS_BOUNDS = 104,
+    TS_IQM_NUM_COMMENT = 108,
+    TS_IQM_OFS_COMMENT = 112,
+    TS_IQM_NUM_EXTENSIONS = 116,
+    TS_IQM_OFS_EXTENSIONS = 120,
+    TS_IQM_HEADER_SIZE = 124
+};
+
+typedef struct ts_iqm_pose {
+    int32_t parent;
+    uint32_t mask;
+    float offset[10], scale[10];
+} ts_iqm_pose;
+
+typedef struct ts_iqm_joint {
+    const char *name;
+    int32_t parent;
+    float t[3], q[4], s[3];
+} ts_iqm_joint;
+
+typedef struct ts_iqm_anim {
+    const char *name;
+    uint32_t first_frame, num_frames, flags;
+    float framerate;
+} ts_iqm_anim;
+
+uint32_t ts_iqm_header(const unsigned char *file, int field);
+/* Text-block string at `ofs` (no checks: for well-formed files). */
+const char *ts_iqm_text(const unsigned char *file, uint32_t ofs);
+void ts_iqm_joint_at(const unsigned char *file, uint32_t j, ts_iqm_joint *out);
+void ts_iqm_pose_at(const unsigned char *file, uint32_t j, ts_iqm_pose *out);
+void ts_iqm_anim_at(const unsigned char *file, uint32_t a, ts_iqm_anim *out);
+/* The raw u16 sample of pose j, channel k at global frame g (the channel
+ * must be animated). */
+uint16_t ts_iqm_sample(const unsigned char *file, uint32_t g, uint32_t j, int k);
+/* Channel values of pose j at global frame g, §7: offset + sample * scale
+ * for animated channels, offset for constant ones; each step in float. */
+void ts_iqm_channels(const unsigned char *file, uint32_t g, uint32_t j, float v[10]);
+
+int ts_popcount(uint32_t v);
+
+/* -- A small IQM file built here (support_mini.c) --------------------------- */
+
+/* A small complete IQM file (v2, or v1 with 44-byte joints, 80-byte poses
+ * and 9 channels, §13): 4 vertices, 2 triangles, joints root and child, one
+ * looping 3-frame animation "wave", bounds, a comment and one extension.
+ * The offsets of every part are kept so that tests can break one field. */
+typedef struct ts_mini {
+    unsigned char b[1024];
+    size_t size;
+    uint32_t text, num_text, meshes, arrays, triangles, joints, poses, anims, frames, ext;
+} ts_mini;
+
+/* Text offsets of its names. */
+enum {
+    TS_MINI_MESH = 1,
+    TS_MINI_MAT = 6,
+    TS_MINI_ROOT = 10,
+    TS_MINI_CHILD = 15,
+    TS_MINI_WAVE = 21,
+    TS_MINI_EXT = 26
+};
+
+/* version 2, or 1 for the v1 layout (§13). */
+void ts_mini_build(ts_mini *m, int version);
+
+#endif
