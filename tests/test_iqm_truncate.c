@@ -198,15 +198,6 @@ static void test_random_patches_written_back(void **state)
 {
     (void)state;
     ts_require_shared_data();
-    /* Blocked by the IQM writer's cost since c35a968: quantize() walks down
-     * one sample at a time through every sample that decodes to the same
-     * float (up to 65535 per value), so one write of guy.iqm takes ~30 ms
-     * instead of <1 ms and these ~1250 write-backs take ~40 s (minutes under
-     * ASan). See test_write_cost_independent_of_values in test_iqm_write.c;
-     * remove this skip once that test passes. */
-    printf("SKIP: IQM writer quantize() cost bug (see test_write_cost_independent_of_values)\n");
-    fflush(stdout);
-    skip();
     run_patches(true);
 }
 

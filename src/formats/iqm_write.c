@@ -214,31 +214,32 @@ static float dequantize(uint32_t sample, float offset, float scale)
     return v;
 }
 
-/* The compiler's sample, r = 0.5 + (v - offset) / scale in float32 steps,
- * then two refinements so that decoding and encoding again gives the same
- * sample: move to the sample whose decoded value is nearest to v (they
- * differ only at rare rounding ties), and of samples that decode to the
- * same float (channels whose step is finer than float resolution at their
- * magnitude) take the smallest. */
-static uint16_t quantize(float v, float offset, float scale)
+/* The compiler's sample: r = 0.5 + (v - offset) / scale in float32 steps. */
+static uint32_t compiler_sample(float v, float offset, float scale)
 {
     volatile float d = v - offset;
     volatile float q = d / scale;
     volatile float r = 0.5f + q;
     float f = floorf(r);
-    uint32_t s = f >= 65535.0f ? 65535 : f <= 0 ? 0 : (uint32_t)f;
-    float dv = dequantize(s, offset, scale);
-    while (s < 65535 && dv < v) {
-        float up = dequantize(s + 1, offset, scale);
-        if (!(fabsf(up - v) < fabsf(dv - v))) break;
-        s++, dv = up;
+    return f >= 65535.0f ? 65535 : f <= 0 ? 0 : (uint32_t)f;
+}
+
+/* The compiler's sample for v, unless v lies in a channel whose step is
+ * finer than float resolution at its magnitude: there several samples
+ * decode to the same float, and the compiler's sample for the decoded value
+ * can differ from the one it chose for v. Taking the compiler's sample of
+ * the decoded value instead (repeated until it settles, which takes one
+ * step) decodes to the same float and makes decoding and encoding again
+ * reproduce the file. Where each step is resolvable this is exactly the
+ * compiler's sample, so ordinary channels match it bit for bit. */
+static uint16_t quantize(float v, float offset, float scale)
+{
+    uint32_t s = compiler_sample(v, offset, scale);
+    for (int i = 0; i < 4; i++) {
+        uint32_t again = compiler_sample(dequantize(s, offset, scale), offset, scale);
+        if (again == s) break;
+        s = again;
     }
-    while (s > 0 && dv > v) {
-        float down = dequantize(s - 1, offset, scale);
-        if (!(fabsf(down - v) <= fabsf(dv - v))) break;
-        s--, dv = down;
-    }
-    while (s > 0 && dequantize(s - 1, offset, scale) == dv) s--;
     return (uint16_t)s;
 }
 
