@@ -1124,6 +1124,26 @@ static void test_animations(void **state)
     ossa_model_free(m);
 }
 
+/* A few bytes per frame cannot stand for gigabytes of padded frames. */
+static void test_decode_limit(void **state)
+{
+    (void)state;
+    size_t cap = 600000, n = 0;
+    char *t = malloc(cap);
+    n += (size_t)sprintf(t + n, "# Inter-Quake Export\n");
+    for (int j = 0; j < 20000; j++) n += (size_t)sprintf(t + n, "joint j -1\n");
+    n += (size_t)sprintf(t + n, "animation a\n");
+    while (n + 10 < cap) n += (size_t)sprintf(t + n, "frame\npq\n"); /* 20000 x 40 bytes each */
+    ossa_error err;
+    ossa_load_options o;
+    memset(&o, 0, sizeof o);
+    o.format = OSSA_FORMAT_IQE;
+    assert_null(ossa_load_memory(t, n, &o, &err));
+    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.line, 20002);
+    free(t);
+}
+
 static void test_comment(void **state)
 {
     (void)state;
@@ -1149,6 +1169,7 @@ static void test_errors(void **state)
     expect_error(H "joint a -1\nvp 0 0 0\nvb 0 0.5 3 0.5\n", OSSA_ERROR_CORRUPT, 4, 10);
     expect_error(H "joint a -1\nvp 0 0 0\nvb 0 x\n", OSSA_ERROR_CORRUPT, 4, 6);
     expect_error(H "joint a 5\n", OSSA_ERROR_CORRUPT, 2, 9);
+    expect_error(H "joint a 1\njoint b 7\n", OSSA_ERROR_CORRUPT, 3, 9); /* found via a */
     expect_error(H "joint a 1\njoint b 0\n", OSSA_ERROR_CORRUPT, 3, 9);
     expect_error(H "vp\nvn 0 0 1\nvp\nvp\nfa 0 1 2\n", OSSA_ERROR_CORRUPT, 3, 1);
     expect_error(H "vertexarray position float x\n", OSSA_ERROR_CORRUPT, 2, 28);
@@ -1672,6 +1693,7 @@ int main(void)
         cmocka_unit_test(test_poses),
         cmocka_unit_test(test_joint_order),
         cmocka_unit_test(test_animations),
+        cmocka_unit_test(test_decode_limit),
         cmocka_unit_test(test_comment),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_cube_file),

@@ -192,6 +192,7 @@ typedef struct iqe_chunk {
 
 typedef struct iqe_doc {
     const ossa_allocator *allocator;
+    size_t size; /* of the text */
     ossa_model *model; /* for warnings */
     uint32_t influences; /* blend pairs kept per vertex while parsing */
 

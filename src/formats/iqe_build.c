@@ -106,13 +106,13 @@ static ossa_status build_joints(builder *b)
     ossa_status st = OSSA_OK;
     uint32_t placed = 0;
     bool reordered = false;
-    for (uint32_t j = 0; j < nj && !st; j++) {
-        if (J[j].parent >= (int64_t)nj) {
+    /* Every parent is checked before any chain is followed. */
+    for (uint32_t j = 0; j < nj && !st; j++)
+        if (J[j].parent >= (int64_t)nj)
             st = ossa__fail_line(b->error, OSSA_ERROR_CORRUPT, J[j].line, J[j].column,
                                  "joint '%s': parent %lld does not exist (the file has %u joints)",
                                  ossa__iqe_str(d, J[j].name), (long long)J[j].parent, nj);
-            break;
-        }
+    for (uint32_t j = 0; j < nj && !st; j++) {
         /* Place j after its unplaced ancestors (iteratively: chains may be
          * long). */
         uint32_t depth = 0, x = j;
@@ -591,10 +591,30 @@ done:
 
 /* -- Animations (§8) -- */
 
+/* Frames are padded to the joint count, so a few bytes of text ("pq" on
+ * its own line) can stand for a whole frame: the decoded size is capped in
+ * proportion to the file, as for IQM. */
+static uint64_t decode_limit(size_t file_size)
+{
+    uint64_t limit = ((uint64_t)64 << 20) + (uint64_t)file_size * 64;
+    return limit < ((uint64_t)1 << 30) ? limit : (uint64_t)1 << 30;
+}
+
 static ossa_status build_animations(builder *b)
 {
     iqe_doc *d = b->d;
     uint32_t nj = b->nj;
+    uint64_t decoded = 0;
+    for (size_t a = 0; a < d->anims.count; a++) {
+        const iqe_anim *an = &IQE_AT(d->anims, iqe_anim, a);
+        decoded += (uint64_t)an->num_frames * nj * sizeof(ossa_transform);
+        if (decoded > decode_limit(d->size))
+            return ossa__fail_line(b->error, OSSA_ERROR_UNSUPPORTED, an->line, 1,
+                                   "the animations would decode to %llu MiB, out of proportion "
+                                   "to a %zu-byte file (limit %llu MiB)",
+                                   (unsigned long long)(decoded >> 20), d->size,
+                                   (unsigned long long)(decode_limit(d->size) >> 20));
+    }
     iqe_chunk *chunk = d->chunks;
     uint32_t at = 0;     /* float position in the chunk */
     uint64_t pose = 0;   /* pose number, for the scale bitmap */

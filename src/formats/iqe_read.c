@@ -855,6 +855,7 @@ ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *
 {
     memset(d, 0, sizeof *d);
     d->allocator = &options->allocator;
+    d->size = size;
     d->model = model;
     d->influences = options->max_influences ? options->max_influences : 4;
     if (d->influences > OSSA_MAX_COMPONENTS) d->influences = OSSA_MAX_COMPONENTS;
