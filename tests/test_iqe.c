@@ -1531,6 +1531,81 @@ static void check_iqm_identity(const unsigned char *iqe, size_t size)
     ossa_model_free(m2);
 }
 
+/* The same from a model built with the API: IQM -> IQE -> IQM. */
+static void check_model_identity(const ossa_model *m)
+{
+    ossa_error err;
+    size_t n1, n2, n3;
+    unsigned char *iqm1 = write_fmt(m, OSSA_FORMAT_IQM, &n1);
+    ossa_model *m1 = ossa_load_memory(iqm1, n1, NULL, &err);
+    assert_non_null(m1);
+    unsigned char *iqe2 = write_fmt(m1, OSSA_FORMAT_IQE, &n2);
+    ossa_model *m2 = ossa_load_memory(iqe2, n2, NULL, &err);
+    assert_non_null(m2);
+    unsigned char *iqm3 = write_fmt(m2, OSSA_FORMAT_IQM, &n3);
+    assert_int_equal(n1, n3);
+    assert_memory_equal(iqm1, iqm3, n1);
+    ossa_free_buffer(iqm1, NULL);
+    ossa_free_buffer(iqe2, NULL);
+    ossa_free_buffer(iqm3, NULL);
+    ossa_model_free(m1);
+    ossa_model_free(m2);
+}
+
+static void test_identity_api_model(void **state)
+{
+    (void)state;
+    /* Two meshes, every array type (tangents, colours, a ushort custom
+     * array), two animations with a scaled joint, and a comment. */
+    ossa_model *m = ossa_model_create(NULL);
+    ossa_transform bind = {{0, 0, 1}, {0, 0, 0, -1}, {1, 1, 1}};
+    assert_int_equal(ossa_model_add_joint(m, "hip", -1, &bind, NULL), 0);
+    bind.translation[2] = 0.5f;
+    assert_int_equal(ossa_model_add_joint(m, "knee", 0, &bind, NULL), 1);
+    enum { NV = 8 };
+    assert_int_equal(ossa_model_set_vertex_count(m, NV, NULL), OSSA_OK);
+    float pos[NV * 3], uv[NV * 2], nrm[NV * 3], tan[NV * 4], bi[NV * 4], bw[NV * 4], col[NV * 4],
+        cu[NV * 2];
+    for (int v = 0; v < NV; v++) {
+        float a = (float)v * 0.785398f;
+        pos[v * 3] = cosf(a), pos[v * 3 + 1] = sinf(a), pos[v * 3 + 2] = (float)(v / 4);
+        uv[v * 2] = (float)v / NV, uv[v * 2 + 1] = 1.0f - (float)v / NV;
+        nrm[v * 3] = cosf(a), nrm[v * 3 + 1] = sinf(a), nrm[v * 3 + 2] = 0;
+        tan[v * 4] = -sinf(a), tan[v * 4 + 1] = cosf(a), tan[v * 4 + 2] = 0, tan[v * 4 + 3] = v & 1 ? 1.0f : -1.0f;
+        bi[v * 4] = (float)(v & 1), bi[v * 4 + 1] = (float)!(v & 1), bi[v * 4 + 2] = bi[v * 4 + 3] = 0;
+        bw[v * 4] = 0.7f, bw[v * 4 + 1] = 0.3f, bw[v * 4 + 2] = bw[v * 4 + 3] = 0;
+        col[v * 4] = 1, col[v * 4 + 1] = (float)v / 7, col[v * 4 + 2] = 0.5f, col[v * 4 + 3] = 1;
+        cu[v * 2] = (float)v / 9, cu[v * 2 + 1] = 0.25f;
+    }
+    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", pos, NULL));
+    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, "", uv, NULL));
+    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, "", nrm, NULL));
+    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_TANGENT, OSSA_FLOAT, 4, "", tan, NULL));
+    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, "", bi, NULL));
+    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_UBYTE, 4, "", bw, NULL));
+    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_COLOR, OSSA_UBYTE, 4, "", col, NULL));
+    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_CUSTOM, OSSA_USHORT, 2, "wear", cu, NULL));
+    ossa_triangle tris[4] = {{{0, 1, 2}}, {{0, 2, 3}}, {{4, 5, 6}}, {{4, 6, 7}}};
+    assert_int_equal(ossa_model_set_triangles(m, 4, tris, NULL), OSSA_OK);
+    assert_true(ossa_model_add_mesh(m, "upper", "cloth", 0, 4, 0, 2, NULL) >= 0);
+    assert_true(ossa_model_add_mesh(m, "lower", "cloth", 4, 4, 2, 2, NULL) >= 0);
+    for (int a = 0; a < 2; a++) {
+        ossa_animation *an = ossa_model_add_animation(m, a ? "kick" : "walk", 12, 30, a ? 0 : OSSA_ANIMATION_LOOP, NULL);
+        assert_non_null(an);
+        for (int f = 0; f < 12; f++) {
+            ossa_transform *t = &an->frames[f * 2];
+            float h = 0.1f * (float)f * (a + 1);
+            t[0].translation[0] = 0.01f * (float)f;
+            t[1].rotation[0] = sinf(h), t[1].rotation[3] = -cosf(h);
+            if (a) t[1].scale[1] = 1 + 0.05f * (float)f;
+        }
+    }
+    assert_int_equal(ossa_model_set_comment(m, "two meshes", 10, NULL), OSSA_OK);
+    assert_int_equal(ossa_validate(m, NULL, NULL), 0);
+    check_model_identity(m);
+    ossa_model_free(m);
+}
+
 static void test_identity_cube(void **state)
 {
     (void)state;
@@ -1702,6 +1777,7 @@ int main(void)
         cmocka_unit_test(test_write_text),
         cmocka_unit_test(test_identity_cube),
         cmocka_unit_test(test_identity_sample),
+        cmocka_unit_test(test_identity_api_model),
         cmocka_unit_test(test_iqm_to_iqe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -193,8 +193,7 @@ static void write_pose(writer *w, const char *indent, const ossa_transform *t)
     for (int k = 0; k < 3; k++) put_float(w, t->translation[k]);
     bool flip = t->rotation[3] > 0;
     for (int k = 0; k < 4; k++) put_float(w, flip ? -t->rotation[k] : t->rotation[k]);
-    if (t->scale[0] != 1 || t->scale[1] != 1 || t->scale[2] != 1 || signbit(t->scale[0]) ||
-        signbit(t->scale[1]) || signbit(t->scale[2]))
+    if (t->scale[0] != 1 || t->scale[1] != 1 || t->scale[2] != 1)
         for (int k = 0; k < 3; k++) put_float(w, t->scale[k]);
     newline(w);
 }
