@@ -196,7 +196,16 @@ typedef struct ossa_warning {
 typedef enum ossa_format {
     OSSA_FORMAT_AUTO = 0, /* detect from content, then from the file name */
     OSSA_FORMAT_IQM = 1,
-    OSSA_FORMAT_IQE = 2 /* Inter-Quake Export, text */
+    OSSA_FORMAT_IQE = 2,      /* Inter-Quake Export, text */
+    OSSA_FORMAT_GLTF = 3,     /* glTF 2.0, JSON (.gltf) */
+    OSSA_FORMAT_GLB = 4,      /* glTF 2.0, binary (.glb) */
+    OSSA_FORMAT_SOTC_SKB = 5, /* Shadow of the Colossus skeleton (XFF .skb) */
+    OSSA_FORMAT_SOTC_ANB = 6, /* Shadow of the Colossus animation (XFF .anb) */
+    OSSA_FORMAT_SOTC_NMO = 7, /* Shadow of the Colossus mesh (XFF .nmo) */
+    OSSA_FORMAT_ILLMESH = 8,  /* illEngine mesh, text or binary */
+    OSSA_FORMAT_ILLSKEL = 9,  /* illEngine skeleton */
+    OSSA_FORMAT_ILLANIM = 10, /* illEngine animation */
+    OSSA_FORMAT_ILLANSET = 11 /* illEngine animation set names */
 } ossa_format;
 
 /* The model's joints were made from an animation-only file's poses: they
@@ -373,7 +382,16 @@ typedef struct ossa_load_options {
     /* Frame rate for formats that store none or that are resampled to a
      * frame grid: 0 = the format's default (30). */
     float framerate;
+    uint32_t flags; /* OSSA_LOAD_* */
 } ossa_load_options;
+
+/* Load flags; each names the format it applies to, others ignore it. */
+enum {
+    OSSA_LOAD_ILL_TEXT = 1u << 0,     /* illEngine: force the ASCII reader */
+    OSSA_LOAD_ILL_BINARY = 1u << 1,   /* illEngine: force the binary reader */
+    OSSA_LOAD_ILL_MD5_FIX = 1u << 2,  /* illEngine: force the Rx(-90) correction */
+    OSSA_LOAD_ILL_NO_MD5_FIX = 1u << 3 /* illEngine: never apply it */
+};
 
 /* `options` may be NULL. Returns NULL and fills `error` on failure. The
  * buffer is not kept after the call. */
@@ -386,7 +404,15 @@ typedef struct ossa_write_options {
     ossa_format format;      /* AUTO = from the file name (ossa_write_file) */
     ossa_bounds_mode bounds; /* DEFAULT = conservative */
     ossa_allocator allocator;
+    /* For formats that hold one animation (SOTC .anb): its index. */
+    uint32_t animation;
+    uint32_t flags; /* OSSA_WRITE_* */
 } ossa_write_options;
+
+/* Write flags; each names the format it applies to, others ignore it. */
+enum {
+    OSSA_WRITE_GLTF_EMBED = 1u << 0 /* .gltf: buffers as data URIs, no .bin */
+};
 
 /* Encodes into a new buffer; free it with ossa_free_buffer. */
 ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options *options,

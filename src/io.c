@@ -161,6 +161,99 @@ static int open_temp(const char *path, char *tmp, size_t cap)
     return -1;
 }
 
+ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count, ossa_error *error)
+{
+    /* Every file goes to a temporary beside its target first; only when
+     * all are complete are they renamed into place, so a failure leaves no
+     * partial output and no target touched. */
+    char **tmps = calloc(count + 1, sizeof *tmps);
+    if (!tmps) return ossa__fail_nomem(error);
+    ossa_status st = OSSA_OK;
+    for (size_t i = 0; i < count && !st; i++) {
+        const char *path = files[i].path;
+        ossa__error_set_file(error, path);
+        size_t cap = strlen(path) + 32;
+        tmps[i] = malloc(cap);
+        if (!tmps[i]) {
+            st = ossa__fail_nomem(error);
+            break;
+        }
+        int fd = open_temp(path, tmps[i], cap);
+        if (fd < 0) {
+            st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET,
+                            "cannot create a temporary file: %s", strerror(errno));
+            free(tmps[i]);
+            tmps[i] = NULL;
+            break;
+        }
+        st = write_all(fd, files[i].data, files[i].size, error);
+        if (close(fd) != 0 && st == OSSA_OK)
+            st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "close failed: %s",
+                            strerror(errno));
+    }
+    for (size_t i = 0; i < count && !st; i++) {
+        if (rename(tmps[i], files[i].path) != 0) {
+            ossa__error_set_file(error, files[i].path);
+            st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot rename into place: %s",
+                            strerror(errno));
+            break;
+        }
+        free(tmps[i]);
+        tmps[i] = NULL;
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (tmps[i]) unlink(tmps[i]);
+        free(tmps[i]);
+    }
+    free(tmps);
+    return st;
+}
+
+ossa_status ossa__read_file(const char *path, const ossa_allocator *allocator, unsigned char **data,
+                            size_t *size, ossa_error *error)
+{
+    *data = NULL;
+    *size = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot open '%s': %s", path,
+                          strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size >= SIZE_MAX) {
+        close(fd);
+        return ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "'%s' is not a regular file", path);
+    }
+    size_t n = (size_t)st.st_size;
+    unsigned char *buf = ossa__alloc(allocator, n + 1);
+    if (!buf) {
+        close(fd);
+        return ossa__fail_nomem(error);
+    }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (got != n) {
+        ossa__free(allocator, buf, n + 1);
+        return ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot read '%s'", path);
+    }
+    buf[n] = 0;
+    *data = buf;
+    *size = n;
+    return OSSA_OK;
+}
+
+size_t ossa__sibling_path(const char *base, const char *name, char *out, size_t cap)
+{
+    const char *slash = base ? strrchr(base, '/') : NULL;
+    size_t dir = (slash && name[0] != '/') ? (size_t)(slash - base + 1) : 0;
+    return (size_t)snprintf(out, cap, "%.*s%s", (int)dir, base ? base : "", name);
+}
+
 ossa_status ossa_write_file(const ossa_model *model, const char *path,
                             const ossa_write_options *options, ossa_error *error)
 {
@@ -174,6 +267,8 @@ ossa_status ossa_write_file(const ossa_model *model, const char *path,
     if (opts.format == OSSA_FORMAT_AUTO)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "cannot tell the output format from the file name");
+    const ossa_format_ops *ops = ossa__format_ops(opts.format);
+    if (ops && ops->write_files) return ops->write_files(model, path, &opts, error);
 
     void *data;
     size_t size;
@@ -181,29 +276,8 @@ ossa_status ossa_write_file(const ossa_model *model, const char *path,
         ossa__error_set_file(error, path);
         return OSSA_FAILED;
     }
-
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
-    if (!tmp) {
-        ossa_free_buffer(data, &opts);
-        return ossa__fail_nomem(error);
-    }
-    int fd = open_temp(path, tmp, plen + 32);
-    ossa_status st = OSSA_OK;
-    if (fd < 0) {
-        st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot create a temporary file: %s",
-                        strerror(errno));
-    } else {
-        st = write_all(fd, data, size, error);
-        if (close(fd) != 0 && st == OSSA_OK)
-            st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "close failed: %s",
-                            strerror(errno));
-        if (st == OSSA_OK && rename(tmp, path) != 0)
-            st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot rename into place: %s",
-                            strerror(errno));
-        if (st != OSSA_OK) unlink(tmp);
-    }
-    free(tmp);
+    ossa_output_file file = {path, data, size};
+    ossa_status st = ossa__write_files_atomic(&file, 1, error);
     ossa_free_buffer(data, &opts);
     return st;
 }

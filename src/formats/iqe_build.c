@@ -712,5 +712,10 @@ ossa_status ossa__iqe_read(ossa_model *model, const unsigned char *data, size_t 
 }
 
 const ossa_format_ops ossa__iqe_format = {
-    OSSA_FORMAT_IQE, "iqe", ".iqe", ossa__iqe_sniff, ossa__iqe_read, ossa__iqe_write,
+    .id = OSSA_FORMAT_IQE,
+    .name = "iqe",
+    .extensions = ".iqe",
+    .sniff = ossa__iqe_sniff,
+    .read = ossa__iqe_read,
+    .write = ossa__iqe_write,
 };

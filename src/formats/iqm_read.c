@@ -548,5 +548,10 @@ static bool iqm_sniff(const unsigned char *data, size_t size)
 }
 
 const ossa_format_ops ossa__iqm_format = {
-    OSSA_FORMAT_IQM, "iqm", ".iqm", iqm_sniff, ossa__iqm_read, ossa__iqm_write,
+    .id = OSSA_FORMAT_IQM,
+    .name = "iqm",
+    .extensions = ".iqm",
+    .sniff = iqm_sniff,
+    .read = ossa__iqm_read,
+    .write = ossa__iqm_write,
 };
