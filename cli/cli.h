@@ -82,14 +82,38 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
 
 /* -- Loading ---------------------------------------------------------------- */
 
-/* Loads one file and prints its load warnings. On failure prints the error,
- * copies it to `error` (may be NULL) and returns NULL. */
-ossa_model *cli_load(const char *file, ossa_error *error);
+/* Options every command that reads models accepts; put this at the end of
+ * a command's option table (before the NULL entry) and read them back with
+ * cli_load_options_from_args. */
+#define CLI_LOAD_OPTIONS                                                                   \
+    {"--fps", NULL, 1}, {"--influences", NULL, 1}, {"--ill-text", NULL, 0},                \
+        {"--ill-binary", NULL, 0}, {"--md5-fix", NULL, 0}, {"--no-md5-fix", NULL, 0}
+#define CLI_LOAD_OPTIONS_HELP                                                              \
+    "Reading options:\n"                                                                   \
+    "  --fps N            frame rate for files that store none (SOTC .anb) or that\n"     \
+    "                     are resampled (illEngine ILLANIM1, glTF); default 30\n"          \
+    "  --influences N     blend influences kept per vertex, 1..8 (default 4)\n"            \
+    "  --ill-text, --ill-binary\n"                                                          \
+    "                     read illEngine files as text / binary (default: detect)\n"       \
+    "  --md5-fix, --no-md5-fix\n"                                                           \
+    "                     apply / never apply the Rx(-90) correction of MD5-derived\n"      \
+    "                     illEngine content (default: detect)\n"
+
+/* Fills `out` from the CLI_LOAD_OPTIONS in `args` (a zeroed struct when
+ * none is given). On a bad value prints a usage error for `command` and
+ * returns CLI_EXIT_USAGE; else 0. */
+int cli_load_options_from_args(const char *command, const cli_option *options,
+                               const cli_args *args, ossa_load_options *out);
+
+/* Loads one file with `options` (may be NULL) and prints its load warnings.
+ * On failure prints the error, copies it to `error` (may be NULL) and
+ * returns NULL. */
+ossa_model *cli_load(const char *file, const ossa_load_options *options, ossa_error *error);
 
 /* Loads files[0..n) and merges each later one into the first, in order
  * (a mesh, then a skeleton, then more animations). Prints warnings and
  * errors; returns NULL on any failure. */
-ossa_model *cli_load_merged(const char *const *files, int n);
+ossa_model *cli_load_merged(const char *const *files, int n, const ossa_load_options *options);
 
 /* -- Output ----------------------------------------------------------------- */
 

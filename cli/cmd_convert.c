@@ -16,7 +16,8 @@ static const char usage[] =
     "  --format NAME     output format (default: from OUT's extension)\n"
     "  --bounds MODE     per-frame bounds to store: conservative (default),\n"
     "                    exact, stored (keep the input's) or none\n"
-    "  -h, --help        show this help\n";
+    "  -h, --help        show this help\n"
+    "\n" CLI_LOAD_OPTIONS_HELP;
 
 enum { OPT_OUTPUT, OPT_FORMAT, OPT_BOUNDS };
 
@@ -73,6 +74,7 @@ int cmd_convert(int argc, char **argv)
         [OPT_OUTPUT] = {"--output", "-o", 1},
         [OPT_FORMAT] = {"--format", NULL, 1},
         [OPT_BOUNDS] = {"--bounds", NULL, 1},
+        CLI_LOAD_OPTIONS,
         {NULL, NULL, 0},
     };
     cli_args args;
@@ -84,17 +86,19 @@ int cmd_convert(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     ossa_write_options write_options;
+    ossa_load_options load_options;
     if (args.num_files == 0)
         rc = cli_usage_error("convert", "no input file");
     else
         rc = output_options(&args, &write_options);
+    if (!rc) rc = cli_load_options_from_args("convert", options, &args, &load_options);
     if (rc) {
         cli_args_free(&args);
         return rc;
     }
 
     const char *out = args.value[OPT_OUTPUT];
-    ossa_model *model = cli_load_merged(args.files, args.num_files);
+    ossa_model *model = cli_load_merged(args.files, args.num_files, &load_options);
     if (!model) {
         rc = CLI_EXIT_INPUT;
     } else {

@@ -77,7 +77,7 @@ static int write_and_check(const ossa_model *model, const char *dir, const char 
         cli_report_error(&error);
         return CLI_EXIT_INPUT;
     }
-    ossa_model *reloaded = cli_load(path, NULL);
+    ossa_model *reloaded = cli_load(path, NULL, NULL);
     if (!reloaded) return CLI_EXIT_INPUT;
     cli_info_print_text(stdout, path, reloaded);
     ossa_model_free(reloaded);

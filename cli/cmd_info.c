@@ -14,7 +14,8 @@ static const char usage[] =
     "\n"
     "Options:\n"
     "  --json      print one JSON object (an array of objects for several files)\n"
-    "  -h, --help  show this help\n";
+    "  -h, --help  show this help\n"
+    "\n" CLI_LOAD_OPTIONS_HELP;
 
 /* Box of the bind-pose positions. Returns 0 when the model has none. */
 static int bind_bounds(const ossa_model *model, float min[3], float max[3])
@@ -257,10 +258,16 @@ void cli_info_print_json(FILE *out, const char *file, const ossa_model *model)
 
 int cmd_info(int argc, char **argv)
 {
-    static const cli_option options[] = {{"--json", NULL, 0}, {NULL, NULL, 0}};
+    static const cli_option options[] = {{"--json", NULL, 0}, CLI_LOAD_OPTIONS, {NULL, NULL, 0}};
     cli_args args;
     int rc = cli_parse_args(argc, argv, options, &args);
     if (rc) return rc;
+    ossa_load_options load_options;
+    rc = cli_load_options_from_args("info", options, &args, &load_options);
+    if (rc) {
+        cli_args_free(&args);
+        return rc;
+    }
     if (args.help) {
         fputs(usage, stdout);
         cli_args_free(&args);
@@ -281,7 +288,7 @@ int cmd_info(int argc, char **argv)
         if (array && i) fputs(",\n  ", stdout);
         if (!json && i) fputc('\n', stdout);
         ossa_error error;
-        ossa_model *model = cli_load(file, &error);
+        ossa_model *model = cli_load(file, &load_options, &error);
         if (!model) {
             rc = CLI_EXIT_INPUT;
             if (array) {

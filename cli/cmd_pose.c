@@ -33,7 +33,8 @@ static const char usage[] =
     "\n"
     "Rotations are unit quaternions x, y, z, w; matrices are T * R * S with\n"
     "column vectors. Sampling uses the exact (reference) slerp, so the output\n"
-    "does not depend on the CPU.\n";
+    "does not depend on the CPU.\n"
+    "\n" CLI_LOAD_OPTIONS_HELP;
 
 enum { OPT_ANIM, OPT_FRAME, OPT_TIME, OPT_LOOP, OPT_CLAMP, OPT_JSON };
 
@@ -257,6 +258,7 @@ int cmd_pose(int argc, char **argv)
         [OPT_ANIM] = {"--anim", NULL, 1},   [OPT_FRAME] = {"--frame", NULL, 1},
         [OPT_TIME] = {"--time", NULL, 1},   [OPT_LOOP] = {"--loop", NULL, 0},
         [OPT_CLAMP] = {"--clamp", NULL, 0}, [OPT_JSON] = {"--json", NULL, 0},
+        CLI_LOAD_OPTIONS,
         {NULL, NULL, 0},
     };
     cli_args args;
@@ -289,7 +291,13 @@ int cmd_pose(int argc, char **argv)
                      : args.value[OPT_CLAMP] ? OSSA_WRAP_CLAMP
                                              : OSSA_WRAP_DEFAULT;
 
-    ossa_model *model = cli_load_merged(args.files, args.num_files);
+    ossa_load_options load_options;
+    rc = cli_load_options_from_args("pose", options, &args, &load_options);
+    if (rc) {
+        cli_args_free(&args);
+        return rc;
+    }
+    ossa_model *model = cli_load_merged(args.files, args.num_files, &load_options);
     if (!model) {
         cli_args_free(&args);
         return CLI_EXIT_INPUT;

@@ -17,7 +17,8 @@ static const char usage[] =
     "Options:\n"
     "  --json      print one JSON object per file (an array for several files)\n"
     "              instead of the text lines\n"
-    "  -h, --help  show this help\n";
+    "  -h, --help  show this help\n"
+    "\n" CLI_LOAD_OPTIONS_HELP;
 
 /* What the problem callback needs; counts are the file's totals. */
 typedef struct report {
@@ -57,7 +58,8 @@ static void plural(FILE *out, uint32_t n, const char *word)
 }
 
 /* Validates one file; returns 1 when it is bad (load failure or errors). */
-static int validate_file(const char *file, int json, const char *ind)
+static int validate_file(const char *file, int json, const char *ind,
+                         const ossa_load_options *load_options)
 {
     report r = {file, json, ind, 0, 0};
     ossa_error error;
@@ -66,13 +68,13 @@ static int validate_file(const char *file, int json, const char *ind)
         /* In JSON form the load warnings belong in the object, not on
          * stderr, so load without cli_load's printing. */
         memset(&error, 0, sizeof error);
-        model = ossa_load_file(file, NULL, &error);
+        model = ossa_load_file(file, load_options, &error);
         if (!model) {
             if (!error.file[0]) snprintf(error.file, sizeof error.file, "%s", file);
             cli_report_error(&error);
         }
     } else {
-        model = cli_load(file, &error);
+        model = cli_load(file, load_options, &error);
     }
 
     if (json) {
@@ -125,10 +127,16 @@ static int validate_file(const char *file, int json, const char *ind)
 
 int cmd_validate(int argc, char **argv)
 {
-    static const cli_option options[] = {{"--json", NULL, 0}, {NULL, NULL, 0}};
+    static const cli_option options[] = {{"--json", NULL, 0}, CLI_LOAD_OPTIONS, {NULL, NULL, 0}};
     cli_args args;
     int rc = cli_parse_args(argc, argv, options, &args);
     if (rc) return rc;
+    ossa_load_options load_options;
+    rc = cli_load_options_from_args("validate", options, &args, &load_options);
+    if (rc) {
+        cli_args_free(&args);
+        return rc;
+    }
     if (args.help) {
         fputs(usage, stdout);
         cli_args_free(&args);
@@ -143,7 +151,7 @@ int cmd_validate(int argc, char **argv)
     if (array) fputs("[\n  ", stdout);
     for (int i = 0; i < args.num_files; i++) {
         if (array && i) fputs(",\n  ", stdout);
-        if (validate_file(args.files[i], json, array ? "  " : "")) rc = CLI_EXIT_INPUT;
+        if (validate_file(args.files[i], json, array ? "  " : "", &load_options)) rc = CLI_EXIT_INPUT;
     }
     if (array)
         fputs("\n]\n", stdout);

@@ -160,11 +160,51 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
 
 /* -- Loading ---------------------------------------------------------------- */
 
-ossa_model *cli_load(const char *file, ossa_error *error_out)
+/* The value of the option called `name` in `options`, or NULL. */
+static const char *option_value(const cli_option *options, const cli_args *args, const char *name)
+{
+    for (int i = 0; options[i].name && i < CLI_MAX_OPTIONS; i++)
+        if (strcmp(options[i].name, name) == 0) return args->value[i];
+    return NULL;
+}
+
+int cli_load_options_from_args(const char *command, const cli_option *options,
+                               const cli_args *args, ossa_load_options *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *fps = option_value(options, args, "--fps");
+    if (fps) {
+        char *end;
+        double v = strtod(fps, &end);
+        if (end == fps || *end || !(v > 0) || v > 1e6)
+            return cli_usage_error(command, "--fps wants a positive number, not '%s'", fps);
+        out->framerate = (float)v;
+    }
+    const char *influences = option_value(options, args, "--influences");
+    if (influences) {
+        char *end;
+        long v = strtol(influences, &end, 10);
+        if (end == influences || *end || v < 1 || v > OSSA_MAX_COMPONENTS)
+            return cli_usage_error(command, "--influences wants 1..%d, not '%s'",
+                                   OSSA_MAX_COMPONENTS, influences);
+        out->max_influences = (uint32_t)v;
+    }
+    if (option_value(options, args, "--ill-text")) out->flags |= OSSA_LOAD_ILL_TEXT;
+    if (option_value(options, args, "--ill-binary")) out->flags |= OSSA_LOAD_ILL_BINARY;
+    if (option_value(options, args, "--md5-fix")) out->flags |= OSSA_LOAD_ILL_MD5_FIX;
+    if (option_value(options, args, "--no-md5-fix")) out->flags |= OSSA_LOAD_ILL_NO_MD5_FIX;
+    if ((out->flags & OSSA_LOAD_ILL_TEXT) && (out->flags & OSSA_LOAD_ILL_BINARY))
+        return cli_usage_error(command, "--ill-text and --ill-binary exclude each other");
+    if ((out->flags & OSSA_LOAD_ILL_MD5_FIX) && (out->flags & OSSA_LOAD_ILL_NO_MD5_FIX))
+        return cli_usage_error(command, "--md5-fix and --no-md5-fix exclude each other");
+    return 0;
+}
+
+ossa_model *cli_load(const char *file, const ossa_load_options *options, ossa_error *error_out)
 {
     ossa_error error;
     memset(&error, 0, sizeof error);
-    ossa_model *model = ossa_load_file(file, NULL, &error);
+    ossa_model *model = ossa_load_file(file, options, &error);
     if (!model) {
         /* The library names the file; make sure of it for the message. */
         if (!error.file[0]) snprintf(error.file, sizeof error.file, "%s", file);
@@ -176,13 +216,13 @@ ossa_model *cli_load(const char *file, ossa_error *error_out)
     return model;
 }
 
-ossa_model *cli_load_merged(const char *const *files, int n)
+ossa_model *cli_load_merged(const char *const *files, int n, const ossa_load_options *options)
 {
     if (n <= 0) return NULL;
-    ossa_model *dst = cli_load(files[0], NULL);
+    ossa_model *dst = cli_load(files[0], options, NULL);
     if (!dst) return NULL;
     for (int i = 1; i < n; i++) {
-        ossa_model *src = cli_load(files[i], NULL);
+        ossa_model *src = cli_load(files[i], options, NULL);
         if (!src) {
             ossa_model_free(dst);
             return NULL;
