@@ -177,7 +177,14 @@ typedef struct ossa_animation {
     ossa_transform *frames;
     /* Per-frame bounds as stored in the source, or NULL. */
     ossa_bounds *bounds;
+    /* Per joint, which channels the source animates (OSSA_CHANNEL_*), or
+     * NULL when every joint has all three. Frames always hold full TRS;
+     * channels a source lacks hold the bind pose's value, and merging into
+     * another skeleton takes those from the target's bind pose. */
+    uint8_t *channels;
 } ossa_animation;
+
+enum { OSSA_CHANNEL_TRANSLATION = 1, OSSA_CHANNEL_ROTATION = 2, OSSA_CHANNEL_SCALE = 4 };
 
 /* A named blob that a format keeps for round trips and that other formats
  * ignore (for example IQM extensions, key "iqm.extension:NAME"). */

@@ -132,10 +132,24 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
             break;
         }
         for (uint32_t f = 0; f < sa->num_frames; f++)
+            for (uint32_t j = 0; j < src->num_joints; j++) {
+                if (map[j] < 0) continue;
+                ossa_transform *d = &da->frames[(size_t)f * dst->num_joints + (uint32_t)map[j]];
+                const ossa_transform *s = &sa->frames[(size_t)f * src->num_joints + j];
+                unsigned ch = sa->channels ? sa->channels[j] : 7u;
+                if (ch & OSSA_CHANNEL_TRANSLATION) memcpy(d->translation, s->translation, sizeof d->translation);
+                if (ch & OSSA_CHANNEL_ROTATION) memcpy(d->rotation, s->rotation, sizeof d->rotation);
+                if (ch & OSSA_CHANNEL_SCALE) memcpy(d->scale, s->scale, sizeof d->scale);
+            }
+        if (sa->channels) {
+            da->channels = ossa__arena_alloc(ossa__model_arena(dst), dst->num_joints + 1);
+            if (!da->channels) {
+                st = ossa__fail_nomem(error);
+                break;
+            }
             for (uint32_t j = 0; j < src->num_joints; j++)
-                if (map[j] >= 0)
-                    da->frames[(size_t)f * dst->num_joints + (uint32_t)map[j]] =
-                        sa->frames[(size_t)f * src->num_joints + j];
+                if (map[j] >= 0) da->channels[map[j]] = sa->channels[j];
+        }
         /* Stored bounds belong to src's mesh. */
         if (sa->bounds && (took_mesh || (src->num_vertices == 0 && dst->num_vertices == 0))) {
             da->bounds = ossa__arena_array(ossa__model_arena(dst), sa->num_frames, sizeof *da->bounds);
