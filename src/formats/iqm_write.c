@@ -221,7 +221,8 @@ static uint32_t compiler_sample(float v, float offset, float scale)
     volatile float q = d / scale;
     volatile float r = 0.5f + q;
     float f = floorf(r);
-    return f >= 65535.0f ? 65535 : f <= 0 ? 0 : (uint32_t)f;
+    /* NaN (a channel range too wide for float: inf / inf) is sample 0. */
+    return f >= 65535.0f ? 65535 : !(f > 0) ? 0 : (uint32_t)f;
 }
 
 /* The compiler's sample for v, unless v lies in a channel whose step is
