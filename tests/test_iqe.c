@@ -494,6 +494,22 @@ static void test_blend(void **state)
     ossa_model_free(m);
     free(t2);
 
+    /* A long line: 40 pairs (sorted, not quadratic), joint 5 repeated:
+     * 0.02 * 37 others, 5 gets 0.3 + 0.3, 7 gets 0.5: 5 then 7 first. */
+    char line[2048] = "# Inter-Quake Export\n";
+    for (int j = 0; j < 40; j++) sprintf(line + strlen(line), "joint j%d -1\n", j);
+    strcat(line, "vp 0 0 0\nvb 5 0.3");
+    for (int j = 0; j < 40; j++)
+        if (j != 5 && j != 7) sprintf(line + strlen(line), " %d 0.02", j);
+    strcat(line, " 7 0.5 5 0.3\nvp 1 0 0\nvb 0 1\nvp 0 1 0\nvb 0 1\nfa 0 1 2\n");
+    m = load(line);
+    get(m, OSSA_VERTEX_BLENDINDEXES, NULL, 0, f);
+    assert_true(f[0] == 5 && f[1] == 7 && f[2] == 0 && f[3] == 1);
+    get(m, OSSA_VERTEX_BLENDWEIGHTS, NULL, 0, f);
+    /* 0.6 0.5 0.02 0.02 over 1.14 */
+    NEAR(f[0], 0.6 / 1.14, 1.0 / 255), NEAR(f[1], 0.5 / 1.14, 1.0 / 255);
+    ossa_model_free(m);
+
     /* A joint above 255 does not fit ubyte indexes; ushort is fine. */
     char big[8192] = "# Inter-Quake Export\n";
     for (int j = 0; j < 300; j++) sprintf(big + strlen(big), "joint j%d -1\n", j);
@@ -1497,6 +1513,44 @@ static void test_write_text(void **state)
     ossa_model_free(m);
 }
 
+/* Meshes whose ranges overlap and a triangle outside every mesh: each
+ * triangle is written once, with the first mesh that holds it. */
+static void test_write_general(void **state)
+{
+    (void)state;
+    ossa_model *m = ossa_model_create(NULL);
+    assert_int_equal(ossa_model_set_vertex_count(m, 5, NULL), OSSA_OK);
+    static const float pos[15] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 2, 2, 2};
+    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", pos, NULL));
+    ossa_triangle tris[4] = {{{0, 1, 2}}, {{1, 2, 3}}, {{2, 3, 4}}, {{0, 2, 4}}};
+    assert_int_equal(ossa_model_set_triangles(m, 4, tris, NULL), OSSA_OK);
+    assert_true(ossa_model_add_mesh(m, "A", "", 0, 4, 0, 2, NULL) >= 0);
+    assert_true(ossa_model_add_mesh(m, "B", "", 1, 4, 1, 2, NULL) >= 0);
+    size_t n;
+    unsigned char *out = write_fmt(m, OSSA_FORMAT_IQE, &n);
+    ossa_model *b = ossa_load_memory(out, n, NULL, NULL);
+    assert_non_null(b);
+    assert_int_equal(b->num_meshes, 3);
+    assert_string_equal(b->meshes[0].name, "A");
+    assert_int_equal(b->meshes[0].num_triangles, 2);
+    assert_string_equal(b->meshes[1].name, "B");
+    assert_int_equal(b->meshes[1].num_triangles, 1);
+    assert_string_equal(b->meshes[2].name, "");
+    assert_int_equal(b->meshes[2].num_triangles, 1);
+    assert_int_equal(b->num_triangles, 4);
+    for (uint32_t t = 0; t < 4; t++)
+        for (int k = 0; k < 3; k++) {
+            float p[4];
+            get(b, OSSA_VERTEX_POSITION, NULL, b->triangles[t].v[k], p);
+            const float *e = pos + 3 * tris[t].v[k];
+            assert_true(p[0] == e[0] && p[1] == e[1] && p[2] == e[2]);
+        }
+    assert_int_equal(b->num_vertices, 4 + 3 + 3);
+    ossa_free_buffer(out, NULL);
+    ossa_model_free(b);
+    ossa_model_free(m);
+}
+
 /* IQE -> IQM -> IQE -> IQM: the second IQM is byte for byte the first. */
 static void check_iqm_identity(const unsigned char *iqe, size_t size)
 {
@@ -1775,6 +1829,7 @@ int main(void)
         cmocka_unit_test(test_robust_sample),
         cmocka_unit_test(test_robust_cube),
         cmocka_unit_test(test_write_text),
+        cmocka_unit_test(test_write_general),
         cmocka_unit_test(test_identity_cube),
         cmocka_unit_test(test_identity_sample),
         cmocka_unit_test(test_identity_api_model),

@@ -42,6 +42,7 @@ typedef struct parser {
 
 typedef struct blend_pair {
     uint32_t joint;
+    uint32_t order; /* position on the line: ties keep it */
     float weight;
 } blend_pair;
 
@@ -207,9 +208,61 @@ static ossa_status cmd_vx(parser *ps)
     return OSSA_OK;
 }
 
+static int pair_by_joint(const void *a, const void *b)
+{
+    const blend_pair *x = a, *y = b;
+    if (x->joint != y->joint) return x->joint < y->joint ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int pair_by_weight(const void *a, const void *b)
+{
+    const blend_pair *x = a, *y = b;
+    if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Repeated joints summed (at the first one's place), then largest first,
+ * ties in line order. Quadratic for the usual handful of pairs, sorting
+ * for long lines. Returns the new count. */
+static uint32_t merge_pairs(blend_pair *p, uint32_t n)
+{
+    if (n > 16) {
+        qsort(p, n, sizeof *p, pair_by_joint);
+        uint32_t u = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (u && p[u - 1].joint == p[i].joint)
+                p[u - 1].weight += p[i].weight;
+            else
+                p[u++] = p[i];
+        }
+        qsort(p, u, sizeof *p, pair_by_weight);
+        return u;
+    }
+    uint32_t u = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = 0;
+        while (k < u && p[k].joint != p[i].joint) k++;
+        if (k < u)
+            p[k].weight += p[i].weight;
+        else
+            p[u++] = p[i];
+    }
+    for (uint32_t i = 1; i < u; i++) { /* insertion sort, stable */
+        blend_pair x = p[i];
+        uint32_t j = i;
+        while (j > 0 && pair_by_weight(&p[j - 1], &x) > 0) {
+            p[j] = p[j - 1];
+            j--;
+        }
+        p[j] = x;
+    }
+    return u;
+}
+
 /* vb: (joint, weight) pairs in any number and order. Weights <= 0.001 are
  * dropped, repeated joints summed, the largest kept (sorted, largest
- * first; ties keep file order). Renormalizing waits for the builder, which
+ * first; ties keep line order). Renormalizing waits for the builder, which
  * knows how many slots the blend arrays finally have. */
 static ossa_status cmd_vb(parser *ps)
 {
@@ -233,31 +286,16 @@ static ossa_status cmd_vb(parser *ps)
             ref->column = column_of(ps, at);
         }
         if (!(w > 0.001f)) continue;
-        blend_pair *pairs = (blend_pair *)ps->pairs.data;
-        uint32_t k = 0;
-        while (k < n && pairs[k].joint != (uint32_t)joint) k++;
-        if (k < n) {
-            pairs[k].weight += w;
-            continue;
-        }
-        if (!ossa__iqe_vec_reserve(d->allocator, &ps->pairs, n + 1, sizeof(blend_pair)))
+        if (n == UINT32_MAX ||
+            !ossa__iqe_vec_reserve(d->allocator, &ps->pairs, (size_t)n + 1, sizeof(blend_pair)))
             return nomem(ps);
-        pairs = (blend_pair *)ps->pairs.data;
-        pairs[n].joint = (uint32_t)joint;
-        pairs[n].weight = w;
-        n++;
+        blend_pair *pair = (blend_pair *)ps->pairs.data + n;
+        pair->joint = (uint32_t)joint;
+        pair->order = n++;
+        pair->weight = w;
     }
     blend_pair *pairs = (blend_pair *)ps->pairs.data;
-    /* Insertion sort, largest first, stable. */
-    for (uint32_t i = 1; i < n; i++) {
-        blend_pair x = pairs[i];
-        uint32_t j = i;
-        while (j > 0 && pairs[j - 1].weight < x.weight) {
-            pairs[j] = pairs[j - 1];
-            j--;
-        }
-        pairs[j] = x;
-    }
+    n = merge_pairs(pairs, n);
     uint32_t K = d->influences;
     unsigned char *rec = push(ps, &d->blend, (size_t)K * 8);
     if (!rec) return nomem(ps);

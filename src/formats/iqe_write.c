@@ -16,6 +16,7 @@
 #include "iqe.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 typedef struct writer {
     const ossa_model *m;
@@ -240,82 +241,96 @@ static void write_vertex(writer *w, uint32_t v)
     }
 }
 
-typedef struct span {
-    uint32_t lo, hi; /* inclusive vertex range, unless empty */
-    bool empty;
-} span;
-
-static void write_faces(writer *w, const ossa_triangle *t, uint32_t base)
+static int cmp_u32(const void *a, const void *b)
 {
-    put(w, "fm");
-    for (int k = 0; k < 3; k++) put_uint(w, t->v[k] - base);
-    newline(w);
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
 }
 
-/* One mesh: its vertices (its declared range widened to every vertex its
- * triangles use, so any model writes correctly), then its faces. The
- * reader drops vertices no face uses. */
-static void write_mesh(writer *w, const char *name, const char *material, const uint32_t *tris,
-                       uint32_t count, span s)
+typedef struct geometry {
+    uint32_t *tris;   /* this mesh's triangles */
+    uint32_t *verts;  /* the vertices they use, in model order */
+    uint32_t *stamp;  /* per model vertex: the last mesh that used it */
+    uint32_t *local;  /* per model vertex: its number in that mesh */
+    unsigned char *claimed; /* per triangle: written already */
+} geometry;
+
+/* One mesh: the vertices its triangles use, in model order, then its
+ * faces (mesh-relative). For a model read from IQE or IQM that is exactly
+ * the mesh's vertex range. */
+static void write_mesh(writer *w, geometry *g, uint32_t id, const char *name, const char *material,
+                       uint32_t count)
 {
     const ossa_model *m = w->m;
+    uint32_t nv = 0;
     for (uint32_t i = 0; i < count; i++)
         for (int k = 0; k < 3; k++) {
-            uint32_t v = m->triangles[tris[i]].v[k];
-            if (s.empty || v < s.lo) s.lo = v;
-            if (s.empty || v > s.hi) s.hi = v;
-            s.empty = false;
+            uint32_t v = m->triangles[g->tris[i]].v[k];
+            if (g->stamp[v] != id) {
+                g->stamp[v] = id;
+                g->verts[nv++] = v;
+            }
         }
+    qsort(g->verts, nv, sizeof *g->verts, cmp_u32);
+    for (uint32_t i = 0; i < nv; i++) g->local[g->verts[i]] = i;
     put(w, "mesh");
     put_name(w, name);
     newline(w);
     put(w, "\tmaterial");
     put_name(w, material);
     newline(w);
-    if (!count) {
-        newline(w);
-        return;
-    }
     newline(w);
-    for (uint32_t v = s.lo; v <= s.hi; v++) write_vertex(w, v);
-    for (uint32_t i = 0; i < count; i++) write_faces(w, &m->triangles[tris[i]], s.lo);
+    for (uint32_t i = 0; i < nv; i++) write_vertex(w, g->verts[i]);
+    for (uint32_t i = 0; i < count; i++) {
+        const ossa_triangle *t = &m->triangles[g->tris[i]];
+        put(w, "fm");
+        for (int k = 0; k < 3; k++) put_uint(w, g->local[t->v[k]]);
+        newline(w);
+    }
     newline(w);
 }
 
+/* Each triangle is written once, with the first mesh whose range holds
+ * it; triangles outside every mesh form one more, unnamed mesh. Meshes
+ * without triangles are left out (IQE has no empty meshes). The output is
+ * linear in the triangles even for meshes with overlapping ranges. */
 static ossa_status write_geometry(writer *w)
 {
     const ossa_model *m = w->m;
     if (!m->num_triangles || !w->slot[OSSA_VERTEX_POSITION]) return OSSA_OK;
-    uint32_t *list = ossa__alloc(w->alloc, ((size_t)m->num_triangles + 1) * sizeof *list);
-    unsigned char *covered = ossa__alloc(w->alloc, (size_t)m->num_triangles + 1);
-    if (!list || !covered) {
-        ossa__free(w->alloc, list, 0);
-        ossa__free(w->alloc, covered, 0);
-        return ossa__fail_nomem(w->error);
-    }
-    memset(covered, 0, m->num_triangles);
-    for (uint32_t i = 0; i < m->num_meshes; i++) {
-        const ossa_mesh *me = &m->meshes[i];
-        uint32_t count = 0;
-        for (uint32_t t = me->first_triangle;
-             t < m->num_triangles && t - me->first_triangle < me->num_triangles; t++) {
-            list[count++] = t;
-            covered[t] = 1;
+    size_t nt = m->num_triangles, nv = m->num_vertices;
+    geometry g;
+    g.tris = ossa__iqe_talloc(w->alloc, nt + 1, sizeof *g.tris);
+    g.verts = ossa__iqe_talloc(w->alloc, nt * 3 + 1, sizeof *g.verts);
+    g.stamp = ossa__iqe_talloc(w->alloc, nv + 1, sizeof *g.stamp);
+    g.local = ossa__iqe_talloc(w->alloc, nv + 1, sizeof *g.local);
+    g.claimed = ossa__iqe_talloc(w->alloc, nt + 1, 1);
+    ossa_status st = OSSA_OK;
+    if (!g.tris || !g.verts || !g.stamp || !g.local || !g.claimed) {
+        st = ossa__fail_nomem(w->error);
+    } else {
+        memset(g.claimed, 0, nt);
+        memset(g.stamp, 0xff, (nv + 1) * sizeof *g.stamp);
+        for (uint32_t i = 0; i <= m->num_meshes; i++) {
+            bool rest = i == m->num_meshes;
+            const ossa_mesh *me = rest ? NULL : &m->meshes[i];
+            uint32_t first = rest ? 0 : me->first_triangle;
+            uint64_t last = rest ? nt : (uint64_t)first + me->num_triangles;
+            uint32_t count = 0;
+            for (uint64_t t = first; t < last && t < nt; t++)
+                if (!g.claimed[t]) {
+                    g.claimed[t] = 1;
+                    g.tris[count++] = (uint32_t)t;
+                }
+            if (count) write_mesh(w, &g, i, rest ? "" : me->name, rest ? "" : me->material, count);
         }
-        span s = {me->first_vertex, me->first_vertex + me->num_vertices - 1, me->num_vertices == 0};
-        if (count) write_mesh(w, me->name, me->material, list, count, s);
     }
-    /* Triangles outside every mesh: one more, unnamed mesh. */
-    uint32_t count = 0;
-    for (uint32_t t = 0; t < m->num_triangles; t++)
-        if (!covered[t]) list[count++] = t;
-    if (count) {
-        span s = {0, 0, true};
-        write_mesh(w, "", "", list, count, s);
-    }
-    ossa__free(w->alloc, list, 0);
-    ossa__free(w->alloc, covered, 0);
-    return OSSA_OK;
+    ossa__iqe_tfree(w->alloc, g.tris);
+    ossa__iqe_tfree(w->alloc, g.verts);
+    ossa__iqe_tfree(w->alloc, g.stamp);
+    ossa__iqe_tfree(w->alloc, g.local);
+    ossa__iqe_tfree(w->alloc, g.claimed);
+    return st;
 }
 
 static void write_animations(writer *w)
