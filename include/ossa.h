@@ -219,6 +219,11 @@ typedef enum ossa_format {
  * have no names and no real bind pose (frame 0 of the first animation
  * stands in). Writers that can keep a file animation-only do so. */
 enum { OSSA_MODEL_SKELETON_FROM_POSES = 1 };
+/* The model's joint parents are not known (SOTC .anb files drive bones by
+ * index and store no hierarchy): every joint is a root. Merging such a
+ * model into a skeleton matches joints by index without comparing parents;
+ * merging a skeleton into it takes the skeleton's parents. */
+enum { OSSA_MODEL_PARENTS_UNKNOWN = 2 };
 
 typedef struct ossa_model_internal ossa_model_internal;
 
@@ -315,10 +320,11 @@ ossa_status ossa_model_add_extra(ossa_model *model, const char *key, const void 
                                  size_t size, ossa_error *error);
 
 /* Copies src's animations into dst, matching joints by name (by index when
- * either side has no names; then the parents must match). Joints of dst that
- * src lacks keep their bind pose; src joints missing in dst are dropped with
- * a warning in dst. If dst has no joints, it takes src's skeleton. A mesh in
- * src is merged only when dst has none. */
+ * either side has no names; then the parents must match unless a side has
+ * OSSA_MODEL_PARENTS_UNKNOWN). Joints of dst that src lacks keep their bind
+ * pose; src joints missing in dst are dropped with a warning in dst. If dst
+ * has no joints, it takes src's skeleton. A mesh in src is merged only when
+ * dst has none. */
 ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error *error);
 
 /* The first array of `type` (for custom arrays, the one named `name`), or NULL. */
@@ -414,6 +420,15 @@ typedef struct ossa_write_options {
     /* For formats that hold one animation (SOTC .anb): its index. */
     uint32_t animation;
     uint32_t flags; /* OSSA_WRITE_* */
+    /* Optional: called (with warn_user) once per problem that does not stop
+     * the write but loses data, such as channels a format cannot hold or
+     * rotations quantized beyond a small error. One line, no newline, no
+     * file name. The message is valid only during the call. NULL = silent. */
+    void (*warn)(void *user, const char *message);
+    /* Optional: called for information about the encoding (SOTC .anb: a
+     * summary of the encodings chosen and of the largest error). */
+    void (*info)(void *user, const char *message);
+    void *warn_user;
 } ossa_write_options;
 
 /* Write flags; each names the format it applies to, others ignore it. */

@@ -40,8 +40,11 @@ static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t 
         return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
                           "%u unnamed joints cannot be matched to a skeleton of %u joints",
                           src->num_joints, dst->num_joints);
+    /* Parents are compared only when both sides know them (SOTC .anb files
+     * have no hierarchy). */
+    bool parents = !((dst->flags | src->flags) & OSSA_MODEL_PARENTS_UNKNOWN);
     for (uint32_t j = 0; j < src->num_joints; j++) {
-        if (src->joints[j].parent != dst->joints[j].parent)
+        if (parents && src->joints[j].parent != dst->joints[j].parent)
             return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
                               "joint %u: parent %d differs from the skeleton's %d", j,
                               src->joints[j].parent, dst->joints[j].parent);
@@ -86,7 +89,8 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
             if (ossa_model_add_joint(dst, src->joints[j].name, src->joints[j].parent,
                                      &src->joints[j].bind, error) < 0)
                 return OSSA_FAILED;
-        dst->flags |= src->flags & OSSA_MODEL_SKELETON_FROM_POSES;
+        dst->flags |=
+            src->flags & (OSSA_MODEL_SKELETON_FROM_POSES | OSSA_MODEL_PARENTS_UNKNOWN);
         took_skeleton = true;
     }
     int32_t *map = malloc(((size_t)src->num_joints + 1) * sizeof *map);
@@ -105,8 +109,27 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
             }
             dst->joints[j].name = name;
             dst->joints[j].bind = src->joints[j].bind;
+            if (dst->flags & OSSA_MODEL_PARENTS_UNKNOWN)
+                dst->joints[j].parent = src->joints[j].parent;
         }
-        if (!st) dst->flags &= ~(uint32_t)OSSA_MODEL_SKELETON_FROM_POSES;
+        /* Channels the animations do not drive came from the stand-in bind
+         * pose: take them from the real one. */
+        for (uint32_t a = 0; !st && a < dst->num_animations; a++) {
+            ossa_animation *da = &dst->animations[a];
+            for (uint32_t f = 0; da->channels && f < da->num_frames; f++)
+                for (uint32_t j = 0; j < dst->num_joints; j++) {
+                    ossa_transform *d = &da->frames[(size_t)f * dst->num_joints + j];
+                    const ossa_transform *b = &dst->joints[j].bind;
+                    unsigned ch = da->channels[j];
+                    if (!(ch & OSSA_CHANNEL_TRANSLATION))
+                        memcpy(d->translation, b->translation, sizeof d->translation);
+                    if (!(ch & OSSA_CHANNEL_ROTATION))
+                        memcpy(d->rotation, b->rotation, sizeof d->rotation);
+                    if (!(ch & OSSA_CHANNEL_SCALE)) memcpy(d->scale, b->scale, sizeof d->scale);
+                }
+        }
+        if (!st)
+            dst->flags &= ~(uint32_t)(OSSA_MODEL_SKELETON_FROM_POSES | OSSA_MODEL_PARENTS_UNKNOWN);
     }
 
     bool took_mesh = false;
