@@ -693,6 +693,27 @@ static void test_mesh_merge(void **state)
     ossa_model_free(m);
 }
 
+/* No line length limit (the compiler splits lines at 511 bytes). */
+static void test_long_lines(void **state)
+{
+    (void)state;
+    size_t cap = 40000;
+    char *t = malloc(cap);
+    strcpy(t, "# Inter-Quake Export\nmesh \"");
+    for (int i = 0; i < 3000; i++) strcat(t, "ab");
+    strcat(t, "\"\nvp 1");
+    for (int i = 0; i < 2000; i++) strcat(t, " \t");
+    strcat(t, "2 3\nvp 4 5 6\nvp 7 8 9\nfa 0 1 2");
+    for (int i = 0; i < 1500; i++) strcat(t, "     ");
+    strcat(t, "\n");
+    ossa_model *m = load(t);
+    assert_int_equal(strlen(m->meshes[0].name), 6000);
+    EXPECT3(m, OSSA_VERTEX_POSITION, 0, 1, 2, 3);
+    assert_int_equal(m->num_triangles, 1);
+    ossa_model_free(m);
+    free(t);
+}
+
 static void test_dedup(void **state)
 {
     (void)state;
@@ -1815,6 +1836,7 @@ int main(void)
         cmocka_unit_test(test_soup),
         cmocka_unit_test(test_mesh_merge),
         cmocka_unit_test(test_dedup),
+        cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_smooth_angles),
         cmocka_unit_test(test_smooth_groups),
         cmocka_unit_test(test_smooth_edges),
