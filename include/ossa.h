@@ -194,6 +194,24 @@ typedef struct ossa_extra {
     size_t size;
 } ossa_extra;
 
+/* Extras that ossa_model_merge reads, for formats that keep a mesh and its
+ * skeleton in separate files (illEngine):
+ *
+ * OSSA_EXTRA_JOINT_INDEX: num_joints uint32_t (host order), for each joint
+ *   its index in the source file's own numbering, when the model's order
+ *   differs (a reader moved parents before their children). Blend indexes
+ *   of a mesh without joints and joints of an unnamed animation file use
+ *   that numbering: merging either with this model maps them through it.
+ *   Absent = the numbering is the model's joint order.
+ * OSSA_EXTRA_MESH_TO_BIND: 16 floats (column-major 4x4, host order), the
+ *   transform that takes the vertices of a mesh without joints into this
+ *   skeleton's bind space. Merging such a mesh with this model transforms
+ *   positions by it, and normals, tangents (xyz) and a custom array named
+ *   "bitangent" by its 3x3 part (a rotation); the extra is then used up.
+ *   illEngine MD5-derived skeletons carry Rx(-90) (docs/ill.md). */
+#define OSSA_EXTRA_JOINT_INDEX "ossa.joint_index"
+#define OSSA_EXTRA_MESH_TO_BIND "ossa.mesh_to_bind"
+
 typedef struct ossa_warning {
     char message[256];
     uint64_t offset;       /* OSSA_NO_OFFSET when unknown */
@@ -212,18 +230,24 @@ typedef enum ossa_format {
     OSSA_FORMAT_ILLMESH = 8,  /* illEngine mesh, text or binary */
     OSSA_FORMAT_ILLSKEL = 9,  /* illEngine skeleton */
     OSSA_FORMAT_ILLANIM = 10, /* illEngine animation */
-    OSSA_FORMAT_ILLANSET = 11 /* illEngine animation set names */
+    OSSA_FORMAT_ILLANSET = 11 /* illEngine bone names of a model set (.illanset) */
 } ossa_format;
 
 /* The model's joints were made from an animation-only file's poses: they
- * have no names and no real bind pose (frame 0 of the first animation
- * stands in). Writers that can keep a file animation-only do so. */
+ * have no real bind pose (frame 0 of the first animation stands in) and
+ * usually no names. Writers that can keep a file animation-only do so. */
 enum { OSSA_MODEL_SKELETON_FROM_POSES = 1 };
 /* The model's joint parents are not known (SOTC .anb files drive bones by
  * index and store no hierarchy): every joint is a root. Merging such a
  * model into a skeleton matches joints by index without comparing parents;
  * merging a skeleton into it takes the skeleton's parents. */
 enum { OSSA_MODEL_PARENTS_UNKNOWN = 2 };
+/* The model's joints carry names only (an illEngine .illanset): every joint
+ * is a root with the identity bind pose. Merging it into a model with
+ * joints gives their names to the joints without one, by index (through
+ * OSSA_EXTRA_JOINT_INDEX when present); merging a skeleton into it
+ * replaces its joints by the skeleton's and keeps the names the same way. */
+enum { OSSA_MODEL_NAMES_ONLY = 4 };
 
 typedef struct ossa_model_internal ossa_model_internal;
 
@@ -403,7 +427,12 @@ enum {
     OSSA_LOAD_ILL_TEXT = 1u << 0,     /* illEngine: force the ASCII reader */
     OSSA_LOAD_ILL_BINARY = 1u << 1,   /* illEngine: force the binary reader */
     OSSA_LOAD_ILL_MD5_FIX = 1u << 2,  /* illEngine: force the Rx(-90) correction */
-    OSSA_LOAD_ILL_NO_MD5_FIX = 1u << 3 /* illEngine: never apply it */
+    OSSA_LOAD_ILL_NO_MD5_FIX = 1u << 3, /* illEngine: never apply it */
+    /* illEngine text meshes: force the attribute order of December 2-3,
+     * 2012 (v0a: texcoord before blend data) or the later one (v0b);
+     * default: detect (docs/ill.md) */
+    OSSA_LOAD_ILL_MESH_V0A = 1u << 4,
+    OSSA_LOAD_ILL_MESH_V0B = 1u << 5
 };
 
 /* `options` may be NULL. Returns NULL and fills `error` on failure. The
