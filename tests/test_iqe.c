@@ -1442,10 +1442,17 @@ static char *as_text(const unsigned char *data, size_t size)
     return s;
 }
 
+static void count_warning(void *user, const char *message)
+{
+    (void)message;
+    ++*(int *)user;
+}
+
 /* The canonical layout of §10 on a model built here. */
 static void test_write_text(void **state)
 {
     (void)state;
+    int warnings = 0;
     ossa_model *m = ossa_model_create(NULL);
     ossa_transform bind = {{1, 2, 3}, {0, 0, 0, 1}, {1, 1, 1}};
     assert_int_equal(ossa_model_add_joint(m, "root \"x\"", -1, &bind, NULL), 0);
@@ -1472,7 +1479,15 @@ static void test_write_text(void **state)
     an->frames[0].rotation[3] = 0.8f;
     assert_int_equal(ossa_model_set_comment(m, "made\nby hand", 12, NULL), OSSA_OK);
     size_t size;
-    unsigned char *out = write_fmt(m, OSSA_FORMAT_IQE, &size);
+    ossa_write_options wo;
+    memset(&wo, 0, sizeof wo);
+    wo.format = OSSA_FORMAT_IQE;
+    wo.warn = count_warning;
+    wo.warn_user = &warnings;
+    void *outv;
+    assert_int_equal(ossa_write_memory(m, &wo, &outv, &size, NULL), OSSA_OK);
+    unsigned char *out = outv;
+    assert_int_equal(warnings, 1); /* the '"' in the joint name */
     char *text = as_text(out, size);
     /* Weights 128/255 and 127/255 for vertex 1 (largest remainder, ties
      * to the lower slot); colour 0.2 -> 51/255 = 0.2. */
@@ -1552,6 +1567,27 @@ static void test_write_general(void **state)
     ossa_model *b = ossa_load_memory(out, n, NULL, NULL);
     assert_non_null(b);
     assert_int_equal(b->num_meshes, 3);
+    /* A vertex no triangle uses is not written, with a warning. */
+    {
+        ossa_model *u = ossa_model_create(NULL);
+        assert_int_equal(ossa_model_set_vertex_count(u, 4, NULL), OSSA_OK);
+        static const float p4[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 5, 5, 5};
+        assert_non_null(ossa_model_add_vertex_array_floats(u, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", p4, NULL));
+        ossa_triangle one = {{0, 1, 2}};
+        assert_int_equal(ossa_model_set_triangles(u, 1, &one, NULL), OSSA_OK);
+        int warnings = 0;
+        ossa_write_options wo;
+        memset(&wo, 0, sizeof wo);
+        wo.format = OSSA_FORMAT_IQE;
+        wo.warn = count_warning;
+        wo.warn_user = &warnings;
+        void *o2;
+        size_t n2;
+        assert_int_equal(ossa_write_memory(u, &wo, &o2, &n2, NULL), OSSA_OK);
+        assert_int_equal(warnings, 1);
+        ossa_free_buffer(o2, NULL);
+        ossa_model_free(u);
+    }
     assert_string_equal(b->meshes[0].name, "A");
     assert_int_equal(b->meshes[0].num_triangles, 2);
     assert_string_equal(b->meshes[1].name, "B");

@@ -16,6 +16,7 @@
 #include "iqe.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct writer {
@@ -23,11 +24,26 @@ typedef struct writer {
     ossa_buf *out;
     ossa_error *error;
     const ossa_allocator *alloc;
+    const ossa_write_options *options;
+    uint32_t renamed; /* names with '"' or line breaks */
     char line[512]; /* the line being built; flushed when nearly full */
     size_t n;
     /* Arrays by IQE slot (NULL: absent). */
     const ossa_vertex_array *slot[IQE_NUM_SLOTS];
 } writer;
+
+/* Reports a loss of data through the options' warn callback, if any. */
+static void warn(const writer *w, const char *fmt, ...) OSSA_PRINTF(2, 3);
+static void warn(const writer *w, const char *fmt, ...)
+{
+    if (!w->options->warn) return;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    w->options->warn(w->options->warn_user, msg);
+}
 
 static void flush(writer *w)
 {
@@ -99,13 +115,16 @@ static void put_name(writer *w, const char *s)
     room(w, 2);
     w->line[w->n++] = ' ';
     w->line[w->n++] = '"';
+    bool changed = false;
     for (; *s; s++) {
         room(w, 2);
         char c = *s;
         if (c == '"') c = '\'';
         if (c == '\n' || c == '\r') c = ' ';
+        changed |= c != *s;
         w->line[w->n++] = c;
     }
+    w->renamed += changed;
     room(w, 1);
     w->line[w->n++] = '"';
 }
@@ -297,7 +316,19 @@ static void write_mesh(writer *w, geometry *g, uint32_t id, const char *name, co
 static ossa_status write_geometry(writer *w)
 {
     const ossa_model *m = w->m;
-    if (!m->num_triangles || !w->slot[OSSA_VERTEX_POSITION]) return OSSA_OK;
+    if (!w->slot[OSSA_VERTEX_POSITION]) {
+        if (m->num_triangles)
+            warn(w, "the model has %u triangles but no positions: IQE cannot hold them",
+                 m->num_triangles);
+        return OSSA_OK;
+    }
+    if (!m->num_triangles) {
+        if (m->num_vertices)
+            warn(w, "%u vertices without triangles are not written (IQE keeps only vertices "
+                    "that faces use)",
+                 m->num_vertices);
+        return OSSA_OK;
+    }
     size_t nt = m->num_triangles, nv = m->num_vertices;
     geometry g;
     g.tris = ossa__iqe_talloc(w->alloc, nt + 1, sizeof *g.tris);
@@ -324,6 +355,12 @@ static ossa_status write_geometry(writer *w)
                 }
             if (count) write_mesh(w, &g, i, rest ? "" : me->name, rest ? "" : me->material, count);
         }
+        uint32_t unused = 0;
+        for (size_t v = 0; v < nv; v++) unused += g.stamp[v] == UINT32_MAX;
+        if (unused)
+            warn(w, "%u vertices that no triangle uses are not written (IQE keeps only vertices "
+                    "that faces use)",
+                 unused);
     }
     ossa__iqe_tfree(w->alloc, g.tris);
     ossa__iqe_tfree(w->alloc, g.verts);
@@ -363,6 +400,7 @@ ossa_status ossa__iqe_write(const ossa_model *model, const ossa_write_options *o
     w.out = out;
     w.error = error;
     w.alloc = &options->allocator;
+    w.options = options;
     if (collect_arrays(&w)) return OSSA_FAILED;
     put(&w, IQE_HEADER "\n\n");
     write_declarations(&w);
@@ -370,6 +408,9 @@ ossa_status ossa__iqe_write(const ossa_model *model, const ossa_write_options *o
     if (write_geometry(&w)) return OSSA_FAILED;
     write_animations(&w);
     flush(&w);
+    if (w.renamed)
+        warn(&w, "%u names held '\"' or line breaks, which IQE names cannot: written as ' and spaces",
+             w.renamed);
     if (model->comment_size) {
         ossa__buf_append(out, "comment\n", 8);
         ossa__buf_append(out, model->comment, model->comment_size);
