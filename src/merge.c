@@ -12,6 +12,173 @@ static bool all_named(const ossa_model *m)
     return m->num_joints > 0;
 }
 
+/* -- Source-file joint numbering and mesh-to-bind (OSSA_EXTRA_*) -- */
+
+static const ossa_extra *find_extra(const ossa_model *m, const char *key, size_t size)
+{
+    for (uint32_t i = 0; i < m->num_extras; i++)
+        if (strcmp(m->extras[i].key, key) == 0 && m->extras[i].size == size) return &m->extras[i];
+    return NULL;
+}
+
+static bool has_joint_index(const ossa_model *m)
+{
+    return m->num_joints && find_extra(m, OSSA_EXTRA_JOINT_INDEX, (size_t)m->num_joints * 4);
+}
+
+/* The source-file index of every joint (the joint order when the model has
+ * no OSSA_EXTRA_JOINT_INDEX); malloc'd, NULL when memory runs out. */
+static uint32_t *file_indices(const ossa_model *m)
+{
+    uint32_t *out = malloc(((size_t)m->num_joints + 1) * sizeof *out);
+    if (!out) return NULL;
+    for (uint32_t j = 0; j < m->num_joints; j++) out[j] = j;
+    if (has_joint_index(m))
+        memcpy(out, find_extra(m, OSSA_EXTRA_JOINT_INDEX, (size_t)m->num_joints * 4)->data,
+               (size_t)m->num_joints * 4);
+    return out;
+}
+
+static void remove_extra(ossa_model *m, const ossa_extra *e)
+{
+    size_t i = (size_t)(e - m->extras);
+    memmove(&m->extras[i], &m->extras[i + 1], (m->num_extras - i - 1) * sizeof *m->extras);
+    m->num_extras--;
+}
+
+/* Blend indexes of m's mesh, written in the numbering `fi` describes
+ * (fi[j] = file index of joint j), become joint indices. */
+static ossa_status remap_blend_indexes(ossa_model *m, const uint32_t *fi, ossa_error *error)
+{
+    ossa_vertex_array *a = (ossa_vertex_array *)ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
+    const ossa_vertex_array *w = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
+    uint32_t n = m->num_joints, top = 0;
+    bool identity = true;
+    for (uint32_t j = 0; j < n; j++) {
+        identity &= fi[j] == j;
+        if (fi[j] >= top) top = fi[j] + 1;
+    }
+    if (!a || identity) return OSSA_OK;
+    size_t count = (size_t)m->num_vertices * a->size;
+    int32_t *inv = malloc(((size_t)top + 1) * sizeof *inv);
+    float *v = malloc((count + 1) * sizeof *v);
+    float *wt = malloc((count + 1) * sizeof *wt);
+    if (!inv || !v || !wt) {
+        free(inv);
+        free(v);
+        free(wt);
+        return ossa__fail_nomem(error);
+    }
+    for (uint32_t i = 0; i < top; i++) inv[i] = -1;
+    for (uint32_t j = n; j-- > 0;) inv[fi[j]] = (int32_t)j;
+    ossa_vertex_array_read(m, a, 0, m->num_vertices, v);
+    for (size_t i = 0; i < count; i++) wt[i] = 1;
+    if (w && w->size == a->size) ossa_vertex_array_read(m, w, 0, m->num_vertices, wt);
+    uint64_t missing = 0, first = 0;
+    float largest = 0;
+    for (size_t i = 0; i < count; i++) {
+        float x = v[i];
+        int32_t j = x >= 0 && x < (float)top ? inv[(uint32_t)x] : -1;
+        if (j < 0 && wt[i] > 0 && !missing++) first = i / a->size;
+        v[i] = j < 0 ? 0 : (float)j;
+        if (v[i] > largest) largest = v[i];
+    }
+    ossa_status st = OSSA_OK;
+    /* The joint numbers may not fit the array's format any more. */
+    ossa_component format = a->format;
+    if ((format == OSSA_UBYTE && largest > 255) || (format == OSSA_BYTE && largest > 127) ||
+        (format == OSSA_SHORT && largest > 32767) || (format == OSSA_USHORT && largest > 65535) ||
+        format == OSSA_HALF)
+        format = largest > 65535 ? OSSA_UINT : OSSA_USHORT;
+    if (format != a->format) {
+        void *data = ossa__arena_array(ossa__model_arena(m), count + 1, ossa_component_size(format));
+        if (!data)
+            st = ossa__fail_nomem(error);
+        else {
+            a->data = data;
+            a->format = format;
+        }
+    }
+    size_t cs = ossa_component_size(a->format);
+    for (size_t i = 0; !st && i < count; i++)
+        ossa__component_put(a->format, (unsigned char *)a->data + i * cs, v[i], true);
+    if (missing)
+        ossa__warn(m, OSSA_NO_OFFSET, 0, 0,
+                   "%llu blend influences name no joint of the skeleton (first: vertex %llu); "
+                   "they now use joint 0",
+                   (unsigned long long)missing, (unsigned long long)first);
+    free(inv);
+    free(v);
+    free(wt);
+    return st;
+}
+
+/* Positions by the 4x4 matrix `mt`; normals, tangents (xyz) and custom
+ * "bitangent" arrays by its 3x3 part. */
+static ossa_status transform_mesh(ossa_model *m, const void *matrix, ossa_error *error)
+{
+    float mt[16];
+    memcpy(mt, matrix, sizeof mt);
+    float *v = malloc(OSSA_MAX_COMPONENTS * sizeof *v);
+    if (!v) return ossa__fail_nomem(error);
+    for (uint32_t i = 0; i < m->num_vertex_arrays; i++) {
+        ossa_vertex_array *a = &m->vertex_arrays[i];
+        bool point = a->type == OSSA_VERTEX_POSITION;
+        bool direction = a->type == OSSA_VERTEX_NORMAL || a->type == OSSA_VERTEX_TANGENT ||
+                         (a->type == OSSA_VERTEX_CUSTOM && strcmp(a->name, "bitangent") == 0);
+        if ((!point && !direction) || a->size < 3) continue;
+        size_t cs = ossa_component_size(a->format);
+        for (uint32_t vi = 0; vi < m->num_vertices; vi++) {
+            ossa_vertex_array_read(m, a, vi, 1, v);
+            double x = v[0], y = v[1], z = v[2];
+            for (int r = 0; r < 3; r++) {
+                double o = mt[r] * x + mt[4 + r] * y + mt[8 + r] * z + (point ? mt[12 + r] : 0);
+                unsigned char *p = (unsigned char *)a->data + ((size_t)vi * a->size + (size_t)r) * cs;
+                ossa__component_put(a->format, p, (float)o, false);
+            }
+        }
+    }
+    free(v);
+    return OSSA_OK;
+}
+
+/* Names-only src (OSSA_MODEL_NAMES_ONLY): dst joints without a name take
+ * the name of the same file index. */
+static ossa_status take_names(ossa_model *dst, const char *const *names, uint32_t count,
+                              const uint32_t *fi, ossa_error *error)
+{
+    for (uint32_t d = 0; d < dst->num_joints; d++) {
+        if (fi[d] >= count) continue;
+        const char *name = names[fi[d]];
+        if (!dst->joints[d].name[0]) {
+            char *copy = ossa__arena_strdup(ossa__model_arena(dst), name);
+            if (!copy) return ossa__fail_nomem(error);
+            dst->joints[d].name = copy;
+        } else if (strcmp(dst->joints[d].name, name) != 0) {
+            ossa__warn(dst, OSSA_NO_OFFSET, 0, 0,
+                       "joint %u is '%s', the name list says '%s': the joint keeps its name", d,
+                       dst->joints[d].name, name);
+        }
+    }
+    return OSSA_OK;
+}
+
+static ossa_status merge_names(ossa_model *dst, const ossa_model *src, ossa_error *error)
+{
+    const char **names = malloc(((size_t)src->num_joints + 1) * sizeof *names);
+    uint32_t *fi = file_indices(dst);
+    ossa_status st = OSSA_OK;
+    if (!names || !fi)
+        st = ossa__fail_nomem(error);
+    else {
+        for (uint32_t j = 0; j < src->num_joints; j++) names[j] = src->joints[j].name;
+        st = take_names(dst, names, src->num_joints, fi, error);
+    }
+    free((void *)names);
+    free(fi);
+    return st;
+}
+
 /* map[src joint] = dst joint or -1. */
 static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t *map,
                                 ossa_error *error)
@@ -34,6 +201,33 @@ static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t 
         if (!matched)
             return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
                               "no joint name matches the skeleton's");
+        return OSSA_OK;
+    }
+    if (has_joint_index(dst) || has_joint_index(src)) {
+        /* Both number their joints as a set of files does (illEngine
+         * binary animations drive bones by skeleton file index). */
+        uint32_t *di = file_indices(dst), *si = file_indices(src), matched = 0;
+        if (!di || !si) {
+            free(di);
+            free(si);
+            return ossa__fail_nomem(error);
+        }
+        for (uint32_t s = 0; s < src->num_joints; s++) {
+            map[s] = -1;
+            for (uint32_t d = 0; d < dst->num_joints && map[s] < 0; d++)
+                if (di[d] == si[s]) map[s] = (int32_t)d;
+            if (map[s] >= 0)
+                matched++;
+            else
+                ossa__warn(dst, OSSA_NO_OFFSET, 0, 0,
+                           "joint number %u is not in the skeleton: its animation is dropped",
+                           si[s]);
+        }
+        free(di);
+        free(si);
+        if (!matched)
+            return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
+                              "no joint number matches the skeleton's");
         return OSSA_OK;
     }
     if (src->num_joints != dst->num_joints)
@@ -80,6 +274,24 @@ static bool identity_map(const int32_t *map, uint32_t n)
 
 ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error *error)
 {
+    if ((src->flags & OSSA_MODEL_NAMES_ONLY) && dst->num_joints) return merge_names(dst, src, error);
+    /* A names-only dst gives way to a real skeleton and names it. */
+    const char **saved = NULL;
+    uint32_t num_saved = 0;
+    if ((dst->flags & OSSA_MODEL_NAMES_ONLY) && src->num_joints) {
+        if (dst->num_animations)
+            return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
+                              "a model of joint names with animations cannot take a skeleton");
+        saved = malloc(((size_t)dst->num_joints + 1) * sizeof *saved);
+        if (!saved) return ossa__fail_nomem(error);
+        for (uint32_t j = 0; j < dst->num_joints; j++) saved[j] = dst->joints[j].name;
+        num_saved = dst->num_joints;
+        dst->num_joints = 0;
+        dst->flags &= ~(uint32_t)OSSA_MODEL_NAMES_ONLY;
+        const ossa_extra *e;
+        while ((e = find_extra(dst, OSSA_EXTRA_JOINT_INDEX, (size_t)num_saved * 4)) != NULL)
+            remove_extra(dst, e);
+    }
     bool took_skeleton = false;
     if (dst->num_joints == 0 && src->num_joints) {
         if (dst->num_animations)
@@ -89,28 +301,53 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
             if (ossa_model_add_joint(dst, src->joints[j].name, src->joints[j].parent,
                                      &src->joints[j].bind, error) < 0)
                 return OSSA_FAILED;
-        dst->flags |=
-            src->flags & (OSSA_MODEL_SKELETON_FROM_POSES | OSSA_MODEL_PARENTS_UNKNOWN);
+        dst->flags |= src->flags & (OSSA_MODEL_SKELETON_FROM_POSES | OSSA_MODEL_PARENTS_UNKNOWN |
+                                    OSSA_MODEL_NAMES_ONLY);
         took_skeleton = true;
     }
     int32_t *map = malloc(((size_t)src->num_joints + 1) * sizeof *map);
-    if (!map) return ossa__fail_nomem(error);
+    if (!map) {
+        free((void *)saved);
+        return ossa__fail_nomem(error);
+    }
     ossa_status st = OSSA_OK;
     if (src->num_joints) st = match_joints(dst, src, map, error);
+
+    /* A mesh without joints in dst meets src's skeleton: its blend indexes
+     * follow src's file numbering, its vertices go to src's bind space. */
+    const ossa_extra *src_to_bind = find_extra(src, OSSA_EXTRA_MESH_TO_BIND, 16 * sizeof(float));
+    bool used_src_to_bind = false;
+    if (!st && took_skeleton && (dst->num_vertices || saved)) {
+        uint32_t *fi = file_indices(src);
+        if (!fi)
+            st = ossa__fail_nomem(error);
+        if (!st && saved) st = take_names(dst, saved, num_saved, fi, error);
+        if (!st && dst->num_vertices) st = remap_blend_indexes(dst, fi, error);
+        if (!st && dst->num_vertices && src_to_bind) {
+            st = transform_mesh(dst, src_to_bind->data, error);
+            used_src_to_bind = true;
+        }
+        free(fi);
+    }
+    free((void *)saved);
 
     /* A skeleton made from poses learns names and bind pose from a real one. */
     if (!st && !took_skeleton && (dst->flags & OSSA_MODEL_SKELETON_FROM_POSES) &&
         !(src->flags & OSSA_MODEL_SKELETON_FROM_POSES) && src->num_joints) {
-        for (uint32_t j = 0; j < src->num_joints; j++) {
-            char *name = ossa__arena_strdup(ossa__model_arena(dst), src->joints[j].name);
+        for (uint32_t s = 0; s < src->num_joints; s++) {
+            if (map[s] < 0) continue;
+            uint32_t j = (uint32_t)map[s];
+            char *name = ossa__arena_strdup(ossa__model_arena(dst), src->joints[s].name);
             if (!name) {
                 st = ossa__fail_nomem(error);
                 break;
             }
             dst->joints[j].name = name;
-            dst->joints[j].bind = src->joints[j].bind;
+            dst->joints[j].bind = src->joints[s].bind;
+            /* A parent is taken only where it stays before its child. */
+            int32_t p = src->joints[s].parent;
             if (dst->flags & OSSA_MODEL_PARENTS_UNKNOWN)
-                dst->joints[j].parent = src->joints[j].parent;
+                dst->joints[j].parent = p >= 0 && map[p] >= 0 && map[p] < (int32_t)j ? map[p] : -1;
         }
         /* Channels the animations do not drive came from the stand-in bind
          * pose: take them from the real one. */
@@ -141,6 +378,17 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
         } else {
             st = copy_geometry(dst, src, error);
             took_mesh = true;
+            /* A mesh without joints meets dst's skeleton. */
+            if (!st && !src->num_joints && dst->num_joints) {
+                uint32_t *fi = file_indices(dst);
+                st = fi ? remap_blend_indexes(dst, fi, error) : ossa__fail_nomem(error);
+                free(fi);
+                const ossa_extra *e = find_extra(dst, OSSA_EXTRA_MESH_TO_BIND, 16 * sizeof(float));
+                if (!st && e) {
+                    st = transform_mesh(dst, e->data, error);
+                    remove_extra(dst, e);
+                }
+            }
         }
     } else if (!st && src->num_vertices) {
         ossa__warn(dst, OSSA_NO_OFFSET, 0, 0, "the model already has a mesh: another is ignored");
@@ -185,9 +433,16 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
     }
     if (!st && !dst->comment && src->comment)
         st = ossa_model_set_comment(dst, src->comment, src->comment_size, error);
-    for (uint32_t i = 0; !st && i < src->num_extras; i++)
-        st = ossa_model_add_extra(dst, src->extras[i].key, src->extras[i].data, src->extras[i].size,
-                                  error);
+    for (uint32_t i = 0; !st && i < src->num_extras; i++) {
+        const ossa_extra *e = &src->extras[i];
+        /* Numbering and mesh-to-bind belong to a skeleton: they come along
+         * with it, the latter only while no mesh has used it. */
+        if (strcmp(e->key, OSSA_EXTRA_JOINT_INDEX) == 0 && !took_skeleton) continue;
+        if (strcmp(e->key, OSSA_EXTRA_MESH_TO_BIND) == 0 &&
+            (!took_skeleton || used_src_to_bind || dst->num_vertices))
+            continue;
+        st = ossa_model_add_extra(dst, e->key, e->data, e->size, error);
+    }
     free(map);
     return st;
 }
