@@ -108,9 +108,8 @@ static void *count_alloc(void *user, size_t size)
     return (unsigned char *)p + 16;
 }
 
-static void count_free(void *user, void *ptr, size_t size)
+static void count_free(void *user, void *ptr)
 {
-    (void)size; /* callers may pass 0; the header knows */
     if (!ptr) return;
     counter *c = user;
     size_t *p = (size_t *)((unsigned char *)ptr - 16);

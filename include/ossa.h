@@ -75,10 +75,12 @@ const char *ossa_error_kind_name(ossa_error_kind kind);
 
 /* -- Allocation ------------------------------------------------------------ */
 
-/* Optional custom allocator; all members zero means malloc/free. */
+/* Optional custom allocator; all members zero means malloc/free. `alloc`
+ * returns NULL on failure (the library then fails with OSSA_ERROR_NOMEM);
+ * `free` gets every pointer `alloc` returned, once, and never NULL. */
 typedef struct ossa_allocator {
     void *(*alloc)(void *user, size_t size);
-    void (*free)(void *user, void *ptr, size_t size);
+    void (*free)(void *user, void *ptr);
     void *user;
 } ossa_allocator;
 

@@ -22,7 +22,8 @@ void ossa__free(const ossa_allocator *a, void *ptr, size_t size)
 {
     if (!ptr) return;
     if (a && a->alloc) {
-        if (a->free) a->free(a->user, ptr, size);
+        (void)size; /* a hint for debugging; the callback does not take it */
+        if (a->free) a->free(a->user, ptr);
         return;
     }
     free(ptr);

@@ -103,10 +103,9 @@ static inline void *rt_alloc_fn(void *user, size_t size)
     if (p) a->live++;
     return p;
 }
-static inline void rt_free_fn(void *user, void *ptr, size_t size)
+static inline void rt_free_fn(void *user, void *ptr)
 {
     rt_alloc *a = user;
-    (void)size;
     if (ptr) a->live--;
     free(ptr);
 }

@@ -213,10 +213,9 @@ static void *ts_alloc_fn(void *user, size_t size)
     return h + 1;
 }
 
-static void ts_free_fn(void *user, void *ptr, size_t size)
+static void ts_free_fn(void *user, void *ptr)
 {
     ts_alloc *a = user;
-    (void)size; /* not relied upon: the library passes 0 for some frees */
     if (!ptr) return;
     block_header *h = (block_header *)ptr - 1;
     if (h->magic != TS_BLOCK_MAGIC) {

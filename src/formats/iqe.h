@@ -251,7 +251,7 @@ void ossa__iqe_doc_free(iqe_doc *doc);
 
 /* Allocation helpers for the raw lists (false when memory runs out). */
 bool ossa__iqe_vec_reserve(const ossa_allocator *a, iqe_vec *v, size_t count, size_t elem);
-void ossa__iqe_vec_free(const ossa_allocator *a, iqe_vec *v, size_t elem);
+void ossa__iqe_vec_free(const ossa_allocator *a, iqe_vec *v);
 /* Temporary blocks of count * elem bytes (NULL on overflow or failure). */
 void *ossa__iqe_talloc(const ossa_allocator *a, size_t count, size_t elem);
 void ossa__iqe_tfree(const ossa_allocator *a, void *ptr);

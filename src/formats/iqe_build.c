@@ -363,19 +363,19 @@ static ossa_status add_arrays(builder *b, const out_vertex *ov, size_t n)
                             : sizes[slot];
         if (add_array(b, ov, n, slot, size)) return OSSA_FAILED;
         switch (slot) {
-        case OSSA_VERTEX_POSITION: ossa__iqe_vec_free(a, &d->pos, 4 * sizeof(float)); break;
-        case OSSA_VERTEX_TEXCOORD: ossa__iqe_vec_free(a, &d->tc, 2 * sizeof(float)); break;
-        case OSSA_VERTEX_TANGENT: ossa__iqe_vec_free(a, &d->tan, 8 * sizeof(float)); break;
+        case OSSA_VERTEX_POSITION: ossa__iqe_vec_free(a, &d->pos); break;
+        case OSSA_VERTEX_TEXCOORD: ossa__iqe_vec_free(a, &d->tc); break;
+        case OSSA_VERTEX_TANGENT: ossa__iqe_vec_free(a, &d->tan); break;
         case OSSA_VERTEX_BLENDWEIGHTS:
-            ossa__iqe_vec_free(a, &d->blend, (size_t)d->influences * 8);
+            ossa__iqe_vec_free(a, &d->blend);
             break;
-        case OSSA_VERTEX_COLOR: ossa__iqe_vec_free(a, &d->color, 4 * sizeof(float)); break;
+        case OSSA_VERTEX_COLOR: ossa__iqe_vec_free(a, &d->color); break;
         default:
             if (slot >= IQE_SLOT_CUSTOM0)
-                ossa__iqe_vec_free(a, &d->custom[slot - IQE_SLOT_CUSTOM0], 4 * sizeof(float));
+                ossa__iqe_vec_free(a, &d->custom[slot - IQE_SLOT_CUSTOM0]);
         }
     }
-    ossa__iqe_vec_free(a, &d->nrm, 3 * sizeof(float));
+    ossa__iqe_vec_free(a, &d->nrm);
     return OSSA_OK;
 }
 
@@ -692,8 +692,8 @@ ossa_status ossa__iqe_build(ossa_model *m, iqe_doc *d, const ossa_load_options *
     if (!st) st = build_geometry(&b);
     /* The face lists are no longer needed; the pose chunks are freed as
      * the frames are filled. */
-    ossa__iqe_vec_free(b.alloc, &d->tris, sizeof(iqe_tri));
-    ossa__iqe_vec_free(b.alloc, &d->face_n, sizeof(uint32_t));
+    ossa__iqe_vec_free(b.alloc, &d->tris);
+    ossa__iqe_vec_free(b.alloc, &d->face_n);
     if (!st) st = build_animations(&b);
     if (!st && d->has_comment && d->comment_size)
         st = ossa_model_set_comment(m, d->comment, d->comment_size, error);

@@ -23,40 +23,30 @@ bool ossa__iqe_vec_reserve(const ossa_allocator *a, iqe_vec *v, size_t count, si
         p = a->alloc(a->user, cap * elem);
         if (!p) return false;
         if (v->count) memcpy(p, v->data, v->count * elem);
-        if (v->data && a->free) a->free(a->user, v->data, v->cap * elem);
+        if (v->data && a->free) a->free(a->user, v->data);
     }
     v->data = p;
     v->cap = cap;
     return true;
 }
 
-/* Temporary blocks remember their size (custom allocators are told it). */
+/* Temporary blocks: an overflow-checked count * elem allocation. */
 void *ossa__iqe_talloc(const ossa_allocator *a, size_t count, size_t elem)
 {
-    if (elem && count > (SIZE_MAX - 32) / elem) return NULL;
-    size_t size = count * elem + 16;
-    unsigned char *p = ossa__alloc(a, size);
-    if (!p) return NULL;
-    memcpy(p, &size, sizeof size);
-    return p + 16;
+    if (elem && count > SIZE_MAX / elem) return NULL;
+    size_t size = count * elem;
+    return ossa__alloc(a, size ? size : 1);
 }
 
-void ossa__iqe_tfree(const ossa_allocator *a, void *ptr)
-{
-    if (!ptr) return;
-    unsigned char *p = (unsigned char *)ptr - 16;
-    size_t size;
-    memcpy(&size, p, sizeof size);
-    ossa__free(a, p, size);
-}
+void ossa__iqe_tfree(const ossa_allocator *a, void *ptr) { ossa__free(a, ptr, 0); }
 
-void ossa__iqe_vec_free(const ossa_allocator *a, iqe_vec *v, size_t elem)
+void ossa__iqe_vec_free(const ossa_allocator *a, iqe_vec *v)
 {
     if (v->data) {
         if (!a || !a->alloc)
             free(v->data);
         else if (a->free)
-            a->free(a->user, v->data, v->cap * elem);
+            a->free(a->user, v->data);
     }
     memset(v, 0, sizeof *v);
 }
@@ -64,31 +54,31 @@ void ossa__iqe_vec_free(const ossa_allocator *a, iqe_vec *v, size_t elem)
 void ossa__iqe_doc_free(iqe_doc *d)
 {
     const ossa_allocator *a = d->allocator;
-    ossa__iqe_vec_free(a, &d->pos, 4 * sizeof(float));
-    ossa__iqe_vec_free(a, &d->tc, 2 * sizeof(float));
-    ossa__iqe_vec_free(a, &d->nrm, 3 * sizeof(float));
-    ossa__iqe_vec_free(a, &d->tan, 8 * sizeof(float));
-    ossa__iqe_vec_free(a, &d->blend, (size_t)d->influences * 8);
-    ossa__iqe_vec_free(a, &d->color, 4 * sizeof(float));
-    for (int i = 0; i < IQE_NUM_CUSTOM; i++) ossa__iqe_vec_free(a, &d->custom[i], 4 * sizeof(float));
-    ossa__iqe_vec_free(a, &d->vs, sizeof(int64_t));
-    ossa__iqe_vec_free(a, &d->tris, sizeof(iqe_tri));
-    ossa__iqe_vec_free(a, &d->runs, sizeof(iqe_run));
-    ossa__iqe_vec_free(a, &d->scaled, 1);
-    ossa__iqe_vec_free(a, &d->face_n, sizeof(uint32_t));
-    ossa__iqe_vec_free(a, &d->fs, sizeof(iqe_fs));
-    ossa__iqe_vec_free(a, &d->fs_flags, 1);
-    ossa__iqe_vec_free(a, &d->states, sizeof(iqe_state));
-    ossa__iqe_vec_free(a, &d->groups, sizeof(iqe_group));
-    ossa__iqe_vec_free(a, &d->segments, sizeof(iqe_segment));
-    ossa__iqe_vec_free(a, &d->joints, sizeof(iqe_joint));
-    ossa__iqe_vec_free(a, &d->base_poses, sizeof(ossa_transform));
-    ossa__iqe_vec_free(a, &d->base_lines, sizeof(uint32_t));
-    ossa__iqe_vec_free(a, &d->frames, sizeof(iqe_frame));
-    ossa__iqe_vec_free(a, &d->anims, sizeof(iqe_anim));
-    ossa__iqe_vec_free(a, &d->vertex_refs, sizeof(iqe_ref));
-    ossa__iqe_vec_free(a, &d->joint_refs, sizeof(iqe_ref));
-    ossa__iqe_vec_free(a, &d->pool, 1);
+    ossa__iqe_vec_free(a, &d->pos);
+    ossa__iqe_vec_free(a, &d->tc);
+    ossa__iqe_vec_free(a, &d->nrm);
+    ossa__iqe_vec_free(a, &d->tan);
+    ossa__iqe_vec_free(a, &d->blend);
+    ossa__iqe_vec_free(a, &d->color);
+    for (int i = 0; i < IQE_NUM_CUSTOM; i++) ossa__iqe_vec_free(a, &d->custom[i]);
+    ossa__iqe_vec_free(a, &d->vs);
+    ossa__iqe_vec_free(a, &d->tris);
+    ossa__iqe_vec_free(a, &d->runs);
+    ossa__iqe_vec_free(a, &d->scaled);
+    ossa__iqe_vec_free(a, &d->face_n);
+    ossa__iqe_vec_free(a, &d->fs);
+    ossa__iqe_vec_free(a, &d->fs_flags);
+    ossa__iqe_vec_free(a, &d->states);
+    ossa__iqe_vec_free(a, &d->groups);
+    ossa__iqe_vec_free(a, &d->segments);
+    ossa__iqe_vec_free(a, &d->joints);
+    ossa__iqe_vec_free(a, &d->base_poses);
+    ossa__iqe_vec_free(a, &d->base_lines);
+    ossa__iqe_vec_free(a, &d->frames);
+    ossa__iqe_vec_free(a, &d->anims);
+    ossa__iqe_vec_free(a, &d->vertex_refs);
+    ossa__iqe_vec_free(a, &d->joint_refs);
+    ossa__iqe_vec_free(a, &d->pool);
     while (d->chunks) {
         iqe_chunk *next = d->chunks->next;
         ossa__free(a, d->chunks, sizeof *d->chunks);

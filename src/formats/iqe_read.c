@@ -952,8 +952,8 @@ ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *
         ossa__warn(model, OSSA_NO_OFFSET, 0, 0, "%u more unknown commands ignored",
                    ps.unknown - MAX_UNKNOWN_WARNINGS);
     if (!st && !d->any_faces) st = soup(&ps);
-    ossa__iqe_vec_free(d->allocator, &ps.face_idx, sizeof(uint32_t));
-    ossa__iqe_vec_free(d->allocator, &ps.pairs, sizeof(blend_pair));
+    ossa__iqe_vec_free(d->allocator, &ps.face_idx);
+    ossa__iqe_vec_free(d->allocator, &ps.pairs);
     ossa__free(d->allocator, ps.group_slots, ps.group_cap * sizeof *ps.group_slots);
     return st;
 }
