@@ -51,5 +51,8 @@ const ossa_format_ops *ossa__format_ops(ossa_format id);
 
 extern const ossa_format_ops ossa__iqm_format;
 extern const ossa_format_ops ossa__iqe_format;
+extern const ossa_format_ops ossa__sotc_skb_format;
+extern const ossa_format_ops ossa__sotc_anb_format;
+extern const ossa_format_ops ossa__sotc_nmo_format;
 
 #endif

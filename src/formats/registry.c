@@ -6,6 +6,9 @@
 static const ossa_format_ops *const formats[] = {
     &ossa__iqm_format,
     &ossa__iqe_format,
+    &ossa__sotc_skb_format,
+    &ossa__sotc_anb_format,
+    &ossa__sotc_nmo_format,
 };
 #define NUM_FORMATS (sizeof formats / sizeof formats[0])
 
