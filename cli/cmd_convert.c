@@ -1,10 +1,11 @@
 /* ossa convert: read one or more inputs, merge them, write one output. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
-    "Usage: ossa convert IN... -o OUT [--format NAME] [--bounds MODE]\n"
+    "Usage: ossa convert IN... -o OUT [--format NAME] [--bounds MODE] [--anim NAME|INDEX]\n"
     "\n"
     "Read the inputs, merge each later one into the first (for example a\n"
     "mesh file, then files with more animations) and write OUT. The file is\n"
@@ -16,10 +17,12 @@ static const char usage[] =
     "  --format NAME     output format (default: from OUT's extension)\n"
     "  --bounds MODE     per-frame bounds to store: conservative (default),\n"
     "                    exact, stored (keep the input's) or none\n"
+    "  --anim NAME|INDEX the animation to write to formats that hold one\n"
+    "                    (SOTC .anb), by name or 0-based index (default: 0)\n"
     "  -h, --help        show this help\n"
     "\n" CLI_LOAD_OPTIONS_HELP;
 
-enum { OPT_OUTPUT, OPT_FORMAT, OPT_BOUNDS };
+enum { OPT_OUTPUT, OPT_FORMAT, OPT_BOUNDS, OPT_ANIM };
 
 static const struct {
     const char *name;
@@ -68,12 +71,50 @@ static int output_options(const cli_args *args, ossa_write_options *options)
     return 0;
 }
 
+/* Messages of writers that drop data: "ossa: OUT: warning: ...". */
+static void print_warning(void *user, const char *message)
+{
+    fprintf(stderr, "ossa: %s: warning: %s\n", (const char *)user, message);
+}
+
+static void print_info(void *user, const char *message)
+{
+    fprintf(stderr, "ossa: %s: %s\n", (const char *)user, message);
+}
+
+/* The animation named `arg`, else the one whose 0-based index `arg`
+ * spells; -1 after an error message when there is none. */
+static int find_animation(const ossa_model *model, const char *arg)
+{
+    for (uint32_t i = 0; i < model->num_animations; i++)
+        if (strcmp(model->animations[i].name, arg) == 0) return (int)i;
+    const char *p = arg;
+    while (*p >= '0' && *p <= '9') p++;
+    if (p != arg && !*p && p - arg < 10) {
+        unsigned long k = strtoul(arg, NULL, 10);
+        if (k < model->num_animations) return (int)k;
+    }
+    if (model->num_animations == 0) {
+        cli_error("unknown animation '%s': the model has no animations", arg);
+        return -1;
+    }
+    fprintf(stderr, "ossa: unknown animation '%s'; the animations are:", arg);
+    for (uint32_t i = 0; i < model->num_animations; i++) {
+        fputs(i ? ", " : " ", stderr);
+        cli_print_text(stderr, model->animations[i].name);
+        fprintf(stderr, " (%u)", (unsigned)i);
+    }
+    fputc('\n', stderr);
+    return -1;
+}
+
 int cmd_convert(int argc, char **argv)
 {
     static const cli_option options[] = {
         [OPT_OUTPUT] = {"--output", "-o", 1},
         [OPT_FORMAT] = {"--format", NULL, 1},
         [OPT_BOUNDS] = {"--bounds", NULL, 1},
+        [OPT_ANIM] = {"--anim", NULL, 1},
         CLI_LOAD_OPTIONS,
         {NULL, NULL, 0},
     };
@@ -99,9 +140,16 @@ int cmd_convert(int argc, char **argv)
 
     const char *out = args.value[OPT_OUTPUT];
     ossa_model *model = cli_load_merged(args.files, args.num_files, &load_options);
-    if (!model) {
+    const char *anim = args.value[OPT_ANIM];
+    int index = model && anim ? find_animation(model, anim) : 0;
+    write_options.warn = print_warning;
+    write_options.info = print_info;
+    write_options.warn_user = (void *)out;
+    if (!model || index < 0) {
         rc = CLI_EXIT_INPUT;
+        ossa_model_free(model);
     } else {
+        write_options.animation = (uint32_t)index;
         ossa_error error;
         memset(&error, 0, sizeof error);
         if (ossa_write_file(model, out, &write_options, &error) != OSSA_OK) {
