@@ -123,5 +123,14 @@ uint32_t ossa__anb_sample_size(unsigned flag);
  * exactly as sotc.md §3.2 says (not renormalized). */
 void ossa__anb_decode(unsigned flag, const unsigned char *desc, const unsigned char *sample,
                       float q[4]);
+/* Encodes `frames` unit quaternions in the stored convention, each on the
+ * previous one's side, with `flag` (sotc.md §9.1): the descriptor into
+ * `desc` (its payload pointer left 0), the samples into `payload` (frames x
+ * ossa__anb_sample_size(flag) bytes). Returns the largest angle in radians
+ * between a source rotation and its decoded value, or -1 when `flag`
+ * cannot hold the track (13 for rotations about more than one axis) or is
+ * unknown. The writer picks among these per bone. */
+double ossa__anb_encode(unsigned flag, const double (*q)[4], uint32_t frames,
+                        unsigned char desc[36], unsigned char *payload);
 
 #endif

@@ -473,6 +473,29 @@ static bool encode_axis(const anb_bone *b, anb_track *t)
     return true;
 }
 
+double ossa__anb_encode(unsigned flag, const double (*q)[4], uint32_t frames,
+                        unsigned char desc[36], unsigned char *payload)
+{
+    anb_bone b = {frames, q};
+    anb_track t;
+    memset(&t, 0, sizeof t);
+    t.payload = payload;
+    switch (flag) {
+    case 0:
+        if (!frames) return -1;
+        encode_constant(&b, q[0], &t);
+        break;
+    case 3: case 4: case 5: case 6: encode_packed(&b, flag - 3, &t); break;
+    case 12: encode_short(&b, &t); break;
+    case 13:
+        if (!encode_axis(&b, &t)) return -1;
+        break;
+    default: return -1;
+    }
+    memcpy(desc, t.desc, sizeof t.desc);
+    return t.error;
+}
+
 /* Picks the encoding of one bone into `best` (with `scratch` as work
  * space; both have payload room for 6 bytes per frame). */
 static void encode_bone(const anb_bone *b, const double bind[4], anb_track *best,
