@@ -6,6 +6,7 @@
 
 static const char usage[] =
     "Usage: ossa convert IN... -o OUT [--format NAME] [--bounds MODE] [--anim NAME|INDEX]\n"
+    "                    [--embed]\n"
     "\n"
     "Read the inputs, merge each later one into the first (for example a\n"
     "mesh file, then files with more animations) and write OUT. The file is\n"
@@ -19,10 +20,12 @@ static const char usage[] =
     "                    exact, stored (keep the input's) or none\n"
     "  --anim NAME|INDEX the animation to write to formats that hold one\n"
     "                    (SOTC .anb), by name or 0-based index (default: 0)\n"
+    "  --embed           .gltf: put the binary data inside the file as a data\n"
+    "                    URI instead of writing OUT's .bin beside it\n"
     "  -h, --help        show this help\n"
     "\n" CLI_LOAD_OPTIONS_HELP;
 
-enum { OPT_OUTPUT, OPT_FORMAT, OPT_BOUNDS, OPT_ANIM };
+enum { OPT_OUTPUT, OPT_FORMAT, OPT_BOUNDS, OPT_ANIM, OPT_EMBED };
 
 static const struct {
     const char *name;
@@ -68,6 +71,7 @@ static int output_options(const cli_args *args, ossa_write_options *options)
                                    bounds);
         options->bounds = bounds_modes[i].mode;
     }
+    if (args->value[OPT_EMBED]) options->flags |= OSSA_WRITE_GLTF_EMBED;
     return 0;
 }
 
@@ -115,6 +119,7 @@ int cmd_convert(int argc, char **argv)
         [OPT_FORMAT] = {"--format", NULL, 1},
         [OPT_BOUNDS] = {"--bounds", NULL, 1},
         [OPT_ANIM] = {"--anim", NULL, 1},
+        [OPT_EMBED] = {"--embed", NULL, 0},
         CLI_LOAD_OPTIONS,
         {NULL, NULL, 0},
     };

@@ -24,6 +24,7 @@ static const struct {
     ossa_format format;
 } outputs[] = {
     {"demo.iqm", OSSA_FORMAT_IQM},
+    {"demo.glb", OSSA_FORMAT_GLB},
 };
 
 /* mkdir -p: creates `dir` and any missing parents. Returns 0 or -1 with
