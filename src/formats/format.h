@@ -56,5 +56,9 @@ extern const ossa_format_ops ossa__sotc_anb_format;
 extern const ossa_format_ops ossa__sotc_nmo_format;
 extern const ossa_format_ops ossa__gltf_format;
 extern const ossa_format_ops ossa__glb_format;
+extern const ossa_format_ops ossa__illmesh_format;
+extern const ossa_format_ops ossa__illskel_format;
+extern const ossa_format_ops ossa__illanim_format;
+extern const ossa_format_ops ossa__illanset_format;
 
 #endif

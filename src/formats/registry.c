@@ -11,6 +11,10 @@ static const ossa_format_ops *const formats[] = {
     &ossa__sotc_nmo_format,
     &ossa__gltf_format,
     &ossa__glb_format,
+    &ossa__illmesh_format,
+    &ossa__illskel_format,
+    &ossa__illanim_format,
+    &ossa__illanset_format,
 };
 #define NUM_FORMATS (sizeof formats / sizeof formats[0])
 
