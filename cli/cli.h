@@ -87,7 +87,8 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
  * cli_load_options_from_args. */
 #define CLI_LOAD_OPTIONS                                                                   \
     {"--fps", NULL, 1}, {"--influences", NULL, 1}, {"--ill-text", NULL, 0},                \
-        {"--ill-binary", NULL, 0}, {"--md5-fix", NULL, 0}, {"--no-md5-fix", NULL, 0}
+        {"--ill-binary", NULL, 0}, {"--md5-fix", NULL, 0}, {"--no-md5-fix", NULL, 0},       \
+        {"--ill-v0a", NULL, 0}, {"--ill-v0b", NULL, 0}
 #define CLI_LOAD_OPTIONS_HELP                                                              \
     "Reading options:\n"                                                                   \
     "  --fps N            frame rate for files that store none (SOTC .anb) or that\n"     \
@@ -97,7 +98,10 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
     "                     read illEngine files as text / binary (default: detect)\n"       \
     "  --md5-fix, --no-md5-fix\n"                                                           \
     "                     apply / never apply the Rx(-90) correction of MD5-derived\n"      \
-    "                     illEngine content (default: detect)\n"
+    "                     illEngine content (default: detect)\n"                          \
+    "  --ill-v0a, --ill-v0b\n"                                                               \
+    "                     illEngine text meshes: texcoord before (v0a, 2-3 Dec 2012)\n"     \
+    "                     or after (v0b) the blend data (default: detect)\n"
 
 /* Fills `out` from the CLI_LOAD_OPTIONS in `args` (a zeroed struct when
  * none is given). On a bad value prints a usage error for `command` and

@@ -65,9 +65,12 @@ void cli_info_print_text(FILE *out, const char *file, const ossa_model *model)
     cli_print_text(out, file);
     fprintf(out, "\nformat: %s\n", ossa_format_name(model->source_format));
 
+    int named = model->num_joints && model->joints[0].name[0];
     fprintf(out, "joints: %" PRIu32 "%s\n", model->num_joints,
-            (model->flags & OSSA_MODEL_SKELETON_FROM_POSES) ? " (from animation poses, unnamed)"
-                                                             : "");
+            (model->flags & OSSA_MODEL_SKELETON_FROM_POSES)
+                ? (named ? " (from animation poses)" : " (from animation poses, unnamed)")
+            : (model->flags & OSSA_MODEL_NAMES_ONLY) ? " (names only)"
+                                                      : "");
     for (uint32_t j = 0; j < model->num_joints; j++) {
         fprintf(out, "  %4" PRIu32 "  %*s", j, (int)(2 * joint_depth(model, j)), "");
         cli_print_text(out, model->joints[j].name[0] ? model->joints[j].name : "(unnamed)");

@@ -197,6 +197,10 @@ int cli_load_options_from_args(const char *command, const cli_option *options,
         return cli_usage_error(command, "--ill-text and --ill-binary exclude each other");
     if ((out->flags & OSSA_LOAD_ILL_MD5_FIX) && (out->flags & OSSA_LOAD_ILL_NO_MD5_FIX))
         return cli_usage_error(command, "--md5-fix and --no-md5-fix exclude each other");
+    if (option_value(options, args, "--ill-v0a")) out->flags |= OSSA_LOAD_ILL_MESH_V0A;
+    if (option_value(options, args, "--ill-v0b")) out->flags |= OSSA_LOAD_ILL_MESH_V0B;
+    if ((out->flags & OSSA_LOAD_ILL_MESH_V0A) && (out->flags & OSSA_LOAD_ILL_MESH_V0B))
+        return cli_usage_error(command, "--ill-v0a and --ill-v0b exclude each other");
     return 0;
 }
 
