@@ -63,13 +63,31 @@ define apt_install
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
 endef
 
-.PHONY: build deps deps-clang configure demo test bench install sanitize clang fuzz clean
+.PHONY: build deps deps-clang deps-node configure demo test bench install sanitize clang fuzz clean
 
 deps:
 	$(call apt_install,$(DEPS))
 
 deps-clang:
 	$(call apt_install,$(CLANG_DEPS))
+
+# The Khronos glTF validator (npm package gltf-validator) checks every glTF
+# file the tests write. It goes into $(NODE_DIR), shared by every build;
+# tests/CMakeLists.txt looks for it there. Node and npm come from Debian
+# when missing. Without network access the install fails and the
+# validation tests print SKIP; nothing else depends on it.
+NODE_DIR := build-node
+deps-node:
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory deps-node-apt; fi
+	@[ -f $(NODE_DIR)/node_modules/gltf-validator/package.json ] || \
+	  { command -v npm >/dev/null 2>&1 && \
+	    npm install --prefix $(NODE_DIR) --no-audit --no-fund --loglevel=error gltf-validator; } || \
+	  echo "make deps-node: could not install gltf-validator; glTF validation tests will be skipped"
+
+.PHONY: deps-node-apt
+deps-node-apt:
+	$(call apt_install,nodejs npm)
 
 # Configure every time: it takes a second and picks up changed options.
 configure: deps
@@ -81,7 +99,7 @@ build: configure
 demo: build
 	./$(BUILD)/ossa demo -o demo
 
-test: build
+test: build deps-node
 	$(CTEST) $(BUILD)
 
 bench: build
@@ -92,7 +110,7 @@ install: build
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 # Debug build under ASan+UBSan; any report fails the test that caused it.
-sanitize: deps $(if $(findstring clang,$(CC_NAME)),deps-clang)
+sanitize: deps deps-node $(if $(findstring clang,$(CC_NAME)),deps-clang)
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=$(CC) \
 	  -DOSSA_BENCH=OFF \
 	  -DCMAKE_C_FLAGS="$(SAN_FLAGS)" \
@@ -102,7 +120,7 @@ sanitize: deps $(if $(findstring clang,$(CC_NAME)),deps-clang)
 	$(SAN_ENV) $(CTEST) $(ASAN_BUILD)
 
 # A second compiler finds other warnings; OSSA_WERROR makes them fatal.
-clang: deps deps-clang
+clang: deps deps-clang deps-node
 	cmake -S . -B $(CLANG_BUILD) -DCMAKE_C_COMPILER=clang -DOSSA_WERROR=ON
 	cmake --build $(CLANG_BUILD) -j$(JOBS)
 	$(CTEST) $(CLANG_BUILD)
@@ -130,4 +148,4 @@ fuzz: deps deps-clang
 	[ -n "$$found" ] || { echo "make fuzz: no fuzz/fuzz_*.c targets" >&2; exit 1; }
 
 clean:
-	rm -rf $(BUILD) build-asan build-asan-* $(CLANG_BUILD) $(FUZZ_BUILD) demo
+	rm -rf $(BUILD) build-asan build-asan-* $(CLANG_BUILD) $(FUZZ_BUILD) $(NODE_DIR) demo
