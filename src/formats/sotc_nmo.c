@@ -64,6 +64,7 @@ typedef struct nmo_strip {
 /* Room for `count` more vertices in every per-vertex buffer. */
 static bool grow_vertices(nmo_reader *r, uint32_t count)
 {
+    if (!count) return true;
     ossa__buf_push(&r->pos, (size_t)count * 12);
     ossa__buf_push(&r->nrm, (size_t)count * 12);
     ossa__buf_push(&r->uv, (size_t)count * 8);
