@@ -400,21 +400,20 @@ typedef struct key_buf {
     size_t size, cap;
 } key_buf;
 
-static float *key_push(const ossa_load_options *options, key_buf *b, size_t n)
+static bool key_push(const ossa_load_options *options, key_buf *b, size_t n)
 {
     if (b->size + n > b->cap) {
         size_t cap = b->cap ? b->cap : 1024;
         while (cap < b->size + n) cap *= 2;
         float *d = ossa__ill_talloc(options, cap, sizeof *d);
-        if (!d) return NULL;
+        if (!d) return false;
         if (b->size) memcpy(d, b->data, b->size * sizeof *d);
         ossa__ill_tfree(options, b->data);
         b->data = d;
         b->cap = cap;
     }
-    float *out = b->data + b->size;
     b->size += n;
-    return out;
+    return true;
 }
 
 static ossa_status read_channel(lexer *lx, key_buf *buf, ill_keys *k, size_t *ofs, int width,
