@@ -622,10 +622,11 @@ static ossa_status parse_json(gltf_reader *r, const char *json, size_t size)
             uint32_t line, column;
             line_column(json, at, &line, &column);
             return ossa__fail_line(r->error, OSSA_ERROR_FORMAT, line, column,
-                                   at >= size ? "the JSON ends early" : "invalid JSON");
+                                   at + 1 >= size ? "the JSON ends early" : "invalid JSON");
         }
+        /* cJSON points at the last byte when the text ends early. */
         return ossa__fail(r->error, OSSA_ERROR_FORMAT, json_offset + at,
-                          at >= size ? "the JSON chunk ends early" : "invalid JSON");
+                          at + 1 >= size ? "the JSON chunk ends early" : "invalid JSON");
     }
     /* Only spaces may follow the document (GLB pads the chunk with them). */
     for (const char *p = end; p && p < json + size; p++)

@@ -493,6 +493,11 @@ static ossa_status scene_nodes(scene *s, uint32_t **out, uint32_t *count)
                                        (long long)sc, k, v);
             if (top < s->N) stack[top++] = v;
         }
+        for (uint32_t a = 0, b = top; b > a + 1; a++, b--) { /* pop in scene order */
+            uint32_t t = stack[a];
+            stack[a] = stack[b - 1];
+            stack[b - 1] = t;
+        }
     } else {
         for (uint32_t v = s->N; v-- > 0;)
             if (s->parent[v] < 0) stack[top++] = v;
@@ -654,7 +659,9 @@ static ossa_status make_arrays(scene *s, const layout *L, arrays *A, uint32_t to
                                     L->influences, "")) < -1;
     }
     for (int k = 0; k < MAX_SETS; k++)
-        if (L->color[k]) fail |= (A->col[k] = new_array(s, OSSA_VERTEX_COLOR, component_of(L->color[k]), 4, "")) < -1;
+        if (L->color[k])
+            fail |= (A->col[k] = new_array(s, OSSA_VERTEX_COLOR, component_of(L->color[k]),
+                                           L->color_n[k] == 3 ? 3 : 4, "")) < -1;
     for (uint32_t k = 0; k < L->num_custom; k++)
         if (!L->custom[k].bad)
             fail |= (A->custom[k] = new_array(s, OSSA_VERTEX_CUSTOM, component_of(L->custom[k].ctype),
@@ -1314,7 +1321,7 @@ static void frame_grid(scene *s, const cJSON *an, const track *tracks, uint32_t 
     if (from_extras && candidates[0] == fps) *rate = (float)xr->valuedouble;
     double count = floor(tmax * fps + 0.5) + 1;
     if (from_extras && cJSON_IsNumber(xf) && xf->valuedouble >= 0 && xf->valuedouble <= 1e9 &&
-        (xf->valuedouble >= count || n == 0))
+        (xf->valuedouble >= count || xf->valuedouble == 0 || n == 0))
         count = floor(xf->valuedouble);
     *frames = count > 4e9 ? UINT32_MAX : (uint32_t)count;
 }

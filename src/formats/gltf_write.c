@@ -359,9 +359,16 @@ static void ubyte_weights(const float *wt, uint32_t n, uint8_t *out)
 }
 
 /* Float weights whose float sum, added in slot order as the validator
- * does, is 1 within its tolerance (2e-7 per weight). */
+ * does, is 1 within its tolerance (2e-7 per weight). Weights that already
+ * sum to 1 that closely are kept as they are. */
 static void float_weights(const float *wt, uint32_t n, float *out)
 {
+    float s32 = 0;
+    for (uint32_t k = 0; k < n; k++) s32 += wt[k];
+    if (fabsf(s32 - 1.0f) <= 1.5e-7f * (float)n) {
+        memcpy(out, wt, n * sizeof *out);
+        return;
+    }
     double sum = 0;
     uint32_t big = 0;
     for (uint32_t k = 0; k < n; k++) {
@@ -568,18 +575,11 @@ static ossa_status add_custom_attribute(gw *w, cJSON *attrs, const ossa_vertex_a
                                         vrange r)
 {
     if (a->size > 4) return OSSA_OK;
-    char name[80];
-    size_t len = 0;
-    name[len++] = '_';
-    for (const char *s = a->name; *s && len < 60; s++) {
-        char c = *s;
-        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-        name[len++] = ok ? (c >= 'a' && c <= 'z' ? (char)(c - 32) : c) : '_';
-    }
-    if (len == 1) len += (size_t)snprintf(name + 1, sizeof name - 1, "CUSTOM");
-    name[len] = 0;
+    char name[256];
+    int len = snprintf(name, sizeof name, "_%s", a->name[0] ? a->name : "CUSTOM");
+    if (len < 0 || (size_t)len >= sizeof name - 16) return OSSA_OK; /* absurdly long: dropped */
     if (cJSON_GetObjectItemCaseSensitive(attrs, name))
-        snprintf(name + len, sizeof name - len, "_%u", nth);
+        snprintf(name + len, sizeof name - (size_t)len, "_%u", nth);
     int ctype = 0;
     switch (a->format) {
     case OSSA_BYTE: ctype = GLTF_BYTE; break;
