@@ -974,12 +974,17 @@ static ossa_status fill_triangles(scene *s, const prim *p, bool flip, tri_list *
     uint32_t count = p->mode == GLTF_TRIANGLES ? n / 3 : n >= 3 ? n - 2 : 0;
     if (p->mode == GLTF_TRIANGLES && n % 3)
         ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0, "%s: %u indices are not a multiple of 3", path, n);
-    ossa_triangle *t = ossa__arena_grow(ossa__model_arena(s->m), out->t, out->n + count, &out->cap, sizeof *t);
-    if (!t && count) {
-        ossa__free(r->alloc, idx, 0);
-        return ossa__fail_nomem(r->error);
+    if (out->n + count > out->cap) {
+        size_t cap = out->cap * 2 > out->n + count ? out->cap * 2 : out->n + count;
+        ossa_triangle *t = ossa__arena_array(ossa__model_arena(s->m), cap, sizeof *t);
+        if (!t) {
+            ossa__free(r->alloc, idx, 0);
+            return ossa__fail_nomem(r->error);
+        }
+        if (out->n) memcpy(t, out->t, out->n * sizeof *t);
+        out->t = t;
+        out->cap = cap;
     }
-    out->t = t;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t a, b, c;
         if (p->mode == GLTF_TRIANGLES) a = i * 3, b = i * 3 + 1, c = i * 3 + 2;
