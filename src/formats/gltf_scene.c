@@ -1137,6 +1137,8 @@ static ossa_status read_tracks(scene *s, uint32_t a, track **out, uint32_t *ntra
     if (!samp || !tracks || !used) return ossa__fail_nomem(r->error);
     uint32_t k = 0;
     for (const cJSON *e = samplers->child; e; e = e->next) samp[k++] = e;
+    *out = tracks; /* the caller frees the values of *ntracks tracks, also on failure */
+    *ntracks = 0;
     uint32_t n = 0, ci = 0;
     bool warned = false;
     for (const cJSON *c = channels->child; c; c = c->next, ci++) {
@@ -1190,7 +1192,7 @@ static ossa_status read_tracks(scene *s, uint32_t a, track **out, uint32_t *ntra
         if (read_input(s, ip, in, cache, ncache, &t->times, &t->keys)) return OSSA_FAILED;
         gltf_accessor info;
         if (ossa__gltf_accessor_floats(r, outp, op, &info, &t->values)) return OSSA_FAILED;
-        n++; /* owned from here: freed by the caller */
+        *ntracks = ++n; /* owned from here: freed by the caller */
         t->ncomp = pk == 1 ? 4 : 3;
         uint32_t per = t->interp == 2 ? 3 : 1;
         if (info.ncomp != t->ncomp)
@@ -1204,8 +1206,6 @@ static ossa_status read_tracks(scene *s, uint32_t a, track **out, uint32_t *ntra
         if (pk != 1 && info.ctype != GLTF_FLOAT)
             return ossa__gltf_fail(r, OSSA_ERROR_CORRUPT, "%s: %s must be float", op, tpath);
     }
-    *out = tracks;
-    *ntracks = n;
     return OSSA_OK;
 }
 
