@@ -209,9 +209,11 @@ static ossa_status read_stream(nmo_reader *r, uint32_t chunk, uint64_t start, ui
                                   "too many vertices");
             if (!grow_vertices(r, num)) return ossa__fail_nomem(r->error);
             strip = (nmo_strip){r->num_vertices, num, true};
-            float *pos = (float *)(void *)r->pos.data + (size_t)strip.first * 3;
+            float *pos = num ? (float *)(void *)r->pos.data + (size_t)strip.first * 3 : NULL;
             for (uint32_t i = 0; i < 3 * num; i++) pos[i] = ossa__rdf32(p + 4 * i);
             r->num_vertices += num;
+        } else if (num == 0) {
+            /* An empty packet of any other kind changes nothing. */
         } else if (cmd == VIF_V3_32 && addr == 6) {
             /* 12 bytes per element of unknown meaning: skipped. */
         } else if (cmd == VIF_V3_32 && addr != 2) {
