@@ -216,7 +216,8 @@ static ossa_model *build_character(void)
     assert_int_equal(ossa_model_set_triangles(m, NTRI, tris, NULL), OSSA_OK);
     assert_int_equal(ossa_model_add_mesh(m, "body", "knight_tex", 0, nv, 0, NTRI, NULL), 0);
     for (int a = 0; a < 2; a++) {
-        ossa_animation *an = ossa_model_add_animation(m, anim_names[a], anim_frames[a], 30, 0, NULL);
+        ossa_animation *an =
+            ossa_model_add_animation(m, anim_names[a], anim_frames[a], 30, 0, NULL);
         assert_non_null(an);
         for (uint32_t f = 0; f < anim_frames[a]; f++)
             for (uint32_t j = 0; j < NJ; j++) {
@@ -335,7 +336,8 @@ static void check_character(const ossa_model *m)
     for (uint32_t t = 0; t < NTRI; t++) {
         float p[3][3];
         for (int c = 0; c < 3; c++)
-            assert_int_equal(ossa_vertex_array_read(m, pos, m->triangles[t].v[c], 1, p[c]), OSSA_OK);
+            assert_int_equal(ossa_vertex_array_read(m, pos, m->triangles[t].v[c], 1, p[c]),
+                             OSSA_OK);
         /* Same cyclic order as the source triangle t. */
         int start = -1;
         for (int c = 0; c < 3; c++)
@@ -516,7 +518,8 @@ static void test_skb_layout_and_opt_bones(void **state)
     assert_int_equal(ts_le32(h + 4), NJ);
     for (uint32_t j = 0; j < NJ; j++) {
         const unsigned char *rec = f + ro + ts_le32(h + 0x2C + 8 * j);
-        assert_string_equal((const char *)f + ro + ts_le32(h + 0x0C) + ts_le32(rec), joint_names[j]);
+        const char *strtab = (const char *)f + ro + ts_le32(h + 0x0C);
+        assert_string_equal(strtab + ts_le32(rec), joint_names[j]);
         assert_int_equal((int32_t)ts_le32(rec + 0x38), joint_parent[j]);
         assert_int_equal(ts_le32(rec + 4), 0xFFFFFFFFu);
         assert_true(ts_lef32(rec + 0x1C) == 1.0f);
@@ -776,7 +779,8 @@ static void test_nmo_hand_stream(void **state)
     const ossa_vertex_array *col = ossa_model_find_array(m, OSSA_VERTEX_COLOR, NULL);
     const ossa_vertex_array *bi = ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
     const ossa_vertex_array *bw = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
-    const ossa_vertex_array *pw = ossa_model_find_array(m, OSSA_VERTEX_CUSTOM, "sotc.parent_weight");
+    const ossa_vertex_array *pw =
+        ossa_model_find_array(m, OSSA_VERTEX_CUSTOM, "sotc.parent_weight");
     assert_non_null(uv);
     assert_non_null(nrm);
     assert_non_null(col);
@@ -838,7 +842,8 @@ static void test_nmo_hand_stream(void **state)
                      memcmp(a[2], b[(r + 2) % 3], 12) == 0;
         assert_true(match);
     }
-    const ossa_vertex_array *pw2 = ossa_model_find_array(m2, OSSA_VERTEX_CUSTOM, "sotc.parent_weight");
+    const ossa_vertex_array *pw2 =
+        ossa_model_find_array(m2, OSSA_VERTEX_CUSTOM, "sotc.parent_weight");
     assert_non_null(pw2);
     for (uint32_t i = 0; i < 7; i++) {
         float a[4], b[4], pa[3], pb[3];

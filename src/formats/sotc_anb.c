@@ -159,7 +159,8 @@ static ossa_status anb_read(ossa_model *m, const unsigned char *data, size_t siz
     /* dormin keeps the low 16 bits of the word at +4; the upper half is
      * unknown. */
     uint32_t frames = ossa__rd16(h + 4);
-    uint32_t flags_at = ossa__rd32(h + 8), descs_at = ossa__rd32(h + 0x10), n = ossa__rd32(h + 0x14);
+    uint32_t flags_at = ossa__rd32(h + 8), descs_at = ossa__rd32(h + 0x10);
+    uint32_t n = ossa__rd32(h + 0x14);
     if (ossa__xff_need(&x, flags_at, n, 1, e + 8, "bone flags", error) ||
         ossa__xff_need(&x, descs_at, n, 4, e + 0x10, "bone descriptors", error))
         return OSSA_FAILED;

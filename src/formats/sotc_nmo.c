@@ -132,7 +132,8 @@ static ossa_status close_strip(nmo_reader *r, nmo_strip *s)
     if (r->has_nrm) {
         double vote = 0;
         for (uint32_t i = 0; i + 2 < s->count; i++) {
-            uint32_t a = s->first + i + (i & 1), b = s->first + i + 1 - (i & 1), c = s->first + i + 2;
+            uint32_t a = s->first + i + (i & 1), b = s->first + i + 1 - (i & 1);
+            uint32_t c = s->first + i + 2;
             double e1[3], e2[3], n[3];
             for (int k = 0; k < 3; k++) {
                 e1[k] = (double)pos[3 * b + k] - pos[3 * a + k];
@@ -413,8 +414,8 @@ static ossa_status nmo_read(ossa_model *m, const unsigned char *data, size_t siz
     if (!st && num_tris > UINT32_MAX)
         st = ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET, "too many triangles");
     if (!st && num_tris)
-        st = ossa_model_set_triangles(m, (uint32_t)num_tris, (const ossa_triangle *)(void *)r.tris.data,
-                                      error);
+        st = ossa_model_set_triangles(m, (uint32_t)num_tris,
+                                      (const ossa_triangle *)(void *)r.tris.data, error);
     size_t num_meshes = r.meshes.size / sizeof(nmo_mesh);
     for (size_t i = 0; !st && i < num_meshes; i++) {
         const nmo_mesh *mesh = (const nmo_mesh *)(void *)r.meshes.data + i;

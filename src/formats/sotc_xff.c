@@ -17,7 +17,8 @@ ossa_status ossa__xff_open(sotc_xff *x, const unsigned char *data, size_t size, 
                           size);
     /* "xff\0" in data files, "xff2" in executables; both are accepted. */
     if (memcmp(data, "xff", 3) != 0 || (data[3] != 0 && data[3] != '2'))
-        return ossa__fail(error, OSSA_ERROR_FORMAT, 0, "expected the XFF magic \"xff\\0\" or \"xff2\"");
+        return ossa__fail(error, OSSA_ERROR_FORMAT, 0,
+                          "expected the XFF magic \"xff\\0\" or \"xff2\"");
     uint32_t total = hdr(data, XFF_H_SIZE);
     if (total > size)
         return ossa__fail(error, OSSA_ERROR_TRUNCATED, size,
