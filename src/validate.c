@@ -128,7 +128,9 @@ static void check_weights(checker *c, const ossa_model *m)
         double total = 0;
         for (uint32_t k = 0; k < n; k++) {
             if (w[k] < 0) tally_add(&neg, "vertex %u: negative blend weight %g", v, w[k]);
-            if (w[k] > 0 && (idx[k] < 0 || idx[k] >= (float)m->num_joints))
+            /* Without joints the indexes name another file's skeleton
+             * (SOTC .nmo meshes): reported once below. */
+            if (w[k] > 0 && m->num_joints && (idx[k] < 0 || idx[k] >= (float)m->num_joints))
                 tally_add(&range, "vertex %u: blend index %g is not a joint (%u joints)", v,
                           idx[k], m->num_joints);
             total += w[k];
@@ -144,6 +146,9 @@ static void check_weights(checker *c, const ossa_model *m)
         }
     }
     tally_report(c, OSSA_SEVERITY_ERROR, &range);
+    if (!m->num_joints)
+        report(c, OSSA_SEVERITY_WARNING,
+               "blend indexes without joints: the skeleton must come from another file");
     tally_report(c, OSSA_SEVERITY_ERROR, &neg);
     tally_report(c, OSSA_SEVERITY_ERROR, &sum);
     tally_report(c, OSSA_SEVERITY_WARNING, &ubyte);
