@@ -118,7 +118,7 @@ static ossa_status load_data_uri(gltf_reader *r, uint32_t i, const char *uri, gl
 {
     const char *comma = strchr(uri, ',');
     const char *b64 = comma ? strstr(uri, ";base64,") : NULL;
-    if (!comma || b64 + 7 != comma)
+    if (!comma || !b64 || b64 + 7 != comma)
         return ossa__gltf_fail(r, OSSA_ERROR_UNSUPPORTED,
                                "buffers[%u].uri: only base64 data URIs are supported", i);
     const char *data = comma + 1;

@@ -333,7 +333,13 @@ static ossa_status build_joints(scene *s)
                 ossa__gltf_mat_mul(inv_parent, b, l);
             else
                 memcpy(l, b, sizeof l);
-            ossa__gltf_mat_to_trs(l, &s->bind[j]);
+            ossa_transform tb;
+            ossa__gltf_mat_to_trs(l, &tb);
+            bool finite = true;
+            for (int k = 0; k < 3; k++)
+                finite &= isfinite(tb.translation[k]) && isfinite(tb.scale[k]) && tb.scale[k] != 0;
+            if (!finite) continue; /* beyond float range: the rest pose stays */
+            s->bind[j] = tb;
             ossa__gltf_trs_to_mat(&s->bind[j], m);
             if (pj >= 0) ossa__gltf_mat_mul(world[pj], m, world[j]);
             else memcpy(world[j], m, sizeof m);

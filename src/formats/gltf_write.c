@@ -318,7 +318,9 @@ static int write_inverse_binds(gw *w)
                 ossa__gltf_mat_mul(world + (size_t)m->joints[j].parent * 16, local, world + j * 16);
             else
                 memcpy(world + j * 16, local, sizeof local);
-            if (!ossa__gltf_mat_invert(world + j * 16, inv)) /* a zero scale: identity */
+            bool ok = ossa__gltf_mat_invert(world + j * 16, inv);
+            for (int k = 0; k < 16 && ok; k++) ok = isfinite((float)inv[k]);
+            if (!ok) /* a zero scale, or beyond float range: identity */
                 for (int k = 0; k < 16; k++) inv[k] = k % 5 == 0;
             for (int k = 0; k < 16; k++) ibm[j * 16 + k] = (float)inv[k];
             ibm[j * 16 + 3] = ibm[j * 16 + 7] = ibm[j * 16 + 11] = 0;
