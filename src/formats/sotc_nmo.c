@@ -601,9 +601,20 @@ static void emit_mesh(nmo_writer *w, uint32_t first, uint32_t count, uint32_t *s
             emit_strip(w);
             (*strips)++;
         }
-        strip_push(w, v[0]);
-        strip_push(w, v[2]);
-        strip_push(w, v[1]);
+        /* Any rotation of the triangle starts a strip the same way; take
+         * one that lets the next triangle join (odd triangle 1 needs the
+         * edge from s1 to s2 reversed in it). */
+        int rot = -1;
+        if (t + 1 < first + count) {
+            const uint32_t *n = w->m->triangles[t + 1].v;
+            for (int r = 0; r < 3 && rot < 0; r++)
+                for (int k = 0; k < 3; k++)
+                    if (n[k] == v[(r + 1) % 3] && n[(k + 2) % 3] == v[(r + 2) % 3]) rot = r;
+        }
+        if (rot < 0) rot = 0;
+        strip_push(w, v[rot]);
+        strip_push(w, v[(rot + 2) % 3]);
+        strip_push(w, v[(rot + 1) % 3]);
     }
     if (w->strip.size) {
         emit_strip(w);
