@@ -80,7 +80,8 @@ static ossa_status remap_blend_indexes(ossa_model *m, const uint32_t *fi, ossa_e
         float x = v[i];
         int32_t j = x >= 0 && x < (float)top ? inv[(uint32_t)x] : -1;
         if (j < 0 && wt[i] > 0 && !missing++) first = i / a->size;
-        v[i] = j < 0 ? 0 : (float)j;
+        /* unused slots (weight 0) get joint 0, as illEngine writes them */
+        v[i] = j < 0 || wt[i] == 0 ? 0 : (float)j;
         if (v[i] > largest) largest = v[i];
     }
     ossa_status st = OSSA_OK;
