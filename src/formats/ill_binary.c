@@ -97,6 +97,11 @@ static ossa_status read_mesh(ossa_model *model, cursor *c, int version,
     c->pos += (size_t)ng * 5;
     uint32_t stride = ossa__ill_vertex_floats(mask);
     size_t vertices_at = c->pos;
+    /* Vertices without attributes take no bytes: at most one per byte of
+     * the file, so that their count stays in proportion to it. */
+    if (!stride && nv > c->size)
+        return ossa__fail(c->error, OSSA_ERROR_CORRUPT, mask_at + (version ? 2 : 1),
+                          "%u vertices without attributes in a file of %zu bytes", nv, c->size);
     if (need(c, (uint64_t)nv * stride * 4, "the vertices")) return OSSA_FAILED;
     float *v = ossa__ill_talloc(options, (size_t)nv * stride + 1, sizeof *v);
     if (!v) return ossa__fail_nomem(c->error);

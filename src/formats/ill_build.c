@@ -122,7 +122,7 @@ ossa_status ossa__ill_build_mesh(ossa_model *model, const ill_mesh *mesh,
     o_col = o;
 
     if (ossa_model_set_vertex_count(model, nv, error)) return OSSA_FAILED;
-    float *tmp = ossa__ill_talloc(options, (size_t)nv + 1, 4 * sizeof *tmp);
+    float *tmp = ossa__ill_talloc(options, stride ? (size_t)nv + 1 : 1, 4 * sizeof *tmp);
     if (!tmp) return ossa__fail_nomem(error);
     ossa_status st = OSSA_OK;
     const float *vx = mesh->vertices;
@@ -457,6 +457,11 @@ ossa_status ossa__ill_build_skeleton(ossa_model *model, ill_bone *bones, uint32_
         ossa_transform t;
         if (decompose(b->matrix, &t) > 1e-4)
             if (!sheared++) first_sheared = order[k];
+        if (!ossa__finite3(t.scale)) {
+            st = ossa__ill_fail(error, OSSA_ERROR_CORRUPT, b->at,
+                                "bone %u: the matrix's scale is too large for a float", order[k]);
+            break;
+        }
         const char *name = b->name ? b->name : "";
         if (b->name) {
             const char *dup = ossa__ill_set_add(&names, b->name);

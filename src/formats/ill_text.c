@@ -240,8 +240,14 @@ static ossa_status read_mesh(lexer *lx)
         return ossa__ill_fail(lx->error, OSSA_ERROR_CORRUPT, ni_at,
                               "%u indices: expected a multiple of 3 (a triangle list)", ni);
     uint32_t stride = ossa__ill_vertex_floats(mask);
-    if (fits(lx, nv_at, (uint64_t)nv * stride + ni, 1, "vertex values and indices"))
-        return OSSA_FAILED;
+    /* Vertices without attributes take no tokens; each is still a line
+     * (a blank one) of the canonical layout, which bounds their count. */
+    double bytes = (stride ? 2.0 * stride : 1.0) * nv + 2.0 * ni - 1;
+    if (bytes > (double)(lx->end - lx->p))
+        return ossa__ill_fail(lx->error, OSSA_ERROR_TRUNCATED, nv_at,
+                              "%u vertices and %u indices cannot fit in the %zu bytes that "
+                              "follow",
+                              nv, ni, (size_t)(lx->end - lx->p));
 
     float *v = ossa__ill_talloc(options, (size_t)nv * stride + 1, sizeof *v);
     uint32_t *idx = ossa__ill_talloc(options, (size_t)ni + 1, sizeof *idx);
