@@ -608,6 +608,11 @@ static void test_anim1_matches_anim0(void **state)
 static void test_anim1_errors(void **state)
 {
     (void)state;
+    /* no channel has a key: every bone keeps its bind pose */
+    ossa_model *m = it_load("ILLANIM1 1 2 a 0 0 0 b 0 0 0", 0, "n.illanim");
+    assert_int_equal(m->num_joints, 2);
+    assert_int_equal(m->animations[0].channels[1], 0);
+    ossa_model_free(m);
     IT_TEXT_ERROR("ILLANIM1\n-1\n0\n", 0, OSSA_ERROR_CORRUPT, 2, 1, "duration");
     IT_TEXT_ERROR("ILLANIM1 1 1\na 2 0.5 0 0 0\n0.25 1 1 1\n0 0 0\n", 0, OSSA_ERROR_CORRUPT, 3, 1,
                   "comes before");

@@ -430,6 +430,9 @@ static ossa_status read_channel(lexer *lx, key_buf *buf, ill_keys *k, size_t *of
     if (fits(lx, lx->at, n, (uint64_t)width + 1, "keys")) return OSSA_FAILED;
     /* times first, then the values */
     size_t base = buf->size;
+    k->count = 0;
+    *ofs = base;
+    if (!n) return OSSA_OK;
     if (!key_push(lx->options, buf, (size_t)n * (size_t)(width + 1)))
         return ossa__fail_nomem(lx->error);
     float *times = buf->data + base, *values = times + n;
@@ -480,8 +483,9 @@ static ossa_status read_anim1(lexer *lx, size_t file_size)
             ch[1] = &tracks[i].rot;
             ch[2] = &tracks[i].scale;
             for (int c = 0; c < 3; c++) {
-                ch[c]->times = buf.data + ofs[i * 3 + (uint32_t)c];
-                ch[c]->values = ch[c]->times + ch[c]->count;
+                /* no buffer at all when no channel has a key */
+                ch[c]->times = ch[c]->count ? buf.data + ofs[i * 3 + (uint32_t)c] : NULL;
+                ch[c]->values = ch[c]->count ? ch[c]->times + ch[c]->count : NULL;
             }
         }
         st = ossa__ill_build_keyed(lx->model, duration, duration_at, tracks, nb, file_size, options,
