@@ -34,7 +34,7 @@ typedef struct cli_option {
     int takes_value;
 } cli_option;
 
-#define CLI_MAX_OPTIONS 16
+#define CLI_MAX_OPTIONS 24
 
 typedef struct cli_args {
     /* value[i] belongs to options[i]: NULL when absent, "" for a flag that
@@ -88,7 +88,7 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
 #define CLI_LOAD_OPTIONS                                                                   \
     {"--fps", NULL, 1}, {"--influences", NULL, 1}, {"--ill-text", NULL, 0},                \
         {"--ill-binary", NULL, 0}, {"--md5-fix", NULL, 0}, {"--no-md5-fix", NULL, 0},       \
-        {"--ill-v0a", NULL, 0}, {"--ill-v0b", NULL, 0}
+        {"--ill-v0a", NULL, 0}, {"--ill-v0b", NULL, 0}, {"--nto-swap-size", NULL, 0}
 #define CLI_LOAD_OPTIONS_HELP                                                              \
     "Reading options:\n"                                                                   \
     "  --fps N            frame rate for files that store none (SOTC .anb) or that\n"     \
@@ -101,7 +101,9 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
     "                     illEngine content (default: detect)\n"                          \
     "  --ill-v0a, --ill-v0b\n"                                                               \
     "                     illEngine text meshes: texcoord before (v0a, 2-3 Dec 2012)\n"     \
-    "                     or after (v0b) the blend data (default: detect)\n"
+    "                     or after (v0b) the blend data (default: detect)\n"     \
+    "  --nto-swap-size    SOTC .nto: high size nibble is the width (default: low;\n"   \
+    "                     the order is unsettled)\n"
 
 /* Fills `out` from the CLI_LOAD_OPTIONS in `args` (a zeroed struct when
  * none is given). On a bad value prints a usage error for `command` and

@@ -57,6 +57,14 @@ static unsigned joint_depth(const ossa_model *model, uint32_t j)
     return depth;
 }
 
+/* Extras whose key ends in ".texture" (SOTC .nto) are short text worth
+ * showing; other extras are opaque blobs. */
+static int extra_is_text(const ossa_extra *e)
+{
+    size_t n = strlen(e->key), suffix = sizeof ".texture" - 1;
+    return n >= suffix && strcmp(e->key + n - suffix, ".texture") == 0;
+}
+
 /* -- Text ------------------------------------------------------------------- */
 
 void cli_info_print_text(FILE *out, const char *file, const ossa_model *model)
@@ -122,9 +130,19 @@ void cli_info_print_text(FILE *out, const char *file, const ossa_model *model)
     if (model->num_extras) {
         fprintf(out, "extras: %" PRIu32 "\n", model->num_extras);
         for (uint32_t i = 0; i < model->num_extras; i++) {
+            const ossa_extra *e = &model->extras[i];
             fputs("  ", out);
-            cli_print_text(out, model->extras[i].key);
-            fprintf(out, ": %zu bytes\n", model->extras[i].size);
+            cli_print_text(out, e->key);
+            fprintf(out, ": %zu bytes", e->size);
+            if (extra_is_text(e)) {
+                char text[256];
+                size_t n = e->size < sizeof text - 1 ? e->size : sizeof text - 1;
+                memcpy(text, e->data, n);
+                text[n] = 0;
+                fputs(": ", out);
+                cli_print_text(out, text);
+            }
+            fputc('\n', out);
         }
     }
     fprintf(out, "warnings: %" PRIu32 "\n", model->num_warnings);
@@ -232,7 +250,12 @@ static void print_json(FILE *out, const char *file, const ossa_model *model, con
     for (uint32_t i = 0; i < model->num_extras; i++) {
         fprintf(out, "%s{\"key\": ", i ? ", " : "");
         cli_json_string(out, model->extras[i].key);
-        fprintf(out, ", \"size\": %zu}", model->extras[i].size);
+        fprintf(out, ", \"size\": %zu", model->extras[i].size);
+        if (extra_is_text(&model->extras[i])) {
+            fputs(", \"text\": ", out);
+            cli_json_string_n(out, model->extras[i].data, model->extras[i].size);
+        }
+        fputc('}', out);
     }
     fputc(']', out);
 

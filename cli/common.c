@@ -201,6 +201,7 @@ int cli_load_options_from_args(const char *command, const cli_option *options,
     if (option_value(options, args, "--ill-v0b")) out->flags |= OSSA_LOAD_ILL_MESH_V0B;
     if ((out->flags & OSSA_LOAD_ILL_MESH_V0A) && (out->flags & OSSA_LOAD_ILL_MESH_V0B))
         return cli_usage_error(command, "--ill-v0a and --ill-v0b exclude each other");
+    if (option_value(options, args, "--nto-swap-size")) out->flags |= OSSA_LOAD_NTO_SWAP_SIZE;
     return 0;
 }
 

@@ -232,7 +232,8 @@ typedef enum ossa_format {
     OSSA_FORMAT_ILLMESH = 8,  /* illEngine mesh, text or binary */
     OSSA_FORMAT_ILLSKEL = 9,  /* illEngine skeleton */
     OSSA_FORMAT_ILLANIM = 10, /* illEngine animation */
-    OSSA_FORMAT_ILLANSET = 11 /* illEngine bone names of a model set (.illanset) */
+    OSSA_FORMAT_ILLANSET = 11, /* illEngine bone names of a model set (.illanset) */
+    OSSA_FORMAT_SOTC_NTO = 12  /* Shadow of the Colossus texture (XFF .nto): header only */
 } ossa_format;
 
 /* The model's joints were made from an animation-only file's poses: they
@@ -434,7 +435,10 @@ enum {
      * 2012 (v0a: texcoord before blend data) or the later one (v0b);
      * default: detect (docs/ill.md) */
     OSSA_LOAD_ILL_MESH_V0A = 1u << 4,
-    OSSA_LOAD_ILL_MESH_V0B = 1u << 5
+    OSSA_LOAD_ILL_MESH_V0B = 1u << 5,
+    /* SOTC .nto: take the high size nibble (byte 0x1E) as log2 width and
+     * the low one as log2 height; default: low = width (docs/sotc.md) */
+    OSSA_LOAD_NTO_SWAP_SIZE = 1u << 6
 };
 
 /* `options` may be NULL. Returns NULL and fills `error` on failure. The

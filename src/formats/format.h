@@ -54,6 +54,7 @@ extern const ossa_format_ops ossa__iqe_format;
 extern const ossa_format_ops ossa__sotc_skb_format;
 extern const ossa_format_ops ossa__sotc_anb_format;
 extern const ossa_format_ops ossa__sotc_nmo_format;
+extern const ossa_format_ops ossa__sotc_nto_format;
 extern const ossa_format_ops ossa__gltf_format;
 extern const ossa_format_ops ossa__glb_format;
 extern const ossa_format_ops ossa__illmesh_format;

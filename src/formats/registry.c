@@ -9,6 +9,7 @@ static const ossa_format_ops *const formats[] = {
     &ossa__sotc_skb_format,
     &ossa__sotc_anb_format,
     &ossa__sotc_nmo_format,
+    &ossa__sotc_nto_format,
     &ossa__gltf_format,
     &ossa__glb_format,
     &ossa__illmesh_format,
