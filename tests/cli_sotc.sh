@@ -86,7 +86,9 @@ then ok; else fail "the posed SOTC files differ from the original"; fi
 # Writing back: a skeleton and an animation from the converted file.
 expect 0 "iqm to skb" convert knight.iqm -o again.skb
 expect 0 "iqm to anb by index" convert knight.iqm --anim 1 -o again.anb
-expect 2 "no such format" convert knight.iqm -o x.nto
+expect 2 "no such format" convert knight.iqm -o x.tex
+expect 1 ".nto is read-only" convert knight.iqm -o x.nto
+has err "no writer for format 'nto'" "the read-only format is named"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
