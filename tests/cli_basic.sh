@@ -7,61 +7,7 @@
 # The checks on real files are skipped when ../shared/data is missing.
 set -euo pipefail
 
-: "${OSSA_CLI:?OSSA_CLI must name the ossa binary}"
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-shared=${OSSA_SHARED_DIR:-$here/../../shared}
-tmp=${OSSA_TEST_TMP:-$(mktemp -d)}/cli_basic
-rm -rf "$tmp"
-mkdir -p "$tmp"
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-fail() {
-    echo "FAIL: $*"
-    failed=$((failed + 1))
-}
-
-# run ARGS...: runs ossa, keeping stdout, stderr and the exit code.
-out=$tmp/stdout
-err=$tmp/stderr
-rc=0
-run() {
-    rc=0
-    "$OSSA_CLI" "$@" >"$out" 2>"$err" || rc=$?
-}
-
-# expect_rc CODE DESCRIPTION ARGS...: one check on the exit code.
-expect_rc() {
-    local want=$1 what=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -eq "$want" ]; then
-        ok
-    else
-        fail "$what: exit $rc, expected $want"
-        sed 's/^/  stderr: /' "$err"
-    fi
-}
-
-# check DESCRIPTION COMMAND...: passes when the command succeeds.
-check() {
-    local what=$1
-    shift
-    if "$@"; then ok; else fail "$what"; fi
-}
-
-# json_check FILE PYTHON-EXPRESSION: the expression, with the parsed file
-# as `d`, must be true.
-json_check() {
-    python3 -c 'import json, sys
-try:
-    d = json.load(open(sys.argv[1], encoding="utf-8"))
-    sys.exit(0 if eval(sys.argv[2]) else 1)
-except (OSError, ValueError, LookupError, TypeError) as e:
-    print("  json:", e)
-    sys.exit(1)' "$1" "$2"
-}
+. "$(dirname "$0")/cli_common.bash"
 
 # json_valid FILE: python3 -m json.tool accepts it.
 json_valid() { python3 -m json.tool "$1" >/dev/null 2>&1; }
@@ -181,5 +127,4 @@ else
     check "still no temporary files" no_temp_files
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

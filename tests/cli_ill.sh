@@ -7,53 +7,7 @@
 #   OSSA_TEST_TMP   a scratch directory
 set -euo pipefail
 
-: "${OSSA_CLI:?OSSA_CLI must name the ossa binary}"
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-shared=${OSSA_SHARED_DIR:-$here/../../shared}
-tmp=${OSSA_TEST_TMP:-$(mktemp -d)}/cli_ill
-rm -rf "$tmp"
-mkdir -p "$tmp"
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-fail() {
-    echo "FAIL: $*"
-    failed=$((failed + 1))
-}
-
-out=$tmp/stdout
-err=$tmp/stderr
-rc=0
-run() {
-    rc=0
-    "$OSSA_CLI" "$@" >"$out" 2>"$err" || rc=$?
-}
-expect_rc() {
-    local want=$1 what=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -eq "$want" ]; then
-        ok
-    else
-        fail "$what: exit $rc, expected $want"
-        sed 's/^/  stderr: /' "$err"
-    fi
-}
-check() {
-    local what=$1
-    shift
-    if "$@"; then ok; else fail "$what"; fi
-}
-json_check() {
-    python3 -c 'import json, sys
-try:
-    d = json.load(open(sys.argv[1], encoding="utf-8"))
-    sys.exit(0 if eval(sys.argv[2]) else 1)
-except (OSError, ValueError, LookupError, TypeError) as e:
-    print("  json:", e)
-    sys.exit(1)' "$1" "$2"
-}
+. "$(dirname "$0")/cli_common.bash"
 
 # -- A small set of ASCII files: Doom 3 style, bones before their parents ------
 
@@ -221,5 +175,4 @@ else
     echo "SKIP: $shared/data not found"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

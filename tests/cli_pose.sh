@@ -8,46 +8,7 @@
 # The checks on guy.iqm are skipped when ../shared/data is missing.
 set -euo pipefail
 
-: "${OSSA_CLI:?OSSA_CLI must name the ossa binary}"
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-shared=${OSSA_SHARED_DIR:-$here/../../shared}
-tmp=${OSSA_TEST_TMP:-$(mktemp -d)}/cli_pose
-rm -rf "$tmp"
-mkdir -p "$tmp"
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-fail() {
-    echo "FAIL: $*"
-    failed=$((failed + 1))
-}
-
-out=$tmp/stdout
-err=$tmp/stderr
-rc=0
-run() {
-    rc=0
-    "$OSSA_CLI" "$@" >"$out" 2>"$err" || rc=$?
-}
-
-expect_rc() {
-    local want=$1 what=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -eq "$want" ]; then
-        ok
-    else
-        fail "$what: exit $rc, expected $want"
-        sed 's/^/  stderr: /' "$err"
-    fi
-}
-
-check() {
-    local what=$1
-    shift
-    if "$@"; then ok; else fail "$what"; fi
-}
+. "$(dirname "$0")/cli_common.bash"
 
 # pose_json NAME ARGS...: runs `ossa pose --json ARGS`, keeps the output in
 # $tmp/NAME.json and expects exit 0.
@@ -224,5 +185,4 @@ d = json.load(open(tmp + "/stdout"))
 ok = d["animation"] == "dance" and d["animation_index"] == 3'
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -5,24 +5,12 @@
 # with OSSA_CLI (the ossa binary) and OSSA_TEST_TMP (a scratch directory).
 set -euo pipefail
 
-: "${OSSA_CLI:?OSSA_CLI must name the ossa binary}"
-tmp=${OSSA_TEST_TMP:-$(mktemp -d)}/cli_sotc
-rm -rf "$tmp"
-mkdir -p "$tmp"
+. "$(dirname "$0")/cli_common.bash"
 cd "$tmp"
+# ossa's output goes to ./out and ./err (the checks below name them so).
+out=out
+err=err
 
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-fail() {
-    echo "FAIL: $*"
-    failed=$((failed + 1))
-}
-rc=0
-run() {
-    rc=0
-    "$OSSA_CLI" "$@" >out 2>err || rc=$?
-}
 # expect CODE WHAT ARGS...
 expect() {
     local want=$1 what=$2
@@ -90,5 +78,4 @@ expect 2 "no such format" convert knight.iqm -o x.tex
 expect 1 ".nto is read-only" convert knight.iqm -o x.nto
 has err "no writer for format 'nto'" "the read-only format is named"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -10,13 +10,8 @@
 # Prints SKIP and passes when node or the validator is missing.
 set -euo pipefail
 
-: "${OSSA_CLI:?OSSA_CLI must name the ossa binary}"
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-shared=${OSSA_SHARED_DIR:-$here/../../shared}
+. "$(dirname "$0")/cli_common.bash"
 modules=${OSSA_GLTF_VALIDATOR:-$here/../build-node/node_modules}
-tmp=${OSSA_TEST_TMP:-$(mktemp -d)}/gltf_validator
-rm -rf "$tmp"
-mkdir -p "$tmp"
 
 if ! command -v node >/dev/null 2>&1; then
     echo "SKIP: node is not installed (make deps-node installs it)"
@@ -27,19 +22,12 @@ if [ ! -f "$modules/gltf-validator/package.json" ]; then
     exit 0
 fi
 
-passed=0
-failed=0
-fail() {
-    echo "FAIL: $*"
-    failed=$((failed + 1))
-}
-
 # convert IN OUT [OPTIONS]: one conversion that must succeed.
 convert() {
     local in=$1 out=$2
     shift 2
     if "$OSSA_CLI" convert "$in" -o "$out" "$@" 2>"$tmp/stderr"; then
-        passed=$((passed + 1))
+        ok
     else
         fail "convert $in -> $out $*"
         sed 's/^/  /' "$tmp/stderr"
@@ -87,5 +75,4 @@ else
 fi
 sed "s|$tmp/||" "$tmp/report"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary
