@@ -1,43 +1,14 @@
 /*
  * IQE reader fuzz target: load as IQE, validate, write IQM and IQE, load
- * both outputs again. Any input may be rejected, but whatever the reader
- * accepts and a writer encodes must load again: a failure there is a bug
- * and traps.
+ * both outputs again (fuzz_common.h). A writer may refuse a model (a bind
+ * pose that is not finite for IQM, say).
  */
-#include <stddef.h>
-#include <stdint.h>
-
-#include "ossa.h"
-
-static void write_and_reload(const ossa_model *model, ossa_format format)
-{
-    ossa_write_options write = {0};
-    write.format = format;
-    ossa_error error;
-    void *out = NULL;
-    size_t out_size = 0;
-    /* A writer may refuse a model (a bind pose that is not finite for IQM,
-     * say); that is reported, not a crash. */
-    if (ossa_write_memory(model, &write, &out, &out_size, &error) != OSSA_OK) return;
-    ossa_load_options load = {0};
-    load.format = format;
-    ossa_model *again = ossa_load_memory(out, out_size, &load, &error);
-    if (!again) __builtin_trap(); /* the writer produced a file we reject */
-    ossa_validate(again, NULL, NULL);
-    ossa_model_free(again);
-    ossa_free_buffer(out, &write);
-}
+#include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    static const ossa_format outputs[] = {OSSA_FORMAT_IQM, OSSA_FORMAT_IQE};
     ossa_load_options load = {0};
     load.format = OSSA_FORMAT_IQE;
-    ossa_error error;
-    ossa_model *model = ossa_load_memory(data, size, &load, &error);
-    if (!model) return 0;
-    ossa_validate(model, NULL, NULL);
-    write_and_reload(model, OSSA_FORMAT_IQM);
-    write_and_reload(model, OSSA_FORMAT_IQE);
-    ossa_model_free(model);
-    return 0;
+    return fuzz_round_trip(data, size, &load, NULL, outputs, 2, 0);
 }
