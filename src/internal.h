@@ -133,6 +133,9 @@ void ossa__quat_normalize(float q[4]);
  * Everything that uses a rotation normalizes it first. */
 #define OSSA_QUAT_TOLERANCE 1e-4
 void ossa__quat_tidy(float q[4]);
+/* Column-major T * R * S in double precision, the rotation normalized
+ * first (identity when it has no finite, nonzero length). */
+void ossa__transform_to_mat4d(const ossa_transform *t, double m[16]);
 void ossa__mat4_mul(const float a[16], const float b[16], float out[16]);
 /* Inverse of an affine matrix; false when singular. */
 bool ossa__mat4_invert_affine(const float m[16], float out[16]);

@@ -52,6 +52,35 @@ void ossa_transform_to_matrix(const ossa_transform *t, float m[16])
     m[15] = 1;
 }
 
+void ossa__transform_to_mat4d(const ossa_transform *t, double m[16])
+{
+    double x = t->rotation[0], y = t->rotation[1], z = t->rotation[2], w = t->rotation[3];
+    double n = x * x + y * y + z * z + w * w;
+    if (n > 0 && isfinite(n)) {
+        n = 1 / sqrt(n);
+        x *= n, y *= n, z *= n, w *= n;
+    } else {
+        x = y = z = 0, w = 1;
+    }
+    double sx = t->scale[0], sy = t->scale[1], sz = t->scale[2];
+    m[0] = (1 - 2 * (y * y + z * z)) * sx;
+    m[1] = 2 * (x * y + w * z) * sx;
+    m[2] = 2 * (x * z - w * y) * sx;
+    m[3] = 0;
+    m[4] = 2 * (x * y - w * z) * sy;
+    m[5] = (1 - 2 * (x * x + z * z)) * sy;
+    m[6] = 2 * (y * z + w * x) * sy;
+    m[7] = 0;
+    m[8] = 2 * (x * z + w * y) * sz;
+    m[9] = 2 * (y * z - w * x) * sz;
+    m[10] = (1 - 2 * (x * x + y * y)) * sz;
+    m[11] = 0;
+    m[12] = t->translation[0];
+    m[13] = t->translation[1];
+    m[14] = t->translation[2];
+    m[15] = 1;
+}
+
 void ossa__mat4_mul(const float a[16], const float b[16], float out[16])
 {
     float r[16];

@@ -86,7 +86,6 @@ void ossa__gltf_transform_from_gltf(const ossa_transform *in, ossa_transform *ou
 
 /* -- Double-precision 4x4 helpers (column-major, [col*4+row]) -- */
 
-void ossa__gltf_trs_to_mat(const ossa_transform *t, double m[16]);
 void ossa__gltf_mat_mul(const double a[16], const double b[16], double out[16]);
 /* Inverse of an affine matrix; false when singular. */
 bool ossa__gltf_mat_invert(const double m[16], double out[16]);

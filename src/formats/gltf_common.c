@@ -28,35 +28,6 @@ void ossa__gltf_transform_from_gltf(const ossa_transform *in, ossa_transform *ou
 
 /* -- Matrices -- */
 
-void ossa__gltf_trs_to_mat(const ossa_transform *t, double m[16])
-{
-    double x = t->rotation[0], y = t->rotation[1], z = t->rotation[2], w = t->rotation[3];
-    double n = x * x + y * y + z * z + w * w;
-    if (n > 0 && isfinite(n)) {
-        n = 1 / sqrt(n);
-        x *= n, y *= n, z *= n, w *= n;
-    } else {
-        x = y = z = 0, w = 1;
-    }
-    double sx = t->scale[0], sy = t->scale[1], sz = t->scale[2];
-    m[0] = (1 - 2 * (y * y + z * z)) * sx;
-    m[1] = 2 * (x * y + w * z) * sx;
-    m[2] = 2 * (x * z - w * y) * sx;
-    m[3] = 0;
-    m[4] = 2 * (x * y - w * z) * sy;
-    m[5] = (1 - 2 * (x * x + z * z)) * sy;
-    m[6] = 2 * (y * z + w * x) * sy;
-    m[7] = 0;
-    m[8] = 2 * (x * z + w * y) * sz;
-    m[9] = 2 * (y * z - w * x) * sz;
-    m[10] = (1 - 2 * (x * x + y * y)) * sz;
-    m[11] = 0;
-    m[12] = t->translation[0];
-    m[13] = t->translation[1];
-    m[14] = t->translation[2];
-    m[15] = 1;
-}
-
 void ossa__gltf_mat_mul(const double a[16], const double b[16], double out[16])
 {
     double r[16];

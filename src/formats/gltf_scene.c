@@ -237,7 +237,7 @@ static bool fold_of(const scene *s, uint32_t node, double out[16])
     for (int32_t p = s->parent[node]; p >= 0 && s->joint_of[p] < 0; p = s->parent[p]) {
         if (s->identity[p]) continue;
         double m[16];
-        ossa__gltf_trs_to_mat(&s->local[p], m);
+        ossa__transform_to_mat4d(&s->local[p], m);
         ossa__gltf_mat_mul(m, out, out);
         any = true;
     }
@@ -248,7 +248,7 @@ static void apply_fold(const scene *s, uint32_t joint, ossa_transform *t)
 {
     if (!s->has_fold[joint]) return;
     double m[16];
-    ossa__gltf_trs_to_mat(t, m);
+    ossa__transform_to_mat4d(t, m);
     ossa__gltf_mat_mul(s->fold[joint], m, m);
     ossa__gltf_mat_to_trs(m, t);
 }
@@ -318,7 +318,7 @@ static ossa_status build_joints(scene *s)
         int32_t pn = joint_parent(s, node);
         int32_t pj = pn >= 0 ? s->joint_of[pn] : -1;
         double m[16], ibm[16], b[16];
-        ossa__gltf_trs_to_mat(&s->rest[j], m);
+        ossa__transform_to_mat4d(&s->rest[j], m);
         if (pj >= 0) ossa__gltf_mat_mul(world[pj], m, world[j]);
         else memcpy(world[j], m, sizeof m);
         s->bind[j] = s->rest[j];
@@ -340,7 +340,7 @@ static ossa_status build_joints(scene *s)
                 finite &= isfinite(tb.translation[k]) && isfinite(tb.scale[k]) && tb.scale[k] != 0;
             if (!finite) continue; /* beyond float range: the rest pose stays */
             s->bind[j] = tb;
-            ossa__gltf_trs_to_mat(&s->bind[j], m);
+            ossa__transform_to_mat4d(&s->bind[j], m);
             if (pj >= 0) ossa__gltf_mat_mul(world[pj], m, world[j]);
             else memcpy(world[j], m, sizeof m);
             replaced++;
@@ -372,7 +372,7 @@ static void node_world(const scene *s, uint32_t node, double out[16])
     for (int32_t p = (int32_t)node; p >= 0; p = s->parent[p]) {
         if (s->identity[p]) continue;
         double m[16];
-        ossa__gltf_trs_to_mat(&s->local[p], m);
+        ossa__transform_to_mat4d(&s->local[p], m);
         ossa__gltf_mat_mul(m, out, out);
     }
 }

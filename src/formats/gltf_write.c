@@ -313,7 +313,7 @@ static int write_inverse_binds(gw *w)
             ossa_transform t;
             joint_to_gltf(&m->joints[j].bind, &t);
             double local[16], inv[16];
-            ossa__gltf_trs_to_mat(&t, local);
+            ossa__transform_to_mat4d(&t, local);
             if (m->joints[j].parent >= 0)
                 ossa__gltf_mat_mul(world + (size_t)m->joints[j].parent * 16, local, world + j * 16);
             else

@@ -166,9 +166,6 @@ ossa_status ossa__ill_write_anim(const ossa_model *model, const ossa_write_optio
 ossa_status ossa__ill_write_files(const ossa_model *model, const char *path,
                                   const ossa_write_options *options, ossa_error *error);
 
-/* Column-major T * R * S in double precision (rotation normalized). */
-void ossa__ill_trs_matrix(const ossa_transform *t, double m[16]);
-
 /* Rx(-90): (x, y, z) -> (x, z, -y), column-major. */
 extern const float ossa__ill_rx_minus_90[16];
 #define ILL_MD5_ROOT "<MD5_Root>"

@@ -235,37 +235,6 @@ ossa_status ossa__ill_build_mesh(ossa_model *model, const ill_mesh *mesh,
 
 /* -- Skeletons --------------------------------------------------------------- */
 
-void ossa__ill_trs_matrix(const ossa_transform *t, double m[16])
-{
-    double q[4] = {t->rotation[0], t->rotation[1], t->rotation[2], t->rotation[3]};
-    double n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-    if (n > 0 && isfinite(n)) {
-        n = 1 / sqrt(n);
-        for (int i = 0; i < 4; i++) q[i] *= n;
-    } else {
-        q[0] = q[1] = q[2] = 0;
-        q[3] = 1;
-    }
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    double sx = t->scale[0], sy = t->scale[1], sz = t->scale[2];
-    m[0] = (1 - 2 * (y * y + z * z)) * sx;
-    m[1] = 2 * (x * y + w * z) * sx;
-    m[2] = 2 * (x * z - w * y) * sx;
-    m[3] = 0;
-    m[4] = 2 * (x * y - w * z) * sy;
-    m[5] = (1 - 2 * (x * x + z * z)) * sy;
-    m[6] = 2 * (y * z + w * x) * sy;
-    m[7] = 0;
-    m[8] = 2 * (x * z + w * y) * sz;
-    m[9] = 2 * (y * z - w * x) * sz;
-    m[10] = (1 - 2 * (x * x + y * y)) * sz;
-    m[11] = 0;
-    m[12] = t->translation[0];
-    m[13] = t->translation[1];
-    m[14] = t->translation[2];
-    m[15] = 1;
-}
-
 static void cross3(const double a[3], const double b[3], double out[3])
 {
     out[0] = a[1] * b[2] - a[2] * b[1];
@@ -348,7 +317,7 @@ static double decompose(const double m[16], ossa_transform *t)
         t->scale[i] = (float)s[i];
     }
     double back[16], big = 1, err = 0;
-    ossa__ill_trs_matrix(t, back);
+    ossa__transform_to_mat4d(t, back);
     for (int k = 0; k < 4; k++)
         for (int i = 0; i < 3; i++) {
             double e = fabs(back[k * 4 + i] - m[k * 4 + i]);

@@ -388,7 +388,7 @@ ossa_status ossa__ill_write_skel(const ossa_model *m, const ossa_write_options *
     for (uint32_t j = 0; j < m->num_joints; j++) {
         double mt[16];
         set_item(&w, "joint", j);
-        ossa__ill_trs_matrix(&m->joints[j].bind, mt);
+        ossa__transform_to_mat4d(&m->joints[j].bind, mt);
         for (int r = 0; r < 3; r++) {
             for (int c = 0; c < 4; c++) put_float(&w, (float)mt[c * 4 + r]);
             newline(&w);
