@@ -111,6 +111,15 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
 int cli_load_options_from_args(const char *command, const cli_option *options,
                                const cli_args *args, ossa_load_options *out);
 
+/* The start of a command that reads the files it is given: parses argv
+ * against `options` (which include CLI_LOAD_OPTIONS), fills `load` from
+ * them, prints `usage` on stdout for --help and refuses an empty list of
+ * files. Returns CLI_GO_ON when the command goes on with `args` (freed by
+ * the caller with cli_args_free); else the exit code, `args` already freed. */
+#define CLI_GO_ON (-1)
+int cli_parse_input_args(const char *command, const char *usage, int argc, char **argv,
+                         const cli_option *options, cli_args *args, ossa_load_options *load);
+
 /* Loads one file with `options` (may be NULL) and prints its load warnings.
  * On failure prints the error, copies it to `error` (may be NULL) and
  * returns NULL. */
@@ -120,6 +129,11 @@ ossa_model *cli_load(const char *file, const ossa_load_options *options, ossa_er
  * (a mesh, then a skeleton, then more animations). Prints warnings and
  * errors; returns NULL on any failure. */
 ossa_model *cli_load_merged(const char *const *files, int n, const ossa_load_options *options);
+
+/* The animation named `arg`, else the one whose 0-based index `arg`
+ * spells; -1 after an error message listing the animations when there is
+ * none. */
+int cli_find_animation(const ossa_model *model, const char *arg);
 
 /* -- Output ----------------------------------------------------------------- */
 

@@ -86,32 +86,6 @@ static void print_info(void *user, const char *message)
     fprintf(stderr, "ossa: %s: %s\n", (const char *)user, message);
 }
 
-/* The animation named `arg`, else the one whose 0-based index `arg`
- * spells; -1 after an error message when there is none. */
-static int find_animation(const ossa_model *model, const char *arg)
-{
-    for (uint32_t i = 0; i < model->num_animations; i++)
-        if (strcmp(model->animations[i].name, arg) == 0) return (int)i;
-    const char *p = arg;
-    while (*p >= '0' && *p <= '9') p++;
-    if (p != arg && !*p && p - arg < 10) {
-        unsigned long k = strtoul(arg, NULL, 10);
-        if (k < model->num_animations) return (int)k;
-    }
-    if (model->num_animations == 0) {
-        cli_error("unknown animation '%s': the model has no animations", arg);
-        return -1;
-    }
-    fprintf(stderr, "ossa: unknown animation '%s'; the animations are:", arg);
-    for (uint32_t i = 0; i < model->num_animations; i++) {
-        fputs(i ? ", " : " ", stderr);
-        cli_print_text(stderr, model->animations[i].name);
-        fprintf(stderr, " (%u)", (unsigned)i);
-    }
-    fputc('\n', stderr);
-    return -1;
-}
-
 int cmd_convert(int argc, char **argv)
 {
     static const cli_option options[] = {
@@ -146,7 +120,7 @@ int cmd_convert(int argc, char **argv)
     const char *out = args.value[OPT_OUTPUT];
     ossa_model *model = cli_load_merged(args.files, args.num_files, &load_options);
     const char *anim = args.value[OPT_ANIM];
-    int index = model && anim ? find_animation(model, anim) : 0;
+    int index = model && anim ? cli_find_animation(model, anim) : 0;
     write_options.warn = print_warning;
     write_options.info = print_info;
     write_options.warn_user = (void *)out;

@@ -286,23 +286,9 @@ int cmd_info(int argc, char **argv)
 {
     static const cli_option options[] = {{"--json", NULL, 0}, CLI_LOAD_OPTIONS, {NULL, NULL, 0}};
     cli_args args;
-    int rc = cli_parse_args(argc, argv, options, &args);
-    if (rc) return rc;
     ossa_load_options load_options;
-    rc = cli_load_options_from_args("info", options, &args, &load_options);
-    if (rc) {
-        cli_args_free(&args);
-        return rc;
-    }
-    if (args.help) {
-        fputs(usage, stdout);
-        cli_args_free(&args);
-        return CLI_EXIT_OK;
-    }
-    if (args.num_files == 0) {
-        cli_args_free(&args);
-        return cli_usage_error("info", "no input file");
-    }
+    int rc = cli_parse_input_args("info", usage, argc, argv, options, &args, &load_options);
+    if (rc != CLI_GO_ON) return rc;
     int json = args.value[0] != NULL;
     /* Several files in JSON form make one array, with an "error" entry for
      * each file that failed so that positions still match the arguments. */

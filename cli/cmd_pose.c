@@ -61,32 +61,6 @@ static int parse_number(const char *s, double *out)
     return 1;
 }
 
-/* The animation named `arg`, else the one whose index `arg` spells; -1 when
- * there is none (after printing the names). */
-static int find_animation(const ossa_model *model, const char *arg)
-{
-    for (uint32_t i = 0; i < model->num_animations; i++)
-        if (strcmp(model->animations[i].name, arg) == 0) return (int)i;
-    const char *p = arg;
-    while (*p >= '0' && *p <= '9') p++;
-    if (p != arg && !*p && p - arg < 10) {
-        unsigned long k = strtoul(arg, NULL, 10);
-        if (k < model->num_animations) return (int)k;
-    }
-    if (model->num_animations == 0) {
-        cli_error("unknown animation '%s': the model has no animations", arg);
-        return -1;
-    }
-    fprintf(stderr, "ossa: unknown animation '%s'; the animations are:", arg);
-    for (uint32_t i = 0; i < model->num_animations; i++) {
-        fputs(i ? ", " : " ", stderr);
-        cli_print_text(stderr, model->animations[i].name);
-        fprintf(stderr, " (%" PRIu32 ")", i);
-    }
-    fputc('\n', stderr);
-    return -1;
-}
-
 static void json_numbers(FILE *out, const float *v, int n)
 {
     fputc('[', out);
@@ -305,7 +279,7 @@ int cmd_pose(int argc, char **argv)
     int anim = -1;
     const char *name = args.value[OPT_ANIM];
     if (name) {
-        anim = find_animation(model, name);
+        anim = cli_find_animation(model, name);
         if (anim < 0) rc = CLI_EXIT_INPUT;
     } else if (fs || ts) {
         if (model->num_animations == 0) {

@@ -129,23 +129,10 @@ int cmd_validate(int argc, char **argv)
 {
     static const cli_option options[] = {{"--json", NULL, 0}, CLI_LOAD_OPTIONS, {NULL, NULL, 0}};
     cli_args args;
-    int rc = cli_parse_args(argc, argv, options, &args);
-    if (rc) return rc;
     ossa_load_options load_options;
-    rc = cli_load_options_from_args("validate", options, &args, &load_options);
-    if (rc) {
-        cli_args_free(&args);
-        return rc;
-    }
-    if (args.help) {
-        fputs(usage, stdout);
-        cli_args_free(&args);
-        return CLI_EXIT_OK;
-    }
-    if (args.num_files == 0) {
-        cli_args_free(&args);
-        return cli_usage_error("validate", "no input file");
-    }
+    int rc = cli_parse_input_args("validate", usage, argc, argv, options, &args, &load_options);
+    if (rc != CLI_GO_ON) return rc;
+    rc = CLI_EXIT_OK;
     int json = args.value[0] != NULL;
     int array = json && args.num_files > 1;
     if (array) fputs("[\n  ", stdout);

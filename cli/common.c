@@ -205,6 +205,28 @@ int cli_load_options_from_args(const char *command, const cli_option *options,
     return 0;
 }
 
+int cli_parse_input_args(const char *command, const char *usage, int argc, char **argv,
+                         const cli_option *options, cli_args *args, ossa_load_options *load)
+{
+    int rc = cli_parse_args(argc, argv, options, args);
+    if (rc) return rc;
+    rc = cli_load_options_from_args(command, options, args, load);
+    if (rc) {
+        cli_args_free(args);
+        return rc;
+    }
+    if (args->help) {
+        fputs(usage, stdout);
+        cli_args_free(args);
+        return CLI_EXIT_OK;
+    }
+    if (args->num_files == 0) {
+        cli_args_free(args);
+        return cli_usage_error(command, "no input file");
+    }
+    return CLI_GO_ON;
+}
+
 ossa_model *cli_load(const char *file, const ossa_load_options *options, ossa_error *error_out)
 {
     ossa_error error;
@@ -249,6 +271,30 @@ ossa_model *cli_load_merged(const char *const *files, int n, const ossa_load_opt
         cli_print_warnings(files[i], dst, warnings_before);
     }
     return dst;
+}
+
+int cli_find_animation(const ossa_model *model, const char *arg)
+{
+    for (uint32_t i = 0; i < model->num_animations; i++)
+        if (strcmp(model->animations[i].name, arg) == 0) return (int)i;
+    const char *p = arg;
+    while (*p >= '0' && *p <= '9') p++;
+    if (p != arg && !*p && p - arg < 10) {
+        unsigned long k = strtoul(arg, NULL, 10);
+        if (k < model->num_animations) return (int)k;
+    }
+    if (model->num_animations == 0) {
+        cli_error("unknown animation '%s': the model has no animations", arg);
+        return -1;
+    }
+    fprintf(stderr, "ossa: unknown animation '%s'; the animations are:", arg);
+    for (uint32_t i = 0; i < model->num_animations; i++) {
+        fputs(i ? ", " : " ", stderr);
+        cli_print_text(stderr, model->animations[i].name);
+        fprintf(stderr, " (%u)", (unsigned)i);
+    }
+    fputc('\n', stderr);
+    return -1;
 }
 
 /* -- Output ----------------------------------------------------------------- */
