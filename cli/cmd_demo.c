@@ -24,6 +24,7 @@ static const struct {
     ossa_format format;
 } outputs[] = {
     {"demo.iqm", OSSA_FORMAT_IQM},
+    {"demo.iqe", OSSA_FORMAT_IQE},
     {"demo.glb", OSSA_FORMAT_GLB},
 };
 
