@@ -237,13 +237,13 @@ def comment_ext():
 
 
 SEEDS = {
-    "header_only.iqm": header_only,
-    "triangle_formats.iqm": triangle_formats,
-    "skeleton_anim.iqm": skeleton_anim,
-    "anim_only.iqm": anim_only,
-    "constant_anim.iqm": constant_anim,
-    "v1.iqm": v1,
-    "comment_ext.iqm": comment_ext,
+    "header_only_iqm": header_only,
+    "triangle_formats_iqm": triangle_formats,
+    "skeleton_anim_iqm": skeleton_anim,
+    "anim_only_iqm": anim_only,
+    "constant_anim_iqm": constant_anim,
+    "v1_iqm": v1,
+    "comment_ext_iqm": comment_ext,
 }
 
 
