@@ -335,6 +335,67 @@ static void test_mini_valid(void **state)
     ossa_model_free(m);
 }
 
+/* The mini file with its two joints listed child first: joint records,
+ * pose records, each frame's sample groups and blend indexes swapped by
+ * hand (§3, §7), parents pointing forward. The reader must put the parent
+ * first again, giving exactly the model of the intact file. */
+static void test_mini_forward_parent_reordered(void **state)
+{
+    (void)state;
+    ts_mini orig, mf;
+    ts_mini_build(&orig, 2);
+    ts_mini_build(&mf, 2);
+    /* Joints (48 bytes) and poses (88 bytes) trade places. */
+    memcpy(mf.b + mf.joints, orig.b + orig.joints + 48, 48);
+    memcpy(mf.b + mf.joints + 48, orig.b + orig.joints, 48);
+    memcpy(mf.b + mf.poses, orig.b + orig.poses + 88, 88);
+    memcpy(mf.b + mf.poses + 88, orig.b + orig.poses, 88);
+    /* File joint 0 is now the child of file joint 1, the root. */
+    ts_put32(mf.b + mf.joints + 4, 1);
+    ts_put32(mf.b + mf.joints + 48 + 4, UINT32_MAX);
+    ts_put32(mf.b + mf.poses, 1);
+    ts_put32(mf.b + mf.poses + 88, UINT32_MAX);
+    /* Every frame holds root's samples then child's: swap the groups. */
+    uint32_t n0 = (uint32_t)ts_popcount(ts_le32(orig.b + orig.poses + 4));
+    uint32_t n1 = (uint32_t)ts_popcount(ts_le32(orig.b + orig.poses + 88 + 4));
+    uint32_t frames = ts_iqm_header(orig.b, TS_IQM_NUM_FRAMES);
+    for (uint32_t f = 0; f < frames; f++) {
+        const unsigned char *src = orig.b + orig.frames + (size_t)f * (n0 + n1) * 2;
+        unsigned char *dst = mf.b + mf.frames + (size_t)f * (n0 + n1) * 2;
+        memcpy(dst, src + n0 * 2, n1 * 2);
+        memcpy(dst + n1 * 2, src, n0 * 2);
+    }
+    /* Blend indexes (ubyte) name file joints: 0 <-> 1. */
+    uint32_t num_arrays = ts_iqm_header(orig.b, TS_IQM_NUM_VERTEXARRAYS);
+    uint32_t nv = ts_iqm_header(orig.b, TS_IQM_NUM_VERTEXES);
+    for (uint32_t i = 0; i < num_arrays; i++) {
+        const unsigned char *rec = mf.b + mf.arrays + i * 20;
+        if (ts_le32(rec) != OSSA_VERTEX_BLENDINDEXES) continue;
+        assert_int_equal(ts_le32(rec + 8), OSSA_UBYTE);
+        unsigned char *idx = mf.b + ts_le32(rec + 16);
+        for (uint32_t c = 0; c < nv * ts_le32(rec + 12); c++)
+            if (idx[c] <= 1) idx[c] = (unsigned char)(1 - idx[c]);
+    }
+    ossa_model *want = ts_load(orig.b, orig.size);
+    ossa_model *got = ts_load(mf.b, mf.size);
+    assert_int_equal(got->num_joints, 2);
+    assert_string_equal(got->joints[0].name, want->joints[0].name);
+    assert_string_equal(got->joints[1].name, want->joints[1].name);
+    assert_int_equal(got->joints[0].parent, -1);
+    assert_int_equal(got->joints[1].parent, 0);
+    assert_memory_equal(&got->joints[0].bind, &want->joints[0].bind, sizeof(ossa_transform));
+    assert_memory_equal(&got->joints[1].bind, &want->joints[1].bind, sizeof(ossa_transform));
+    assert_int_equal(got->num_animations, want->num_animations);
+    const ossa_animation *ga = &got->animations[0], *wa = &want->animations[0];
+    assert_memory_equal(ga->frames, wa->frames, (size_t)wa->num_frames * 2 * sizeof(ossa_transform));
+    const ossa_vertex_array *gi = ossa_model_find_array(got, OSSA_VERTEX_BLENDINDEXES, NULL);
+    const ossa_vertex_array *wi = ossa_model_find_array(want, OSSA_VERTEX_BLENDINDEXES, NULL);
+    assert_memory_equal(gi->data, wi->data, (size_t)nv * wi->size);
+    assert_true(got->num_warnings >= 1);
+    ossa_model_free(got);
+    ossa_model_free(want);
+}
+
 /* One broken field at a time (§12); the intact file loads (test above). */
 static void test_mini_corrupt(void **state)
 {
@@ -502,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_invalid_mesh_offset),
         cmocka_unit_test(test_mini_valid),
         cmocka_unit_test(test_mini_corrupt),
+        cmocka_unit_test(test_mini_forward_parent_reordered),
         cmocka_unit_test(test_mini_extension_cycle),
         cmocka_unit_test(test_mini_absurd_frame_count),
         cmocka_unit_test(test_mini_v1_upgrade),

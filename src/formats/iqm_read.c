@@ -13,6 +13,11 @@ typedef struct iqm_reader {
     ossa_error *error;
     const char *text;
     uint32_t num_text;
+    /* When the file lists a joint (or, in an animation-only file, a pose)
+     * before its parent, the skeleton is reordered so that parents come
+     * first: old_of_new[i] is the file index of model joint i and
+     * new_of_old the reverse. NULL when the file order is kept. */
+    uint32_t *old_of_new, *new_of_old;
 } iqm_reader;
 
 /* Decoded pose channel setup, always in the v2 layout of ten channels
@@ -222,21 +227,103 @@ static float restore_w(float x, float y, float z)
     return t > 0 ? -sqrtf(t) : 0.0f;
 }
 
+/* Checks parent links (each < n, no cycles) and, when some parent comes
+ * after its child, computes an order with parents first: roots in file
+ * order, each followed depth-first by its children in file order. Record
+ * j's parent field is at byte base + j * stride, for messages. */
+static ossa_status order_skeleton(iqm_reader *r, const int32_t *parent, uint32_t n, uint64_t base,
+                                  uint32_t stride, const char *what)
+{
+    bool forward = false;
+    for (uint32_t j = 0; j < n; j++) {
+        if (parent[j] >= (int32_t)n)
+            return ossa__fail(r->error, OSSA_ERROR_CORRUPT, base + (uint64_t)j * stride,
+                              "%s %u: parent %d is not one of the %u %ss", what, j, parent[j], n,
+                              what);
+        if (parent[j] >= (int32_t)j) forward = true;
+    }
+    if (!forward) return OSSA_OK;
+    ossa_arena *arena = ossa__model_arena(r->model);
+    uint32_t *first = ossa__arena_array(arena, (size_t)n + 1, sizeof *first);
+    uint32_t *next = ossa__arena_array(arena, (size_t)n + 1, sizeof *next);
+    uint32_t *stack = ossa__arena_array(arena, (size_t)n + 1, sizeof *stack);
+    r->old_of_new = ossa__arena_array(arena, (size_t)n + 1, sizeof *r->old_of_new);
+    r->new_of_old = ossa__arena_array(arena, (size_t)n + 1, sizeof *r->new_of_old);
+    if (!first || !next || !stack || !r->old_of_new || !r->new_of_old)
+        return ossa__fail_nomem(r->error);
+    /* Child lists in file order: insert from the last joint backwards.
+     * Index n stands for "no parent" (the list of roots). */
+    for (uint32_t j = 0; j <= n; j++) first[j] = r->new_of_old[j] = UINT32_MAX;
+    for (uint32_t j = n; j-- > 0;) {
+        uint32_t p = parent[j] < 0 ? n : (uint32_t)parent[j];
+        next[j] = first[p];
+        first[p] = j;
+    }
+    uint32_t count = 0, depth = 0;
+    for (uint32_t root = first[n]; root != UINT32_MAX; root = next[root]) {
+        stack[depth++] = root;
+        while (depth) {
+            uint32_t j = stack[--depth];
+            r->new_of_old[j] = count;
+            r->old_of_new[count++] = j;
+            /* Push children in reverse so the first is visited first. */
+            uint32_t kids = 0;
+            for (uint32_t c = first[j]; c != UINT32_MAX; c = next[c]) kids++;
+            uint32_t at = depth + kids;
+            for (uint32_t c = first[j]; c != UINT32_MAX; c = next[c]) stack[--at] = c;
+            depth += kids;
+        }
+    }
+    /* Joints not reached from a root sit on a cycle. */
+    if (count != n) {
+        uint32_t j = 0;
+        while (r->new_of_old[j] != UINT32_MAX) j++;
+        r->old_of_new = r->new_of_old = NULL;
+        return ossa__fail(r->error, OSSA_ERROR_CORRUPT, base + (uint64_t)j * stride,
+                          "%s %u: its parents form a cycle", what, j);
+    }
+    ossa__warn(r->model, base, 0, 0, "%ss are listed before their parents: reordered", what);
+    return OSSA_OK;
+}
+
+/* Blend indexes name joints by file index: map them to the new order. */
+static void remap_blend_indexes(iqm_reader *r, uint32_t n)
+{
+    ossa_model *m = r->model;
+    for (uint32_t i = 0; i < m->num_vertex_arrays; i++) {
+        ossa_vertex_array *a = &m->vertex_arrays[i];
+        if (a->type != OSSA_VERTEX_BLENDINDEXES) continue;
+        size_t cs = ossa_component_size(a->format);
+        unsigned char *p = a->data;
+        for (size_t c = 0; c < (size_t)m->num_vertices * a->size; c++, p += cs) {
+            float v = ossa__component_get(a->format, p, true);
+            if (v >= 0 && v < (float)n) ossa__component_put(a->format, p, (float)r->new_of_old[(uint32_t)v], true);
+        }
+    }
+}
+
 static ossa_status read_joints(iqm_reader *r)
 {
     uint32_t num = header(r, IQM_H_NUM_JOINTS), ofs = header(r, IQM_H_OFS_JOINTS);
     uint32_t size = r->version == 1 ? IQM_JOINT_V1_SIZE : IQM_JOINT_SIZE;
     if (section(r, "joints", ofs, num, size, IQM_H_OFS_JOINTS)) return OSSA_FAILED;
+    if (!num) return OSSA_OK;
+    int32_t *parent = ossa__arena_array(ossa__model_arena(r->model), num, sizeof *parent);
+    if (!parent) return ossa__fail_nomem(r->error);
     for (uint32_t j = 0; j < num; j++) {
+        int32_t p = (int32_t)ossa__rd32(r->data + ofs + (uint64_t)j * size + 4);
+        parent[j] = p < 0 ? -1 : p;
+    }
+    if (order_skeleton(r, parent, num, (uint64_t)ofs + 4, size, "joint")) return OSSA_FAILED;
+    for (uint32_t i = 0; i < num; i++) {
+        uint32_t j = r->old_of_new ? r->old_of_new[i] : i;
         uint64_t at = (uint64_t)ofs + (uint64_t)j * size;
         const unsigned char *p = r->data + at;
         const char *name = "";
         if (name_at(r, ossa__rd32(p), at, &name)) return OSSA_FAILED;
-        int32_t parent = (int32_t)ossa__rd32(p + 4);
-        if (parent < 0) parent = -1;
-        if (parent >= (int32_t)j)
-            return ossa__fail(r->error, OSSA_ERROR_CORRUPT, at + 4,
-                              "joint %u '%s': parent %d does not come before it", j, name, parent);
+        int32_t pa = parent[j] < 0 ? -1
+                     : r->new_of_old ? (int32_t)r->new_of_old[parent[j]]
+                                     : parent[j];
         ossa_transform t;
         const unsigned char *f = p + 8;
         for (int k = 0; k < 3; k++) t.translation[k] = ossa__rdf32(f + 4 * k);
@@ -249,8 +336,9 @@ static ossa_status read_joints(iqm_reader *r)
             for (int k = 0; k < 3; k++) t.scale[k] = ossa__rdf32(f + 28 + 4 * k);
         }
         ossa__quat_tidy(t.rotation);
-        if (ossa_model_add_joint(r->model, name, parent, &t, r->error) < 0) return OSSA_FAILED;
+        if (ossa_model_add_joint(r->model, name, pa, &t, r->error) < 0) return OSSA_FAILED;
     }
+    if (r->new_of_old) remap_blend_indexes(r, num);
     return OSSA_OK;
 }
 
@@ -278,9 +366,9 @@ static ossa_status read_poses(iqm_reader *r, iqm_pose **out)
         iqm_pose *pose = &poses[j];
         pose->parent = (int32_t)ossa__rd32(p);
         if (pose->parent < 0) pose->parent = -1;
-        if (pose->parent >= (int32_t)j)
+        if (pose->parent >= (int32_t)num)
             return ossa__fail(r->error, OSSA_ERROR_CORRUPT, at,
-                              "pose %u: parent %d does not come before it", j, pose->parent);
+                              "pose %u: parent %d is not one of the %u poses", j, pose->parent, num);
         pose->mask = ossa__rd32(p + 4);
         if (pose->mask >> channels)
             return ossa__fail(r->error, OSSA_ERROR_CORRUPT, at + 4,
@@ -376,6 +464,11 @@ static ossa_status read_animations(iqm_reader *r, const iqm_pose *poses)
                           (unsigned long long)(decoded >> 20), r->size,
                           (unsigned long long)(decode_limit(r->size) >> 20));
 
+    ossa_transform *scratch = NULL;
+    if (r->old_of_new && num_poses) {
+        scratch = ossa__arena_array(ossa__model_arena(m), num_poses, sizeof *scratch);
+        if (!scratch) return ossa__fail_nomem(r->error);
+    }
     for (uint32_t a = 0; a < num; a++) {
         uint64_t at = (uint64_t)ofs + (uint64_t)a * IQM_ANIM_SIZE;
         const unsigned char *p = r->data + at;
@@ -398,7 +491,14 @@ static ossa_status read_animations(iqm_reader *r, const iqm_pose *poses)
         if (!anim) return OSSA_FAILED;
         for (uint32_t f = 0; f < count && num_poses; f++) {
             const unsigned char *samples = r->data + ofs_frames + ((uint64_t)first + f) * nfc * 2;
-            decode_frame(r, poses, num_poses, samples, anim->frames + (size_t)f * num_poses);
+            ossa_transform *out = anim->frames + (size_t)f * num_poses;
+            if (!r->old_of_new) {
+                decode_frame(r, poses, num_poses, samples, out);
+                continue;
+            }
+            /* Samples follow the file's pose order; the model's is new. */
+            decode_frame(r, poses, num_poses, samples, scratch);
+            for (uint32_t j = 0; j < num_poses; j++) out[r->new_of_old[j]] = scratch[j];
         }
         if (ofs_bounds && count) {
             anim->bounds = ossa__arena_array(ossa__model_arena(m), count, sizeof *anim->bounds);
@@ -447,9 +547,19 @@ static ossa_status joints_from_poses(iqm_reader *r, const iqm_pose *poses)
         for (uint32_t j = 0; j < num; j++) constant[j].mask = 0;
         decode_frame(r, constant, num, NULL, bind);
     }
-    for (uint32_t j = 0; j < num; j++)
-        if (ossa_model_add_joint(r->model, "", poses[j].parent, &bind[j], r->error) < 0)
-            return OSSA_FAILED;
+    int32_t *parent = ossa__arena_array(ossa__model_arena(r->model), num, sizeof *parent);
+    if (!parent) return ossa__fail_nomem(r->error);
+    for (uint32_t j = 0; j < num; j++) parent[j] = poses[j].parent;
+    uint32_t pose_size = r->version == 1 ? IQM_POSE_V1_SIZE : IQM_POSE_SIZE;
+    if (order_skeleton(r, parent, num, header(r, IQM_H_OFS_POSES), pose_size, "pose"))
+        return OSSA_FAILED;
+    for (uint32_t i = 0; i < num; i++) {
+        uint32_t j = r->old_of_new ? r->old_of_new[i] : i;
+        int32_t pa = parent[j] < 0 ? -1
+                     : r->new_of_old ? (int32_t)r->new_of_old[parent[j]]
+                                     : parent[j];
+        if (ossa_model_add_joint(r->model, "", pa, &bind[j], r->error) < 0) return OSSA_FAILED;
+    }
     r->model->flags |= OSSA_MODEL_SKELETON_FROM_POSES;
     return OSSA_OK;
 }
@@ -520,7 +630,7 @@ ossa_status ossa__iqm_read(ossa_model *model, const unsigned char *data, size_t 
                            const ossa_load_options *options, ossa_error *error)
 {
     (void)options;
-    iqm_reader r = {data, size, 0, model, error, "", 0};
+    iqm_reader r = {data, size, 0, model, error, "", 0, NULL, NULL};
     iqm_pose *poses = NULL;
     if (read_header(&r) || read_text(&r) || read_vertex_arrays(&r) || read_triangles(&r) ||
         read_meshes(&r) || read_joints(&r) || read_poses(&r, &poses))
@@ -529,14 +639,18 @@ ossa_status ossa__iqm_read(ossa_model *model, const unsigned char *data, size_t 
     if (model->num_joints == 0 && num_poses) {
         if (joints_from_poses(&r, poses)) return OSSA_FAILED;
     } else if (model->num_joints == num_poses) {
-        for (uint32_t j = 0; j < num_poses; j++)
-            if (poses[j].parent != model->joints[j].parent)
+        for (uint32_t j = 0; j < num_poses; j++) {
+            /* Pose j drives file joint j; compare in file numbering. */
+            uint32_t joint = r.new_of_old ? r.new_of_old[j] : j;
+            int32_t jp = model->joints[joint].parent;
+            if (jp >= 0 && r.old_of_new) jp = (int32_t)r.old_of_new[jp];
+            if (poses[j].parent != jp)
                 ossa__warn(model,
                            header(&r, IQM_H_OFS_POSES) +
                                (uint64_t)j * (r.version == 1 ? IQM_POSE_V1_SIZE : IQM_POSE_SIZE),
-                           0, 0,
-                           "pose %u: parent %d differs from its joint's parent %d", j,
-                           poses[j].parent, model->joints[j].parent);
+                           0, 0, "pose %u: parent %d differs from its joint's parent %d", j,
+                           poses[j].parent, jp);
+        }
     }
     if (read_animations(&r, poses) || read_comment(&r) || read_extensions(&r)) return OSSA_FAILED;
     return OSSA_OK;
