@@ -582,6 +582,34 @@ static void strips_and_fans(void **state)
     free(json);
 }
 
+/* TEXCOORD_n and COLOR_n with n beyond the sets the reader keeps (0..7)
+ * are skipped with a warning; they must not land in other sets. */
+static void attribute_set_limit(void **state)
+{
+    (void)state;
+    float pos[3 * 3] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    unsigned char bin[36 + 24];
+    memcpy(bin, pos, 36);
+    memset(bin + 36, 0, 24);
+    for (int k = 0; k < 2; k++) {
+        char body[1024];
+        snprintf(body, sizeof body,
+                 "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+                 "\"byteLength\":24}],"
+                 "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+                 "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"}],"
+                 "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"%s\":1}}]}],"
+                 "\"nodes\":[{\"mesh\":0}]",
+                 k ? "COLOR_9" : "TEXCOORD_9");
+        char *json = make_gltf(bin, sizeof bin, body);
+        ossa_model *m = load_json(json);
+        assert_int_equal(m->num_vertex_arrays, 1); /* positions only */
+        assert_true(m->num_warnings >= 1);
+        ossa_model_free(m);
+        free(json);
+    }
+}
+
 /* Sparse accessors, normalized ubyte texcoords, short colours. */
 static void accessor_kinds(void **state)
 {
@@ -752,6 +780,49 @@ static void external_buffer(void **state)
     ossa_model_free(a);
 }
 
+static void *capped_alloc(void *user, size_t size)
+{
+    (void)user;
+    return size > ((size_t)80 << 20) ? NULL : malloc(size);
+}
+
+static void capped_free(void *user, void *ptr)
+{
+    (void)user;
+    free(ptr);
+}
+
+/* Many primitives sharing one large index accessor: the triangles they
+ * decode to are refused when out of proportion to the file, as vertices
+ * and frames are, before anything that size is allocated. */
+static void triangle_count_limit(void **state)
+{
+    (void)state;
+    char body[8192];
+    size_t at = (size_t)snprintf(body, sizeof body,
+                                 "\"accessors\":[{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"},"
+                                 "{\"componentType\":5121,\"count\":3000000,\"type\":\"SCALAR\"}],"
+                                 "\"meshes\":[{\"primitives\":[");
+    for (int k = 0; k < 30; k++)
+        at += (size_t)snprintf(body + at, sizeof body - at, "%s{\"attributes\":{\"POSITION\":0},\"indices\":1}",
+                               k ? "," : "");
+    snprintf(body + at, sizeof body - at, "]}],\"nodes\":[{\"mesh\":0}]");
+    char json[8400];
+    snprintf(json, sizeof json, "{\"asset\":{\"version\":\"2.0\"},%s}", body);
+    ossa_load_options o;
+    memset(&o, 0, sizeof o);
+    o.format = OSSA_FORMAT_GLTF;
+    o.allocator.alloc = capped_alloc;
+    o.allocator.free = capped_free;
+    ossa_error err;
+    memset(&err, 0, sizeof err);
+    ossa_model *m = ossa_load_memory(json, strlen(json), &o, &err);
+    if (m) ossa_model_free(m);
+    assert_null(m);
+    if (err.kind != OSSA_ERROR_UNSUPPORTED || !strstr(err.message, "triangles"))
+        fail_msg("error %s '%s'", ossa_error_kind_name(err.kind), err.message);
+}
+
 /* -- Malformed input -- */
 
 static void malformed_json(void **state)
@@ -914,10 +985,12 @@ int main(void)
         cmocka_unit_test(shared_gltf_contents),
         cmocka_unit_test(strips_and_fans),
         cmocka_unit_test(accessor_kinds),
+        cmocka_unit_test(attribute_set_limit),
         cmocka_unit_test(animation_sampling),
         cmocka_unit_test(rigid_mesh),
         cmocka_unit_test(external_buffer),
         cmocka_unit_test(malformed_json),
+        cmocka_unit_test(triangle_count_limit),
         cmocka_unit_test(malformed_glb),
         cmocka_unit_test(glb_truncation),
     };

@@ -421,7 +421,11 @@ ossa_status ossa__gltf_accessor_raw(gltf_reader *r, int64_t index, const char *p
     const cJSON *a = r->accessors.items[index];
     char ap[32];
     snprintf(ap, sizeof ap, "accessors[%u]", (unsigned)index);
-    size_t elem = info->csize * info->ncomp, total = elem * info->count;
+    size_t elem = info->csize * info->ncomp;
+    if ((uint64_t)elem * info->count > SIZE_MAX / 4) /* ossa__gltf_accessor_floats takes 4 per component */
+        return ossa__gltf_fail(r, OSSA_ERROR_UNSUPPORTED, "%s: %u elements are too many for this system",
+                               ap, info->count);
+    size_t total = elem * info->count;
     int64_t vi = -1;
     double offset = 0;
     if (ossa__gltf_index(r, a, "bufferView", ap, r->views.count, "buffer view", &vi) ||

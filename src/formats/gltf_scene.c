@@ -441,6 +441,11 @@ static ossa_status scan_primitive(scene *s, prim *p, layout *L)
                                    info.count, p->count);
         const char *k = a->string;
         int set;
+        if (((set = attr_set(k, "TEXCOORD_")) >= MAX_SETS || (set = attr_set(k, "COLOR_")) >= MAX_SETS)) {
+            ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0, "%s: only sets 0..%d are read (ignored)", ap,
+                       MAX_SETS - 1);
+            continue;
+        }
         if (strcmp(k, "NORMAL") == 0) L->normal = true;
         else if (strcmp(k, "TANGENT") == 0) L->tangent = true;
         else if ((set = attr_set(k, "TEXCOORD_")) >= 0) merge_format(&L->texcoord[set], &info);
@@ -980,8 +985,20 @@ static ossa_status fill_triangles(scene *s, const prim *p, bool flip, tri_list *
     uint32_t count = p->mode == GLTF_TRIANGLES ? n / 3 : n >= 3 ? n - 2 : 0;
     if (p->mode == GLTF_TRIANGLES && n % 3)
         ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0, "%s: %u indices are not a multiple of 3", path, n);
+    /* An index accessor may be shared by any number of primitives: refuse
+     * triangle counts out of proportion to the file (every triangle takes
+     * at least 3 bytes of it otherwise). */
+    uint64_t most = ((((uint64_t)64 << 20) + (uint64_t)r->file_size * 64) / sizeof(ossa_triangle));
+    if (most > UINT32_MAX) most = UINT32_MAX;
+    if ((uint64_t)out->n + count > most) {
+        ossa__free(r->alloc, idx, 0);
+        return ossa__gltf_fail(r, OSSA_ERROR_UNSUPPORTED,
+                               "%s: %llu triangles in all are out of proportion to the file", path,
+                               (unsigned long long)out->n + count);
+    }
     if (out->n + count > out->cap) {
         size_t cap = out->cap * 2 > out->n + count ? out->cap * 2 : out->n + count;
+        if (cap > most) cap = (size_t)most;
         ossa_triangle *t = ossa__arena_array(ossa__model_arena(s->m), cap, sizeof *t);
         if (!t) {
             ossa__free(r->alloc, idx, 0);
