@@ -556,6 +556,18 @@ static void test_anim1_resampling(void **state)
     ossa_model_free(m);
 }
 
+/* A duration so short that frames / duration is beyond float: the rate
+ * stays a finite number (one frame, as for a duration of 0). */
+static void test_anim1_tiny_duration(void **state)
+{
+    (void)state;
+    ossa_model *m = it_load("ILLANIM1 1e-40 1 a 1 0 1 2 3 0 0\n", 0, "k.illanim");
+    assert_int_equal(m->animations[0].num_frames, 1);
+    assert_true(isfinite(m->animations[0].framerate) && m->animations[0].framerate > 0);
+    IT_NEAR(m->animations[0].frames[0].translation[2], 3, 0);
+    ossa_model_free(m);
+}
+
 static void test_anim1_shorter_arc(void **state)
 {
     (void)state;
@@ -811,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_anim0),
         cmocka_unit_test(test_anim0_merge),
         cmocka_unit_test(test_anim1_resampling),
+        cmocka_unit_test(test_anim1_tiny_duration),
         cmocka_unit_test(test_anim1_shorter_arc),
         cmocka_unit_test(test_anim1_matches_anim0),
         cmocka_unit_test(test_anim1_errors),

@@ -2,6 +2,7 @@
  * and the builders that text and binary readers share. */
 #include "ill.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -659,7 +660,10 @@ ossa_status ossa__ill_build_keyed(ossa_model *model, double duration, ill_loc du
                               "bones: more than ossa decodes from a file of %zu bytes",
                               duration, fps, nf, count, file_size);
     uint32_t num_frames = (uint32_t)nf;
-    float rate = duration > 0 ? (float)(nf / duration) : (float)fps;
+    /* A duration too short for nf / duration to be a float plays as one
+     * frame at the default rate, as a duration of 0 does. */
+    double adjusted = duration > 0 ? nf / duration : fps;
+    float rate = adjusted <= FLT_MAX ? (float)adjusted : (float)fps;
 
     ossa_status st = OSSA_OK;
     if (count && tracks[0].name) {
