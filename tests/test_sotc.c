@@ -919,6 +919,55 @@ static void test_nmo_malformed(void **state)
     free(f);
 }
 
+/* Geometry records that all name one stream, and surfaces whose name is
+ * long, must not make the load cost out of proportion to the file. */
+static void test_nmo_shared_streams(void **state)
+{
+    (void)state;
+    enum { G = 1000, STREAM = 32 * 1024, GEOM = 0x80 + 288, STR = GEOM + G * 32 };
+    size_t ro_size = (size_t)STR + STREAM;
+    unsigned char *ro = calloc(1, ro_size);
+    assert_non_null(ro);
+    memcpy(ro, "NMO\0", 4);
+    ts_put32(ro + 4, 3);
+    ts_put32(ro + 0x50, 0x80); /* one surface */
+    ts_put32(ro + 0x54, 1);
+    ts_put32(ro + 0x60, GEOM);
+    ts_put32(ro + 0x64, G);
+    for (uint32_t g = 0; g < G; g++) {
+        ts_put32(ro + GEOM + 32 * g, STREAM);
+        ts_put32(ro + GEOM + 32 * g + 0x10, STR);
+    }
+    /* The stream: packets of 255 positions. */
+    size_t at = STR + 12;
+    while (at + 4 + 255 * 12 <= ro_size) {
+        ts_put32(ro + at, 1u | 0x80u << 8 | 255u << 16 | 0x68u << 24);
+        at += 4 + 255 * 12;
+    }
+    size_t size;
+    unsigned char *f = wrap_xff(ro, ro_size, 0, &size);
+    ossa_error err = load_error(f, size, OSSA_FORMAT_SOTC_NMO);
+    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "out of proportion"));
+    free(f);
+
+    /* Streams of 12 bytes, but the surface name is as long as .rodata
+     * allows: every mesh would copy it. */
+    memset(ro + GEOM, 0, (size_t)G * 32);
+    for (uint32_t g = 0; g < G; g++) {
+        ts_put32(ro + GEOM + 32 * g, 12);
+        ts_put32(ro + GEOM + 32 * g + 0x10, GEOM); /* 12 zero bytes are a valid stream */
+    }
+    memset(ro + STR, 'a', STREAM - 1);
+    ro[ro_size - 1] = 0;
+    ts_put32(ro + 0x80 + 0x0C, STR);
+    f = wrap_xff(ro, ro_size, 0, &size);
+    err = load_error(f, size, OSSA_FORMAT_SOTC_NMO);
+    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    free(f);
+    free(ro);
+}
+
 /* -- Damaged files: every truncation, random patches -- */
 
 static uint32_t rng_state = 12345;
@@ -1016,6 +1065,7 @@ int main(void)
         cmocka_unit_test(test_xff_container),
         cmocka_unit_test(test_nmo_hand_stream),
         cmocka_unit_test(test_nmo_malformed),
+        cmocka_unit_test(test_nmo_shared_streams),
         cmocka_unit_test(test_damaged_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,6 +48,7 @@ typedef struct nmo_reader {
     ossa_buf meshes; /* nmo_mesh */
     uint32_t max_bone;
     uint32_t dropped_influences;
+    uint64_t decoded; /* stream and name bytes read so far (nmo_budget) */
 } nmo_reader;
 
 /* A geometry chunk's share of the model; names point into the file. */
@@ -326,6 +327,21 @@ static ossa_status build_model(nmo_reader *r)
     return OSSA_OK;
 }
 
+/* Geometry records may all name the same stream, and surfaces the same
+ * long name, so the work and memory of a load are not bounded by the file
+ * size: charge every stream and name byte read and refuse totals out of
+ * proportion to the file (real files read each stream once). */
+static ossa_status nmo_budget(nmo_reader *r, uint64_t bytes, uint64_t at)
+{
+    uint64_t limit = ((uint64_t)16 << 20) + (uint64_t)r->x->size * 16;
+    r->decoded += bytes;
+    if (r->decoded <= limit) return OSSA_OK;
+    return ossa__fail(r->error, OSSA_ERROR_UNSUPPORTED, xff_file(r->x, at),
+                      "the geometry records read %llu bytes of streams and names, out of "
+                      "proportion to a %u-byte file (they share data)",
+                      (unsigned long long)r->decoded, r->x->size);
+}
+
 static ossa_status nmo_parse(nmo_reader *r)
 {
     const sotc_xff *x = r->x;
@@ -362,6 +378,7 @@ static ossa_status nmo_parse(nmo_reader *r)
         if (size < 12)
             return ossa__fail(r->error, OSSA_ERROR_CORRUPT, xff_file(x, at),
                               "geometry %u: a %u-byte VIF stream (at least 12 expected)", g, size);
+        if (nmo_budget(r, size, at)) return OSSA_FAILED;
         uint32_t first_vertex = r->num_vertices;
         size_t first_tri = r->tris.size / sizeof(ossa_triangle);
         if (read_stream(r, g, stream, (uint64_t)stream + size)) return OSSA_FAILED;
@@ -385,6 +402,7 @@ static ossa_status nmo_parse(nmo_reader *r)
             ossa__warn(m, xff_file(x, at + 8), 0, 0,
                        "geometry %u: surface %u does not exist (%u surfaces)", g, srf, count[2]);
         }
+        if (nmo_budget(r, strlen(name) + strlen(material), at + 8)) return OSSA_FAILED;
         nmo_mesh mesh = {name, material, first_vertex, r->num_vertices - first_vertex,
                          (uint32_t)first_tri,
                          (uint32_t)(r->tris.size / sizeof(ossa_triangle) - first_tri)};
