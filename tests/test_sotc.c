@@ -968,6 +968,48 @@ static void test_nmo_shared_streams(void **state)
     free(ro);
 }
 
+/* Bones that all share one long name must not cost memory out of
+ * proportion to the file: main bones fail, opt bones are dropped. */
+static void test_skb_shared_names(void **state)
+{
+    (void)state;
+    enum { N = 4000, PAIRS = 0x2C, REC = 0x10000, STR = 0x50000, LEN = 32 * 1024 };
+    size_t ro_size = (size_t)STR + LEN;
+    unsigned char *ro = calloc(1, ro_size);
+    assert_non_null(ro);
+    ts_put32(ro, 1);
+    ts_put32(ro + 4, N);
+    ts_put32(ro + 0x0C, STR);
+    for (uint32_t i = 0; i < N + 3; i++) ts_put32(ro + PAIRS + 8 * i, REC);
+    ts_put32(ro + REC + 0x38, 0xFFFFFFFFu);
+    memset(ro + STR, 'b', LEN - 1);
+    size_t size;
+    unsigned char *f = wrap_xff(ro, ro_size, 0, &size);
+    ossa_error err = load_error(f, size, OSSA_FORMAT_SOTC_SKB);
+    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "out of proportion"));
+    free(f);
+
+    /* One main bone with a short name; N opt bones named by the long one. */
+    ts_put32(ro + 4, 1);
+    for (uint32_t i = 0; i < 4; i++) ts_put32(ro + PAIRS + 8 * i, REC);
+    ts_put32(ro + 0x0C, ro_size - 1 - 1); /* "b" */
+    ts_put32(ro + 0x20, N);
+    ts_put32(ro + 0x24, REC);
+    ts_put32(ro + 0x28, STR);
+    ts_put32(ro + REC, 0);
+    f = wrap_xff(ro, ro_size, 0, &size);
+    ossa_load_options o = {.format = OSSA_FORMAT_SOTC_SKB};
+    ossa_model *m = ossa_load_memory(f, size, &o, &err);
+    assert_non_null(m);
+    assert_int_equal(m->num_joints, 1);
+    for (uint32_t i = 0; i < m->num_extras; i++)
+        assert_string_not_equal(m->extras[i].key, "sotc.skb.opt");
+    ossa_model_free(m);
+    free(f);
+    free(ro);
+}
+
 /* -- Damaged files: every truncation, random patches -- */
 
 static uint32_t rng_state = 12345;
@@ -1066,6 +1108,7 @@ int main(void)
         cmocka_unit_test(test_nmo_hand_stream),
         cmocka_unit_test(test_nmo_malformed),
         cmocka_unit_test(test_nmo_shared_streams),
+        cmocka_unit_test(test_skb_shared_names),
         cmocka_unit_test(test_damaged_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

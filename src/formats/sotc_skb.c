@@ -20,6 +20,10 @@
 
 /* -- Reading -- */
 
+/* Bones may all share one long name: name bytes copied beyond this are out
+ * of proportion to the file. */
+static uint64_t name_limit(const sotc_xff *x) { return ((uint64_t)16 << 20) + (uint64_t)x->size * 16; }
+
 /* Opt bones are not needed to use the skeleton: a bad block is dropped with
  * a warning instead of failing the load. */
 static ossa_status read_opt_bones(ossa_model *m, const sotc_xff *x, ossa_error *error)
@@ -45,6 +49,13 @@ static ossa_status read_opt_bones(ossa_model *m, const sotc_xff *x, ossa_error *
             return OSSA_OK;
         }
         name_bytes += strlen(name) + 1;
+        if (name_bytes > name_limit(x)) {
+            ossa__warn(m, xff_file(x, at), 0, 0,
+                       "opt bone names add up to more than %llu bytes, out of proportion to the "
+                       "file: opt bones dropped",
+                       (unsigned long long)name_limit(x));
+            return OSSA_OK;
+        }
     }
     size_t size = 4 + (size_t)count * SKB_BONE_SIZE + (size_t)name_bytes;
     unsigned char *blob = ossa__arena_alloc(ossa__model_arena(m), size);
@@ -101,6 +112,7 @@ static ossa_status skb_read(ossa_model *m, const unsigned char *data, size_t siz
     if (ossa__xff_need(&x, (uint64_t)e + SKB_HEADER_SIZE, (uint64_t)n + 3, 8, e + 4,
                        "bone pointers", error))
         return OSSA_FAILED;
+    uint64_t name_bytes = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t field = (uint64_t)e + SKB_HEADER_SIZE + (uint64_t)i * 8;
         uint32_t at = ossa__rd32(xff_at(&x, field));
@@ -111,6 +123,12 @@ static ossa_status skb_read(ossa_model *m, const unsigned char *data, size_t siz
         const char *name;
         if (ossa__xff_string(&x, (uint64_t)strtab + ossa__rd32(rec), at, what, &name, error))
             return OSSA_FAILED;
+        name_bytes += strlen(name) + 1;
+        if (name_bytes > name_limit(&x))
+            return ossa__fail(error, OSSA_ERROR_UNSUPPORTED, xff_file(&x, at),
+                              "bone %u: bone names add up to more than %llu bytes, out of "
+                              "proportion to a %u-byte file",
+                              i, (unsigned long long)name_limit(&x), x.size);
         int32_t parent = (int32_t)ossa__rd32(rec + 0x38);
         /* Bones are evaluated in array order (sotc.md §4.2), and .anb tracks
          * and skin weights address them by index: a parent after its child
