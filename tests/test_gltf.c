@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* -- Helpers -- */
 
@@ -823,6 +824,37 @@ static void triangle_count_limit(void **state)
         fail_msg("error %s '%s'", ossa_error_kind_name(err.kind), err.message);
 }
 
+/* A skin of 200000 root joints and a chain of 100000 joints 100000 deep
+ * load in time in proportion to their size (each took seconds when every
+ * joint searched the skins or walked up to the root). */
+static void large_skeletons(void **state)
+{
+    (void)state;
+    for (int deep = 0; deep < 2; deep++) {
+        uint32_t n = deep ? 100000 : 200000;
+        size_t cap = (size_t)n * 32 + 256, at = 0;
+        char *json = malloc(cap);
+        at += (size_t)snprintf(json + at, cap - at, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[");
+        for (uint32_t i = 0; i < n; i++) {
+            if (deep && i + 1 < n)
+                at += (size_t)snprintf(json + at, cap - at, "%s{\"children\":[%u]}", i ? "," : "", i + 1);
+            else
+                at += (size_t)snprintf(json + at, cap - at, "%s{}", i ? "," : "");
+        }
+        at += (size_t)snprintf(json + at, cap - at, "],\"skins\":[{\"joints\":[");
+        for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, "%s%u", i ? "," : "", i);
+        snprintf(json + at, cap - at, "]}]}");
+        clock_t start = clock();
+        ossa_model *m = load_json(json);
+        double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+        assert_int_equal(m->num_joints, n);
+        assert_int_equal(m->joints[n - 1].parent, deep ? (int32_t)n - 2 : -1);
+        if (seconds > 2) fail_msg("%u joints%s took %.1f s to load", n, deep ? " in a chain" : "", seconds);
+        ossa_model_free(m);
+        free(json);
+    }
+}
+
 /* -- Malformed input -- */
 
 static void malformed_json(void **state)
@@ -991,6 +1023,7 @@ int main(void)
         cmocka_unit_test(external_buffer),
         cmocka_unit_test(malformed_json),
         cmocka_unit_test(triangle_count_limit),
+        cmocka_unit_test(large_skeletons),
         cmocka_unit_test(malformed_glb),
         cmocka_unit_test(glb_truncation),
     };

@@ -152,11 +152,12 @@ static int32_t joint_parent(const scene *s, uint32_t node)
     return -1;
 }
 
-/* Adds `node` (marked -2) after any marked ancestor not yet added. */
+/* Adds `node` (marked -2) after any marked ancestor not yet added. Above
+ * a joint already added there is none (it was added after them). */
 static void add_joint_node(scene *s, uint32_t node, uint32_t *chain)
 {
     uint32_t n = 0;
-    for (int32_t p = (int32_t)node; p >= 0; p = s->parent[p])
+    for (int32_t p = (int32_t)node; p >= 0 && s->joint_of[p] < 0; p = s->parent[p])
         if (s->joint_of[p] == -2) chain[n++] = (uint32_t)p;
     while (n) {
         uint32_t v = chain[--n];
@@ -253,15 +254,15 @@ static void apply_fold(const scene *s, uint32_t joint, ossa_transform *t)
     ossa__gltf_mat_to_trs(m, t);
 }
 
-/* Inverse bind matrix of `joint` from the first skin that lists it. */
-static ossa_status inverse_bind(scene *s, uint32_t joint, float **cache, bool *found, double out[16])
+/* Inverse bind matrix of `joint` from the first skin that lists it, whose
+ * index and slot are first_skin[joint] and first_slot[joint] (-1: none). */
+static ossa_status inverse_bind(scene *s, uint32_t joint, const int64_t *first_skin,
+                                const uint32_t *first_slot, float **cache, bool *found, double out[16])
 {
     gltf_reader *r = s->r;
     *found = false;
-    for (uint32_t k = 0; k < r->skins.count; k++) {
-        uint32_t slot = 0;
-        while (slot < s->skin_size[k] && s->skin_map[k][slot] != (int32_t)joint) slot++;
-        if (slot == s->skin_size[k]) continue;
+    if (first_skin[joint] >= 0) {
+        uint32_t k = (uint32_t)first_skin[joint], slot = first_slot[joint];
         if (!cJSON_GetObjectItemCaseSensitive(r->skins.items[k], "inverseBindMatrices")) return OSSA_OK;
         if (!cache[k]) {
             char path[48];
@@ -281,7 +282,6 @@ static ossa_status inverse_bind(scene *s, uint32_t joint, float **cache, bool *f
         }
         for (int e = 0; e < 16; e++) out[e] = cache[k][(size_t)slot * 16 + e];
         *found = true;
-        return OSSA_OK;
     }
     return OSSA_OK;
 }
@@ -306,8 +306,20 @@ static ossa_status build_joints(scene *s)
     s->bind = scratch(s, J, sizeof *s->bind);
     double (*world)[16] = scratch(s, J, sizeof *world);
     float **cache = scratch(s, r->skins.count, sizeof *cache);
-    if (!s->has_fold || !s->fold || !s->rest || !s->bind || !world || !cache)
+    int64_t *first_skin = scratch(s, J, sizeof *first_skin);
+    uint32_t *first_slot = scratch(s, J, sizeof *first_slot);
+    if (!s->has_fold || !s->fold || !s->rest || !s->bind || !world || !cache || !first_skin ||
+        !first_slot)
         return ossa__fail_nomem(r->error);
+    /* Where each joint is first listed (a search per joint would take time
+     * in the square of the joint count). */
+    for (uint32_t j = 0; j < J; j++) first_skin[j] = -1;
+    for (uint32_t k = r->skins.count; k-- > 0;)
+        for (uint32_t slot = s->skin_size[k]; slot-- > 0;) {
+            uint32_t j = (uint32_t)s->skin_map[k][slot];
+            first_skin[j] = k;
+            first_slot[j] = slot;
+        }
     ossa_status st = OSSA_OK;
     uint32_t replaced = 0;
     for (uint32_t j = 0; j < J && !st; j++) {
@@ -323,7 +335,7 @@ static ossa_status build_joints(scene *s)
         else memcpy(world[j], m, sizeof m);
         s->bind[j] = s->rest[j];
         bool found;
-        st = inverse_bind(s, j, cache, &found, ibm);
+        st = inverse_bind(s, j, first_skin, first_slot, cache, &found, ibm);
         if (st || !found || !ossa__gltf_mat_invert(ibm, b)) continue;
         /* The skin was bound in another pose than the nodes' rest: the
          * bind pose must follow the skin for the vertices to fit. */
