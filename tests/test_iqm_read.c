@@ -396,6 +396,44 @@ static void test_mini_forward_parent_reordered(void **state)
     ossa_model_free(want);
 }
 
+/* 20,000 joints that all name one 60,000-byte string: a 1 MB file whose
+ * names, copied per joint, would take 1.2 GB. Refused, not allocated. */
+static void test_shared_long_name(void **state)
+{
+    (void)state;
+    const uint32_t name_len = 60000, joints = 20000;
+    uint32_t text_size = (name_len + 2 + 3) & ~3u;
+    size_t size = 124 + text_size + (size_t)joints * 48;
+    unsigned char *b = calloc(1, size);
+    assert_non_null(b);
+    memcpy(b, "INTERQUAKEMODEL", 16);
+    ts_put32(b + TS_IQM_VERSION, 2);
+    ts_put32(b + TS_IQM_FILESIZE, (uint32_t)size);
+    ts_put32(b + TS_IQM_NUM_TEXT, text_size);
+    ts_put32(b + TS_IQM_OFS_TEXT, 124);
+    memset(b + 124 + 1, 'n', name_len);
+    ts_put32(b + TS_IQM_NUM_JOINTS, joints);
+    ts_put32(b + TS_IQM_OFS_JOINTS, 124 + text_size);
+    for (uint32_t j = 0; j < joints; j++) {
+        unsigned char *p = b + 124 + text_size + (size_t)j * 48;
+        ts_put32(p, 1);                                   /* the long name */
+        ts_put32(p + 4, j ? j - 1 : UINT32_MAX);          /* a chain */
+        ts_putf32(p + 8 + 24, 1);                         /* w */
+        for (int k = 0; k < 3; k++) ts_putf32(p + 8 + 28 + 4 * k, 1);
+    }
+    ts_alloc a;
+    ts_alloc_init(&a, -1, false);
+    ossa_load_options opts = {.allocator = a.allocator};
+    ossa_error err;
+    ossa_model *m = ossa_load_memory(b, size, &opts, &err);
+    assert_null(m);
+    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_true(err.offset != OSSA_NO_OFFSET);
+    assert_true(a.max_request < ((size_t)64 << 20));
+    assert_int_equal(a.live, 0);
+    free(b);
+}
+
 /* One broken field at a time (§12); the intact file loads (test above). */
 static void test_mini_corrupt(void **state)
 {
@@ -564,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_mini_valid),
         cmocka_unit_test(test_mini_corrupt),
         cmocka_unit_test(test_mini_forward_parent_reordered),
+        cmocka_unit_test(test_shared_long_name),
         cmocka_unit_test(test_mini_extension_cycle),
         cmocka_unit_test(test_mini_absurd_frame_count),
         cmocka_unit_test(test_mini_v1_upgrade),

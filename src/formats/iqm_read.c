@@ -18,6 +18,9 @@ typedef struct iqm_reader {
      * first: old_of_new[i] is the file index of model joint i and
      * new_of_old the reverse. NULL when the file order is kept. */
     uint32_t *old_of_new, *new_of_old;
+    /* Bytes of names handed out so far: every record may name the same
+     * long string, and each is copied into the model. */
+    uint64_t name_bytes;
 } iqm_reader;
 
 /* Decoded pose channel setup, always in the v2 layout of ten channels
@@ -67,6 +70,13 @@ static ossa_status name_at(iqm_reader *r, uint32_t ofs, uint64_t where, const ch
         return ossa__fail(r->error, OSSA_ERROR_CORRUPT, where,
                           "name offset %u is outside the text block (%u bytes)", ofs, r->num_text);
     *out = r->text + ofs; /* the block ends with a NUL (checked), so this terminates */
+    /* Names are copied per record: bound the total in proportion to the
+     * file, or many records naming one long string would multiply it. */
+    r->name_bytes += strlen(*out) + 1;
+    if (r->name_bytes > ((uint64_t)16 << 20) + (uint64_t)r->size * 16)
+        return ossa__fail(r->error, OSSA_ERROR_UNSUPPORTED, where,
+                          "names add up to more than %llu bytes, out of proportion to the file",
+                          (unsigned long long)(((uint64_t)16 << 20) + (uint64_t)r->size * 16));
     return OSSA_OK;
 }
 
@@ -630,7 +640,7 @@ ossa_status ossa__iqm_read(ossa_model *model, const unsigned char *data, size_t 
                            const ossa_load_options *options, ossa_error *error)
 {
     (void)options;
-    iqm_reader r = {data, size, 0, model, error, "", 0, NULL, NULL};
+    iqm_reader r = {data, size, 0, model, error, "", 0, NULL, NULL, 0};
     iqm_pose *poses = NULL;
     if (read_header(&r) || read_text(&r) || read_vertex_arrays(&r) || read_triangles(&r) ||
         read_meshes(&r) || read_joints(&r) || read_poses(&r, &poses))
