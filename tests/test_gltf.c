@@ -824,32 +824,47 @@ static void triangle_count_limit(void **state)
         fail_msg("error %s '%s'", ossa_error_kind_name(err.kind), err.message);
 }
 
-/* A skin of 200000 root joints and a chain of 100000 joints 100000 deep
- * load in time in proportion to their size (each took seconds when every
- * joint searched the skins or walked up to the root). */
+/* A skin of 200000 root joints, a chain of 100000 joints 100000 deep and
+ * a chain of 50000 nodes without joints that each show a mesh load in time
+ * in proportion to their size (each took seconds when every joint
+ * searched the skins or every joint and mesh walked up to the root). */
 static void large_skeletons(void **state)
 {
     (void)state;
-    for (int deep = 0; deep < 2; deep++) {
-        uint32_t n = deep ? 100000 : 200000;
-        size_t cap = (size_t)n * 32 + 256, at = 0;
+    for (int deep = 0; deep < 3; deep++) {
+        uint32_t n = deep == 2 ? 50000 : deep ? 100000 : 200000;
+        size_t cap = (size_t)n * 40 + 512, at = 0;
         char *json = malloc(cap);
         at += (size_t)snprintf(json + at, cap - at, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[");
         for (uint32_t i = 0; i < n; i++) {
+            const char *mesh = deep == 2 ? "\"mesh\":0" : "";
             if (deep && i + 1 < n)
-                at += (size_t)snprintf(json + at, cap - at, "%s{\"children\":[%u]}", i ? "," : "", i + 1);
+                at += (size_t)snprintf(json + at, cap - at, "%s{%s%s\"children\":[%u]}", i ? "," : "", mesh,
+                                       mesh[0] ? "," : "", i + 1);
             else
-                at += (size_t)snprintf(json + at, cap - at, "%s{}", i ? "," : "");
+                at += (size_t)snprintf(json + at, cap - at, "%s{%s}", i ? "," : "", mesh);
         }
-        at += (size_t)snprintf(json + at, cap - at, "],\"skins\":[{\"joints\":[");
-        for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, "%s%u", i ? "," : "", i);
-        snprintf(json + at, cap - at, "]}]}");
+        if (deep == 2) {
+            snprintf(json + at, cap - at,
+                     "],\"accessors\":[{\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"}],"
+                     "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}]}");
+        } else {
+            at += (size_t)snprintf(json + at, cap - at, "],\"skins\":[{\"joints\":[");
+            for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, "%s%u", i ? "," : "", i);
+            snprintf(json + at, cap - at, "]}]}");
+        }
         clock_t start = clock();
         ossa_model *m = load_json(json);
         double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
-        assert_int_equal(m->num_joints, n);
-        assert_int_equal(m->joints[n - 1].parent, deep ? (int32_t)n - 2 : -1);
-        if (seconds > 2) fail_msg("%u joints%s took %.1f s to load", n, deep ? " in a chain" : "", seconds);
+        if (deep == 2) {
+            assert_int_equal(m->num_joints, 0);
+            assert_int_equal(m->num_triangles, n);
+        } else {
+            assert_int_equal(m->num_joints, n);
+            assert_int_equal(m->joints[n - 1].parent, deep ? (int32_t)n - 2 : -1);
+        }
+        static const char *const what[3] = {"joints", "joints in a chain", "nodes with meshes in a chain"};
+        if (seconds > 2) fail_msg("%u %s took %.1f s to load", n, what[deep], seconds);
         ossa_model_free(m);
         free(json);
     }

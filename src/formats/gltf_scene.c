@@ -29,6 +29,7 @@ typedef struct scene {
     uint8_t *identity;    /* per node: local is the identity */
     int64_t *node_mesh, *node_skin;
     int32_t *joint_of;    /* per node: joint index or -1 */
+    int32_t *joint_above; /* per node: nearest ancestor that is a joint, or -1 */
     uint32_t J;
     uint32_t *node_of;    /* per joint */
     uint8_t *has_fold;    /* per joint */
@@ -147,9 +148,25 @@ static ossa_status read_nodes(scene *s)
 
 static int32_t joint_parent(const scene *s, uint32_t node)
 {
-    for (int32_t p = s->parent[node]; p >= 0; p = s->parent[p])
-        if (s->joint_of[p] != -1) return p;
-    return -1;
+    return s->joint_above[node];
+}
+
+/* Fills joint_above once the joints are known, in time linear in the
+ * nodes (`chain` has room for them all). */
+static void find_joints_above(scene *s, uint32_t *chain)
+{
+    uint8_t *done = (uint8_t *)(chain + s->N); /* N bytes after the chain */
+    memset(done, 0, s->N);
+    for (uint32_t i = 0; i < s->N; i++) {
+        uint32_t n = 0;
+        for (int32_t p = (int32_t)i; p >= 0 && !done[p]; p = s->parent[p]) chain[n++] = (uint32_t)p;
+        while (n) {
+            uint32_t c = chain[--n];
+            int32_t p = s->parent[c];
+            s->joint_above[c] = p < 0 ? -1 : s->joint_of[p] >= 0 ? p : s->joint_above[p];
+            done[c] = 1;
+        }
+    }
 }
 
 /* Adds `node` (marked -2) after any marked ancestor not yet added. Above
@@ -194,8 +211,10 @@ static ossa_status read_skins_and_joints(scene *s)
     s->skin_map = scratch(s, r->skins.count, sizeof *s->skin_map);
     s->skin_size = scratch(s, r->skins.count, sizeof *s->skin_size);
     s->node_of = scratch(s, s->N, sizeof *s->node_of);
-    uint32_t *chain = scratch(s, s->N, sizeof *chain);
-    if (!s->skin_map || !s->skin_size || !s->node_of || !chain) return ossa__fail_nomem(r->error);
+    s->joint_above = scratch(s, s->N, sizeof *s->joint_above);
+    uint32_t *chain = scratch(s, s->N, sizeof *chain + 1);
+    if (!s->skin_map || !s->skin_size || !s->node_of || !s->joint_above || !chain)
+        return ossa__fail_nomem(r->error);
     for (uint32_t k = 0; k < r->skins.count; k++) {
         const cJSON *joints = cJSON_GetObjectItemCaseSensitive(r->skins.items[k], "joints");
         if (!cJSON_IsArray(joints) || !joints->child)
@@ -226,6 +245,7 @@ static ossa_status read_skins_and_joints(scene *s)
         for (const cJSON *j = joints->child; j; j = j->next, n++)
             s->skin_map[k][n] = s->joint_of[(uint32_t)j->valuedouble];
     }
+    find_joints_above(s, chain);
     return OSSA_OK;
 }
 
@@ -377,16 +397,33 @@ static ossa_status build_joints(scene *s)
     return OSSA_OK;
 }
 
-/* World transform of a node at rest, glTF axes. */
-static void node_world(const scene *s, uint32_t node, double out[16])
+/* World transforms of nodes at rest, glTF axes, each computed once (a walk
+ * up to the root per node would take time in the square of the depth). */
+typedef struct world_cache {
+    double (*m)[16];
+    uint8_t *done;
+    uint32_t *chain;
+} world_cache;
+
+static void node_world(const scene *s, world_cache *w, uint32_t node, double out[16])
 {
-    for (int k = 0; k < 16; k++) out[k] = k % 5 == 0;
-    for (int32_t p = (int32_t)node; p >= 0; p = s->parent[p]) {
-        if (s->identity[p]) continue;
-        double m[16];
-        ossa__transform_to_mat4d(&s->local[p], m);
-        ossa__gltf_mat_mul(m, out, out);
+    uint32_t n = 0;
+    for (int32_t p = (int32_t)node; p >= 0 && !w->done[p]; p = s->parent[p]) w->chain[n++] = (uint32_t)p;
+    while (n) {
+        uint32_t c = w->chain[--n];
+        int32_t p = s->parent[c];
+        double *o = w->m[c];
+        if (p >= 0) memcpy(o, w->m[p], sizeof w->m[p]);
+        else
+            for (int k = 0; k < 16; k++) o[k] = k % 5 == 0;
+        if (!s->identity[c]) {
+            double m[16];
+            ossa__transform_to_mat4d(&s->local[c], m);
+            ossa__gltf_mat_mul(o, m, o);
+        }
+        w->done[c] = 1;
     }
+    memcpy(out, w->m[node], sizeof w->m[node]);
 }
 
 /* -- Meshes -- */
@@ -1075,18 +1112,28 @@ static ossa_status read_meshes(scene *s)
     if (make_arrays(s, &L, &A, total)) return OSSA_FAILED;
     tri_list tris = {NULL, 0, 0};
     uint32_t *tri_counts = scratch(s, np, sizeof *tri_counts);
-    if (!tri_counts) return ossa__fail_nomem(r->error);
-    for (uint32_t i = 0; i < np; i++) {
+    world_cache wc;
+    wc.m = ossa__alloc(r->alloc, (size_t)s->N * sizeof *wc.m);
+    wc.done = ossa__alloc(r->alloc, s->N);
+    wc.chain = ossa__alloc(r->alloc, (size_t)s->N * sizeof *wc.chain);
+    ossa_status st = OSSA_OK;
+    if (!tri_counts || !wc.m || !wc.done || !wc.chain) st = ossa__fail_nomem(r->error);
+    else memset(wc.done, 0, s->N);
+    for (uint32_t i = 0; i < np && !st; i++) {
         prim *p = &prims[i];
         double w[16];
         bool moved = p->skin < 0;
-        node_world(s, p->node, w);
+        node_world(s, &wc, p->node, w);
         double det = w[0] * (w[5] * w[10] - w[9] * w[6]) - w[4] * (w[1] * w[10] - w[9] * w[2]) +
                      w[8] * (w[1] * w[6] - w[5] * w[2]);
         if (fill_vectors(s, p, &A, moved, w) || fill_plain(s, p, &L, &A) || fill_blend(s, p, &A) ||
             fill_triangles(s, p, moved && det < 0, &tris, &tri_counts[i]))
-            return OSSA_FAILED;
+            st = OSSA_FAILED;
     }
+    ossa__free(r->alloc, wc.m, 0);
+    ossa__free(r->alloc, wc.done, 0);
+    ossa__free(r->alloc, wc.chain, 0);
+    if (st) return st;
     if (ossa_model_set_triangles(s->m, (uint32_t)tris.n, tris.t, r->error)) return OSSA_FAILED;
     uint32_t first_tri = 0;
     for (uint32_t i = 0; i < np; i++) {
