@@ -868,6 +868,30 @@ static void large_skeletons(void **state)
         ossa_model_free(m);
         free(json);
     }
+    /* 30000 joints below a chain of 30000 moved nodes that are not joints
+     * (folded into each joint) */
+    uint32_t n = 30000;
+    size_t cap = (size_t)n * 80 + 256, at = 0;
+    char *json = malloc(cap);
+    at += (size_t)snprintf(json + at, cap - at, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[");
+    for (uint32_t i = 0; i + 1 < n; i++)
+        at += (size_t)snprintf(json + at, cap - at, "{\"translation\":[0,1,0],\"children\":[%u]},", i + 1);
+    at += (size_t)snprintf(json + at, cap - at, "{\"translation\":[0,1,0],\"children\":[");
+    for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, "%s%u", i ? "," : "", n + i);
+    at += (size_t)snprintf(json + at, cap - at, "]}");
+    for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, ",{}");
+    at += (size_t)snprintf(json + at, cap - at, "],\"skins\":[{\"joints\":[");
+    for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, "%s%u", i ? "," : "", n + i);
+    snprintf(json + at, cap - at, "]}]}");
+    clock_t start = clock();
+    ossa_model *m = load_json(json);
+    double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+    assert_int_equal(m->num_joints, n);
+    /* glTF +Y is ossa +Z: each joint sits 30000 units up */
+    assert_true(fabs(m->joints[n - 1].bind.translation[2] - (double)n) < 1e-3);
+    if (seconds > 2) fail_msg("%u joints below %u nodes took %.1f s to load", n, n, seconds);
+    ossa_model_free(m);
+    free(json);
 }
 
 /* -- Malformed input -- */

@@ -151,8 +151,8 @@ static int32_t joint_parent(const scene *s, uint32_t node)
     return s->joint_above[node];
 }
 
-/* Fills joint_above once the joints are known, in time linear in the
- * nodes (`chain` has room for them all). */
+/* Fills joint_above once the joints are marked (-2), in time linear in the
+ * nodes (`chain` has room for them all); adding them keeps it valid. */
 static void find_joints_above(scene *s, uint32_t *chain)
 {
     uint8_t *done = (uint8_t *)(chain + s->N); /* N bytes after the chain */
@@ -163,7 +163,7 @@ static void find_joints_above(scene *s, uint32_t *chain)
         while (n) {
             uint32_t c = chain[--n];
             int32_t p = s->parent[c];
-            s->joint_above[c] = p < 0 ? -1 : s->joint_of[p] >= 0 ? p : s->joint_above[p];
+            s->joint_above[c] = p < 0 ? -1 : s->joint_of[p] != -1 ? p : s->joint_above[p];
             done[c] = 1;
         }
     }
@@ -174,7 +174,7 @@ static void find_joints_above(scene *s, uint32_t *chain)
 static void add_joint_node(scene *s, uint32_t node, uint32_t *chain)
 {
     uint32_t n = 0;
-    for (int32_t p = (int32_t)node; p >= 0 && s->joint_of[p] < 0; p = s->parent[p])
+    for (int32_t p = (int32_t)node; p >= 0 && s->joint_of[p] < 0; p = s->joint_above[p])
         if (s->joint_of[p] == -2) chain[n++] = (uint32_t)p;
     while (n) {
         uint32_t v = chain[--n];
@@ -232,6 +232,7 @@ static ossa_status read_skins_and_joints(scene *s)
         if (!s->skin_map[k]) return ossa__fail_nomem(r->error);
     }
     mark_animated(s);
+    find_joints_above(s, chain);
     /* Skin order first (parents pulled in ahead), then animated nodes. */
     for (uint32_t k = 0; k < r->skins.count; k++) {
         const cJSON *joints = cJSON_GetObjectItemCaseSensitive(r->skins.items[k], "joints");
@@ -245,24 +246,49 @@ static ossa_status read_skins_and_joints(scene *s)
         for (const cJSON *j = joints->child; j; j = j->next, n++)
             s->skin_map[k][n] = s->joint_of[(uint32_t)j->valuedouble];
     }
-    find_joints_above(s, chain);
     return OSSA_OK;
 }
 
+/* Products of the non-joint nodes from each non-joint node up to the
+ * nearest joint above it (or the root), outermost first, computed once per
+ * node: a walk per joint would take time in the square of the depth. */
+typedef struct fold_cache {
+    double (*m)[16];
+    uint8_t *any, *done;
+    uint32_t *chain;
+} fold_cache;
+
 /* The product of the non-joint nodes between a joint and its joint
  * parent (the root for root joints), outermost first. */
-static bool fold_of(const scene *s, uint32_t node, double out[16])
+static bool fold_of(const scene *s, fold_cache *f, uint32_t node, double out[16])
 {
-    bool any = false;
-    for (int k = 0; k < 16; k++) out[k] = k % 5 == 0;
-    for (int32_t p = s->parent[node]; p >= 0 && s->joint_of[p] < 0; p = s->parent[p]) {
-        if (s->identity[p]) continue;
-        double m[16];
-        ossa__transform_to_mat4d(&s->local[p], m);
-        ossa__gltf_mat_mul(m, out, out);
-        any = true;
+    uint32_t n = 0;
+    for (int32_t p = s->parent[node]; p >= 0 && s->joint_of[p] < 0 && !f->done[p]; p = s->parent[p])
+        f->chain[n++] = (uint32_t)p;
+    while (n) {
+        uint32_t c = f->chain[--n];
+        int32_t p = s->parent[c];
+        double *o = f->m[c];
+        bool above = p >= 0 && s->joint_of[p] < 0;
+        if (above) memcpy(o, f->m[p], sizeof f->m[p]);
+        else
+            for (int k = 0; k < 16; k++) o[k] = k % 5 == 0;
+        f->any[c] = above && f->any[p];
+        if (!s->identity[c]) {
+            double m[16];
+            ossa__transform_to_mat4d(&s->local[c], m);
+            ossa__gltf_mat_mul(o, m, o);
+            f->any[c] = 1;
+        }
+        f->done[c] = 1;
     }
-    return any;
+    int32_t p = s->parent[node];
+    if (p < 0 || s->joint_of[p] >= 0 || !f->any[p]) {
+        for (int k = 0; k < 16; k++) out[k] = k % 5 == 0;
+        return false;
+    }
+    memcpy(out, f->m[p], sizeof f->m[p]);
+    return true;
 }
 
 static void apply_fold(const scene *s, uint32_t joint, ossa_transform *t)
@@ -340,11 +366,18 @@ static ossa_status build_joints(scene *s)
             first_skin[j] = k;
             first_slot[j] = slot;
         }
+    fold_cache fc;
+    fc.m = ossa__alloc(r->alloc, (size_t)s->N * sizeof *fc.m);
+    fc.any = ossa__alloc(r->alloc, s->N);
+    fc.done = ossa__alloc(r->alloc, s->N);
+    fc.chain = ossa__alloc(r->alloc, (size_t)s->N * sizeof *fc.chain);
     ossa_status st = OSSA_OK;
+    if (!fc.m || !fc.any || !fc.done || !fc.chain) st = ossa__fail_nomem(r->error);
+    else memset(fc.done, 0, s->N);
     uint32_t replaced = 0;
     for (uint32_t j = 0; j < J && !st; j++) {
         uint32_t node = s->node_of[j];
-        s->has_fold[j] = fold_of(s, node, s->fold[j]);
+        s->has_fold[j] = fold_of(s, &fc, node, s->fold[j]);
         s->rest[j] = s->local[node];
         apply_fold(s, j, &s->rest[j]);
         int32_t pn = joint_parent(s, node);
@@ -379,6 +412,10 @@ static ossa_status build_joints(scene *s)
         }
     }
     for (uint32_t k = 0; k < r->skins.count; k++) ossa__free(r->alloc, cache[k], 0);
+    ossa__free(r->alloc, fc.m, 0);
+    ossa__free(r->alloc, fc.any, 0);
+    ossa__free(r->alloc, fc.done, 0);
+    ossa__free(r->alloc, fc.chain, 0);
     if (st) return st;
     if (replaced)
         ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0,
