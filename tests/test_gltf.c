@@ -894,6 +894,38 @@ static void large_skeletons(void **state)
     free(json);
 }
 
+/* More than 65536 joints: blend indexes above 65535 keep their value. */
+static void many_joints_blend_indexes(void **state)
+{
+    (void)state;
+    uint32_t n = 65537; /* skin 0: nodes 0..65536; skin 1: node 65537 */
+    float w[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    size_t cap = (size_t)n * 12 + 2048, at = 0;
+    char *body = malloc(cap);
+    at += (size_t)snprintf(body + at, cap - at,
+                           "\"bufferViews\":[{\"buffer\":0,\"byteLength\":48}],"
+                           "\"accessors\":[{\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+                           "{\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
+                           "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"}],"
+                           "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,"
+                           "\"WEIGHTS_0\":2}}]}],\"nodes\":[");
+    for (uint32_t i = 0; i <= n; i++) at += (size_t)snprintf(body + at, cap - at, "{},");
+    at += (size_t)snprintf(body + at, cap - at, "{\"mesh\":0,\"skin\":1}],\"skins\":[{\"joints\":[");
+    for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(body + at, cap - at, "%s%u", i ? "," : "", i);
+    snprintf(body + at, cap - at, "]},{\"joints\":[%u]}]", n);
+    char *json = make_gltf(w, sizeof w, body);
+    ossa_model *m = load_json(json);
+    assert_int_equal(m->num_joints, n + 1);
+    const ossa_vertex_array *bi = ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
+    assert_non_null(bi);
+    float idx[OSSA_MAX_COMPONENTS];
+    ossa_vertex_array_read(m, bi, 2, 1, idx);
+    assert_true(idx[0] == (float)n);
+    ossa_model_free(m);
+    free(json);
+    free(body);
+}
+
 /* -- Malformed input -- */
 
 static void malformed_json(void **state)
@@ -1063,6 +1095,7 @@ int main(void)
         cmocka_unit_test(malformed_json),
         cmocka_unit_test(triangle_count_limit),
         cmocka_unit_test(large_skeletons),
+        cmocka_unit_test(many_joints_blend_indexes),
         cmocka_unit_test(malformed_glb),
         cmocka_unit_test(glb_truncation),
     };

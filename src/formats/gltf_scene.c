@@ -750,8 +750,8 @@ static ossa_status make_arrays(scene *s, const layout *L, arrays *A, uint32_t to
     if (L->normal) fail |= (A->nrm = new_array(s, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, "")) < -1;
     if (L->tangent) fail |= (A->tan = new_array(s, OSSA_VERTEX_TANGENT, OSSA_FLOAT, 4, "")) < -1;
     if (L->blend) {
-        fail |= (A->idx = new_array(s, OSSA_VERTEX_BLENDINDEXES, s->J <= 256 ? OSSA_UBYTE : OSSA_USHORT,
-                                    L->influences, "")) < -1;
+        ossa_component f = s->J <= 256 ? OSSA_UBYTE : s->J <= 65536 ? OSSA_USHORT : OSSA_UINT;
+        fail |= (A->idx = new_array(s, OSSA_VERTEX_BLENDINDEXES, f, L->influences, "")) < -1;
         fail |= (A->wgt = new_array(s, OSSA_VERTEX_BLENDWEIGHTS, L->ubyte_weights ? OSSA_UBYTE : OSSA_FLOAT,
                                     L->influences, "")) < -1;
     }
@@ -907,7 +907,8 @@ static void store_influences(scene *s, const arrays *A, uint32_t vertex, const i
     uint32_t size = ia->size;
     for (uint32_t k = 0; k < n; k++) {
         if (ia->format == OSSA_UBYTE) ((uint8_t *)ia->data)[(size_t)vertex * size + k] = (uint8_t)j[k];
-        else ((uint16_t *)ia->data)[(size_t)vertex * size + k] = (uint16_t)j[k];
+        else if (ia->format == OSSA_USHORT) ((uint16_t *)ia->data)[(size_t)vertex * size + k] = (uint16_t)j[k];
+        else ((uint32_t *)ia->data)[(size_t)vertex * size + k] = (uint32_t)j[k];
     }
     if (wa->format == OSSA_FLOAT) {
         float *o = (float *)wa->data + (size_t)vertex * size;
