@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 /* -- Helpers -- */
 
@@ -825,9 +824,10 @@ static void triangle_count_limit(void **state)
 }
 
 /* A skin of 200000 root joints, a chain of 100000 joints 100000 deep and
- * a chain of 50000 nodes without joints that each show a mesh load in time
- * in proportion to their size (each took seconds when every joint
- * searched the skins or every joint and mesh walked up to the root). */
+ * a chain of 50000 nodes without joints that each show a mesh load with the
+ * right structure. (They once took seconds each, when every joint searched
+ * the skins or every joint and mesh walked up to the root; speed belongs
+ * in the benchmarks, so nothing here is timed.) */
 static void large_skeletons(void **state)
 {
     (void)state;
@@ -853,9 +853,7 @@ static void large_skeletons(void **state)
             for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, "%s%u", i ? "," : "", i);
             snprintf(json + at, cap - at, "]}]}");
         }
-        clock_t start = clock();
         ossa_model *m = load_json(json);
-        double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
         if (deep == 2) {
             assert_int_equal(m->num_joints, 0);
             assert_int_equal(m->num_triangles, n);
@@ -863,8 +861,6 @@ static void large_skeletons(void **state)
             assert_int_equal(m->num_joints, n);
             assert_int_equal(m->joints[n - 1].parent, deep ? (int32_t)n - 2 : -1);
         }
-        static const char *const what[3] = {"joints", "joints in a chain", "nodes with meshes in a chain"};
-        if (seconds > 2) fail_msg("%u %s took %.1f s to load", n, what[deep], seconds);
         ossa_model_free(m);
         free(json);
     }
@@ -883,13 +879,10 @@ static void large_skeletons(void **state)
     at += (size_t)snprintf(json + at, cap - at, "],\"skins\":[{\"joints\":[");
     for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, "%s%u", i ? "," : "", n + i);
     snprintf(json + at, cap - at, "]}]}");
-    clock_t start = clock();
     ossa_model *m = load_json(json);
-    double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
     assert_int_equal(m->num_joints, n);
     /* glTF +Y is ossa +Z: each joint sits 30000 units up */
     assert_true(fabs(m->joints[n - 1].bind.translation[2] - (double)n) < 1e-3);
-    if (seconds > 2) fail_msg("%u joints below %u nodes took %.1f s to load", n, n, seconds);
     ossa_model_free(m);
     free(json);
 }
