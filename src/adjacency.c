@@ -36,13 +36,13 @@ static ossa_status vertex_classes(const ossa_model *m, uint32_t *cls, ossa_error
     const ossa_vertex_array *pos = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL);
     const ossa_vertex_array *bi = ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
     const ossa_vertex_array *bw = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
-    float *keys = calloc((size_t)nv + 1, KEY_FLOATS * sizeof(float));
+    float *keys = ossa__temp_calloc(m, (size_t)nv + 1, KEY_FLOATS * sizeof(float));
     size_t cap = 16;
     while (cap < (size_t)nv * 2) cap *= 2;
-    uint32_t *table = calloc(cap, sizeof *table);
+    uint32_t *table = ossa__temp_calloc(m, cap, sizeof *table);
     if (!keys || !table) {
-        free(keys);
-        free(table);
+        ossa__temp_free(m, keys);
+        ossa__temp_free(m, table);
         return ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "out of memory");
     }
     float tmp[OSSA_MAX_COMPONENTS];
@@ -65,8 +65,8 @@ static ossa_status vertex_classes(const ossa_model *m, uint32_t *cls, ossa_error
         if (!table[i]) table[i] = v + 1;
         cls[v] = table[i] - 1;
     }
-    free(keys);
-    free(table);
+    ossa__temp_free(m, keys);
+    ossa__temp_free(m, table);
     return OSSA_OK;
 }
 
@@ -79,16 +79,16 @@ ossa_status ossa_compute_adjacency(const ossa_model *m, uint32_t *out, ossa_erro
      * (whose size a file could choose freely) is needed. With positions,
      * the vertex count is backed by real data. */
     bool by_position = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL) != NULL;
-    uint32_t *cls = by_position ? malloc(((size_t)m->num_vertices + 1) * sizeof *cls) : NULL;
-    edge *edges = malloc(n * sizeof *edges);
+    uint32_t *cls = by_position ? ossa__temp_alloc(m, ((size_t)m->num_vertices + 1) * sizeof *cls) : NULL;
+    edge *edges = ossa__temp_alloc(m, n * sizeof *edges);
     if ((by_position && !cls) || !edges) {
-        free(cls);
-        free(edges);
+        ossa__temp_free(m, cls);
+        ossa__temp_free(m, edges);
         return ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "out of memory");
     }
     if (by_position && vertex_classes(m, cls, error) != OSSA_OK) {
-        free(cls);
-        free(edges);
+        ossa__temp_free(m, cls);
+        ossa__temp_free(m, edges);
         return OSSA_FAILED;
     }
     for (uint32_t t = 0; t < m->num_triangles; t++)
@@ -113,7 +113,7 @@ ossa_status ossa_compute_adjacency(const ossa_model *m, uint32_t *out, ossa_erro
         }
         i = j;
     }
-    free(cls);
-    free(edges);
+    ossa__temp_free(m, cls);
+    ossa__temp_free(m, edges);
     return OSSA_OK;
 }

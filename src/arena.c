@@ -29,6 +29,24 @@ void ossa__free(const ossa_allocator *a, void *ptr, size_t size)
     free(ptr);
 }
 
+void *ossa__temp_alloc(const ossa_model *model, size_t size)
+{
+    return ossa__alloc(&model->internal->arena.allocator, size ? size : 1);
+}
+
+void *ossa__temp_calloc(const ossa_model *model, size_t count, size_t elem)
+{
+    if (elem && count > SIZE_MAX / elem) return NULL;
+    void *p = ossa__temp_alloc(model, count * elem);
+    if (p) memset(p, 0, count * elem);
+    return p;
+}
+
+void ossa__temp_free(const ossa_model *model, void *ptr)
+{
+    ossa__free(&model->internal->arena.allocator, ptr, 0);
+}
+
 void ossa__arena_init(ossa_arena *arena, const ossa_allocator *allocator)
 {
     memset(arena, 0, sizeof *arena);

@@ -10,7 +10,6 @@
 #include "internal.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 typedef struct skin_data {
     uint32_t nv, nj;
@@ -20,16 +19,17 @@ typedef struct skin_data {
     float *inv_bind; /* 16 per joint */
     float *world;    /* 16 per joint */
     float *skin;     /* 16 per joint */
+    const ossa_model *model; /* whose allocator holds the buffers */
 } skin_data;
 
 static void skin_free(skin_data *s)
 {
-    free(s->pos);
-    free(s->idx);
-    free(s->wgt);
-    free(s->inv_bind);
-    free(s->world);
-    free(s->skin);
+    ossa__temp_free(s->model, s->pos);
+    ossa__temp_free(s->model, s->idx);
+    ossa__temp_free(s->model, s->wgt);
+    ossa__temp_free(s->model, s->inv_bind);
+    ossa__temp_free(s->model, s->world);
+    ossa__temp_free(s->model, s->skin);
 }
 
 static ossa_status read_channel(const ossa_model *m, ossa_vertex_type type, uint32_t want, float *out)
@@ -48,17 +48,18 @@ static ossa_status read_channel(const ossa_model *m, ossa_vertex_type type, uint
 static ossa_status skin_setup(const ossa_model *m, skin_data *s, ossa_error *error)
 {
     memset(s, 0, sizeof *s);
+    s->model = m;
     s->nv = m->num_vertices;
     s->nj = m->num_joints;
-    s->pos = malloc(((size_t)s->nv + 1) * 3 * sizeof(float));
-    s->idx = malloc(((size_t)s->nv + 1) * 4 * sizeof(float));
-    s->wgt = malloc(((size_t)s->nv + 1) * 4 * sizeof(float));
-    s->inv_bind = malloc(((size_t)s->nj + 1) * 16 * sizeof(float));
-    s->world = malloc(((size_t)s->nj + 1) * 16 * sizeof(float));
-    s->skin = malloc(((size_t)s->nj + 1) * 16 * sizeof(float));
-    ossa_transform *bind = malloc(((size_t)s->nj + 1) * sizeof *bind);
+    s->pos = ossa__temp_alloc(m, ((size_t)s->nv + 1) * 3 * sizeof(float));
+    s->idx = ossa__temp_alloc(m, ((size_t)s->nv + 1) * 4 * sizeof(float));
+    s->wgt = ossa__temp_alloc(m, ((size_t)s->nv + 1) * 4 * sizeof(float));
+    s->inv_bind = ossa__temp_alloc(m, ((size_t)s->nj + 1) * 16 * sizeof(float));
+    s->world = ossa__temp_alloc(m, ((size_t)s->nj + 1) * 16 * sizeof(float));
+    s->skin = ossa__temp_alloc(m, ((size_t)s->nj + 1) * 16 * sizeof(float));
+    ossa_transform *bind = ossa__temp_alloc(m, ((size_t)s->nj + 1) * sizeof *bind);
     if (!s->pos || !s->idx || !s->wgt || !s->inv_bind || !s->world || !s->skin || !bind) {
-        free(bind);
+        ossa__temp_free(m, bind);
         skin_free(s);
         return ossa__fail_nomem(error);
     }
@@ -75,7 +76,7 @@ static ossa_status skin_setup(const ossa_model *m, skin_data *s, ossa_error *err
             s->inv_bind[16 * j] = s->inv_bind[16 * j + 5] = s->inv_bind[16 * j + 10] =
                 s->inv_bind[16 * j + 15] = 1;
         }
-    free(bind);
+    ossa__temp_free(m, bind);
     return OSSA_OK;
 }
 
@@ -149,7 +150,7 @@ static void exact_frame(const skin_data *s, ossa_bounds *b)
  * (index nj) for vertices with no influence, which stay where they are. */
 static float *joint_boxes(const skin_data *s)
 {
-    float *box = malloc(((size_t)s->nj + 1) * 6 * sizeof(float));
+    float *box = ossa__temp_alloc(s->model, ((size_t)s->nj + 1) * 6 * sizeof(float));
     if (!box) return NULL;
     for (uint32_t j = 0; j <= s->nj; j++) {
         for (int c = 0; c < 3; c++) {
@@ -230,7 +231,7 @@ ossa_status ossa_compute_bounds(const ossa_model *m, uint32_t animation, ossa_bo
         else
             exact_frame(&s, &out[f]);
     }
-    free(box);
+    ossa__temp_free(m, box);
     skin_free(&s);
     return OSSA_OK;
 }

@@ -29,6 +29,13 @@ typedef struct ossa_arena {
 void *ossa__alloc(const ossa_allocator *a, size_t size);
 void ossa__free(const ossa_allocator *a, void *ptr, size_t size);
 
+/* Temporary memory of computations on a model (adjacency, bounds, merging,
+ * validation), from the model's allocator: *_calloc zeroes and checks the
+ * multiplication; free accepts NULL. */
+void *ossa__temp_alloc(const ossa_model *model, size_t size);
+void *ossa__temp_calloc(const ossa_model *model, size_t count, size_t elem);
+void ossa__temp_free(const ossa_model *model, void *ptr);
+
 void ossa__arena_init(ossa_arena *arena, const ossa_allocator *allocator);
 void ossa__arena_release(ossa_arena *arena);
 /* Zeroed, 16-byte aligned; NULL on failure or when size overflows. */

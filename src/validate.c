@@ -207,7 +207,7 @@ static void check_bounds(checker *c, const ossa_model *m, uint32_t a)
         !ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL) ||
         (uint64_t)m->num_vertices * an->num_frames > BOUNDS_CHECK_LIMIT)
         return;
-    ossa_bounds *exact = malloc(((size_t)an->num_frames + 1) * sizeof *exact);
+    ossa_bounds *exact = ossa__temp_alloc(m, ((size_t)an->num_frames + 1) * sizeof *exact);
     if (!exact) return;
     if (ossa_compute_bounds(m, a, OSSA_BOUNDS_EXACT, exact, NULL) == OSSA_OK) {
         for (uint32_t f = 0; f < an->num_frames; f++) {
@@ -222,7 +222,7 @@ static void check_bounds(checker *c, const ossa_model *m, uint32_t a)
                 }
         }
     }
-    free(exact);
+    ossa__temp_free(m, exact);
     tally_report(c, OSSA_SEVERITY_WARNING, &loose);
 }
 
