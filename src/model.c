@@ -121,7 +121,7 @@ ossa_vertex_array *ossa_model_add_vertex_array(ossa_model *model, ossa_vertex_ty
 /* Largest-remainder rounding of one vertex's weights to ubytes summing to
  * 255 (iqm.md §8.3): floor each, then hand the missing units to the
  * largest fractional parts, ties to the lower slot. */
-static void encode_ubyte_weights(const float *w, uint32_t n, uint8_t *out)
+void ossa__ubyte_weights(const float *w, uint32_t n, uint8_t *out)
 {
     double sum = 0, scaled[OSSA_MAX_COMPONENTS];
     for (uint32_t k = 0; k < n; k++) sum += w[k] > 0 ? w[k] : 0;
@@ -155,7 +155,7 @@ ossa_vertex_array *ossa_model_add_vertex_array_floats(ossa_model *model, ossa_ve
     unsigned char *out = a->data;
     if (type == OSSA_VERTEX_BLENDWEIGHTS && format == OSSA_UBYTE) {
         for (uint32_t v = 0; v < model->num_vertices; v++)
-            encode_ubyte_weights(values + (size_t)v * size, size, out + (size_t)v * size);
+            ossa__ubyte_weights(values + (size_t)v * size, size, out + (size_t)v * size);
         return a;
     }
     bool raw = type == OSSA_VERTEX_BLENDINDEXES;

@@ -924,24 +924,7 @@ static void store_influences(scene *s, const arrays *A, uint32_t vertex, const i
         memcpy(o, raw, n);
         return;
     }
-    /* Largest remainder: the kept weights to ubytes summing to 255. */
-    double sum = 0, frac[8];
-    for (uint32_t k = 0; k < n; k++) sum += w[k];
-    int total = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        double v = sum > 0 ? w[k] / sum * 255 : 0, f = floor(v);
-        o[k] = (uint8_t)f;
-        frac[k] = v - f;
-        total += o[k];
-    }
-    while (sum > 0 && total < 255) {
-        uint32_t best = 0;
-        for (uint32_t k = 1; k < n; k++)
-            if (frac[k] > frac[best]) best = k;
-        o[best]++;
-        frac[best] = -1;
-        total++;
-    }
+    ossa__ubyte_weights(w, n, o);
 }
 
 static ossa_status fill_blend(scene *s, const prim *p, const arrays *A)

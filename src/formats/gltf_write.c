@@ -338,28 +338,6 @@ static int write_inverse_binds(gw *w)
 
 /* -- Blend data -- */
 
-/* Largest-remainder rounding to ubytes summing to exactly 255. */
-static void ubyte_weights(const float *wt, uint32_t n, uint8_t *out)
-{
-    double sum = 0, frac[8];
-    for (uint32_t k = 0; k < n; k++) sum += wt[k];
-    int total = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        double s = sum > 0 ? wt[k] / sum * 255.0 : 0, f = floor(s);
-        out[k] = (uint8_t)f;
-        frac[k] = s - f;
-        total += out[k];
-    }
-    while (sum > 0 && total < 255) {
-        uint32_t best = 0;
-        for (uint32_t k = 1; k < n; k++)
-            if (frac[k] > frac[best]) best = k;
-        out[best]++;
-        frac[best] = -1;
-        total++;
-    }
-}
-
 /* Float weights whose float sum, added in slot order as the validator
  * does, is 1 within its tolerance (2e-7 per weight). Weights that already
  * sum to 1 that closely are kept as they are. */
@@ -452,7 +430,7 @@ static ossa_status prepare_blend(gw *w)
             if (!merged && raw_sum == 255)
                 memcpy(ow, raw, kept);
             else
-                ubyte_weights(kw, kept, ow);
+                ossa__ubyte_weights(kw, kept, ow);
             /* Rounding can leave a slot at 0: it must then name joint 0. */
             for (uint32_t k = 0; k < kept; k++)
                 if (!ow[k]) oj[k] = 0;
