@@ -316,6 +316,23 @@ static const char *parse_special(const char *p, const char *end, bool negative, 
     return NULL;
 }
 
+/* An optional exponent part ("e-12") at p, added to *e; the position after
+ * it, or NULL when an 'e' has no digits. Huge exponents saturate. */
+static const char *scan_exponent(const char *p, const char *end, int *e)
+{
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        bool eneg = false;
+        if (p < end && (*p == '-' || *p == '+')) eneg = *p++ == '-';
+        if (p == end || !is_digit(*p)) return NULL;
+        int x = 0;
+        for (; p < end && is_digit(*p); p++)
+            if (x < 100000) x = x * 10 + (*p - '0');
+        *e += eneg ? -x : x;
+    }
+    return p;
+}
+
 /* The general scan: any number of digits (only the first 19 significant
  * ones go into the mantissa, the rest into the exponent and a sticky
  * flag) and the exact path when needed. */
@@ -357,16 +374,8 @@ static const char *parse_careful(const char *p, const char *end, float *out)
     }
     if (!any) return parse_special(digits, end, negative, out);
     const char *mantissa_end = p;
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        bool eneg = false;
-        if (p < end && (*p == '-' || *p == '+')) eneg = *p++ == '-';
-        if (p == end || !is_digit(*p)) return NULL;
-        int x = 0;
-        for (; p < end && is_digit(*p); p++)
-            if (x < 100000) x = x * 10 + (*p - '0');
-        e += eneg ? -x : x;
-    }
+    p = scan_exponent(p, end, &e);
+    if (!p) return NULL;
     if (!token_end(p, end)) return NULL;
     if (m == 0) {
         *out = negative ? -0.0f : 0.0f;
@@ -417,16 +426,8 @@ const char *ossa__iqe_parse_float_slow(const char *start, const char *p, const c
         return parse_special(word, end, negative, out);
     }
     if (digits > 19) return parse_careful(start, end, out);
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        bool eneg = false;
-        if (p < end && (*p == '-' || *p == '+')) eneg = *p++ == '-';
-        if (p == end || !is_digit(*p)) return NULL;
-        int x = 0;
-        for (; p < end && is_digit(*p); p++)
-            if (x < 100000) x = x * 10 + (*p - '0');
-        e += eneg ? -x : x;
-    }
+    p = scan_exponent(p, end, &e);
+    if (!p) return NULL;
     if (!token_end(p, end)) return NULL;
     *out = ossa__iqe_decimal_to_float(m, e, negative);
     return p;
