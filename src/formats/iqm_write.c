@@ -438,18 +438,25 @@ static void put_bounds(unsigned char *p, const ossa_bounds *b)
 /* The poses a reader of this file will decode for animation `a`: bounds
  * are computed from these, not from the unquantized model, so that they
  * describe the file (and reading and writing it again changes nothing). */
-static void decoded_frames(const iqm_writer *w, const ossa_animation *an, ossa_transform *out)
+static void decoded_frames(const iqm_writer *w, uint32_t a, ossa_transform *out)
 {
-    uint32_t nj = w->model->num_joints;
-    for (size_t i = 0; i < (size_t)an->num_frames * nj; i++) {
+    const ossa_model *m = w->model;
+    uint32_t nj = m->num_joints, nfc = w->header[IQM_H_NUM_FRAMECHANNELS / 4];
+    uint64_t first = 0;
+    for (uint32_t i = 0; i < a; i++) first += m->animations[i].num_frames;
+    /* The samples are already in the output (frames precede bounds):
+     * decode them rather than quantize every value a second time. */
+    const unsigned char *p =
+        nfc ? w->out->data + w->header[IQM_H_OFS_FRAMES / 4] + first * nfc * 2 : NULL;
+    for (size_t i = 0; i < (size_t)m->animations[a].num_frames * nj; i++) {
         uint32_t j = (uint32_t)(i % nj);
         float v[10];
         for (int k = 0; k < 10; k++) {
             v[k] = w->offsets[j][k];
-            if (w->masks[j] & (1u << k))
-                v[k] = dequantize(quantize(channel(&an->frames[i], k), w->offsets[j][k],
-                                           w->scales[j][k]),
-                                  w->offsets[j][k], w->scales[j][k]);
+            if (w->masks[j] & (1u << k)) {
+                v[k] = dequantize(ossa__rd16(p), w->offsets[j][k], w->scales[j][k]);
+                p += 2;
+            }
         }
         memcpy(out[i].translation, v, sizeof out[i].translation);
         memcpy(out[i].rotation, v + 3, sizeof out[i].rotation);
@@ -467,7 +474,7 @@ static ossa_status computed_bounds(iqm_writer *w, uint32_t a, ossa_bounds_mode m
     size_t n = (size_t)an->num_frames * m->num_joints;
     ossa_transform *frames = ossa__alloc(alloc, (n + 1) * sizeof *frames);
     if (!frames) return ossa__fail_nomem(w->error);
-    decoded_frames(w, an, frames);
+    decoded_frames(w, a, frames);
     /* A view of the model whose only animation holds the decoded poses. */
     ossa_animation view_anim = *an;
     view_anim.frames = frames;
