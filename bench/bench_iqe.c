@@ -31,7 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "formats/iqe.h"
+#include "formats/iqe/iqe.h"
 #include "ossa.h"
 
 #define RUNS 7

@@ -6,7 +6,7 @@
  * GLB cut at every byte. */
 #include "support.h"
 
-#include "formats/gltf.h"
+#include "formats/gltf/gltf.h"
 
 #include <math.h>
 #include <stdio.h>

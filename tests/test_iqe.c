@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/iqe.h"
+#include "formats/iqe/iqe.h"
 #include "ossa.h"
 
 /* -- Helpers -- */

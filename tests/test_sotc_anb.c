@@ -6,7 +6,7 @@
  * this file's reading of sotc.md, not against the library's writer. */
 #include "support.h"
 
-#include "formats/sotc.h"
+#include "formats/sotc/sotc.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * of .rodata, and random patches: clean errors, never a crash. */
 #include "support.h"
 
-#include "formats/sotc.h"
+#include "formats/sotc/sotc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

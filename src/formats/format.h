@@ -3,7 +3,7 @@
 #ifndef OSSA_FORMAT_H
 #define OSSA_FORMAT_H
 
-#include "../internal.h"
+#include "core/internal.h"
 
 typedef struct ossa_format_ops {
     ossa_format id;

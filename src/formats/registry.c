@@ -1,5 +1,5 @@
 /* The one table of formats, and lookup by name, extension and content. */
-#include "format.h"
+#include "formats/format.h"
 
 #include <ctype.h>
 

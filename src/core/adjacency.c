@@ -1,0 +1,119 @@
+/* Triangle adjacency by the correct definition (formats/iqm.md §10): edges
+ * are keyed by the positions of their end vertices (plus blend data when
+ * present), not by vertex index, so seams split by UVs or normals still
+ * connect. An edge shared by exactly two triangles links them. */
+#include "core/internal.h"
+
+#include <stdlib.h>
+
+typedef struct edge {
+    uint32_t lo, hi; /* vertex classes, lo <= hi */
+    uint32_t slot;   /* triangle * 3 + k */
+} edge;
+
+static int edge_cmp(const void *a, const void *b)
+{
+    const edge *x = a, *y = b;
+    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+#define KEY_FLOATS 11 /* position 3, blend indexes 4, blend weights 4 */
+
+static uint32_t hash_key(const float *k)
+{
+    uint32_t h = 2166136261u;
+    const unsigned char *p = (const unsigned char *)k;
+    for (size_t i = 0; i < KEY_FLOATS * sizeof(float); i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* Gives every vertex the class of the first vertex with the same key. */
+static ossa_status vertex_classes(const ossa_model *m, uint32_t *cls, ossa_error *error)
+{
+    uint32_t nv = m->num_vertices;
+    const ossa_vertex_array *pos = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL);
+    const ossa_vertex_array *bi = ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
+    const ossa_vertex_array *bw = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
+    float *keys = ossa__temp_calloc(m, (size_t)nv + 1, KEY_FLOATS * sizeof(float));
+    size_t cap = 16;
+    while (cap < (size_t)nv * 2) cap *= 2;
+    uint32_t *table = ossa__temp_calloc(m, cap, sizeof *table);
+    if (!keys || !table) {
+        ossa__temp_free(m, keys);
+        ossa__temp_free(m, table);
+        return ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "out of memory");
+    }
+    float tmp[OSSA_MAX_COMPONENTS];
+    for (uint32_t v = 0; v < nv; v++) {
+        float *k = keys + (size_t)v * KEY_FLOATS;
+        ossa_vertex_array_read(m, pos, v, 1, tmp);
+        for (uint32_t c = 0; c < 3 && c < pos->size; c++) k[c] = tmp[c];
+        if (bi && bw) {
+            ossa_vertex_array_read(m, bi, v, 1, tmp);
+            for (uint32_t c = 0; c < 4 && c < bi->size; c++) k[3 + c] = tmp[c];
+            ossa_vertex_array_read(m, bw, v, 1, tmp);
+            for (uint32_t c = 0; c < 4 && c < bw->size; c++) k[7 + c] = tmp[c];
+        }
+        for (int c = 0; c < KEY_FLOATS; c++)
+            if (k[c] == 0) k[c] = 0; /* -0 and +0 are the same place */
+        size_t i = hash_key(k) & (cap - 1);
+        while (table[i] && memcmp(keys + (size_t)(table[i] - 1) * KEY_FLOATS, k,
+                                  KEY_FLOATS * sizeof(float)) != 0)
+            i = (i + 1) & (cap - 1);
+        if (!table[i]) table[i] = v + 1;
+        cls[v] = table[i] - 1;
+    }
+    ossa__temp_free(m, keys);
+    ossa__temp_free(m, table);
+    return OSSA_OK;
+}
+
+ossa_status ossa_compute_adjacency(const ossa_model *m, uint32_t *out, ossa_error *error)
+{
+    size_t n = (size_t)m->num_triangles * 3;
+    for (size_t i = 0; i < n; i++) out[i] = OSSA_NO_NEIGHBOR;
+    if (!n) return OSSA_OK;
+    /* Without positions, vertices are their own class: no per-vertex table
+     * (whose size a file could choose freely) is needed. With positions,
+     * the vertex count is backed by real data. */
+    bool by_position = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL) != NULL;
+    uint32_t *cls = by_position ? ossa__temp_alloc(m, ((size_t)m->num_vertices + 1) * sizeof *cls) : NULL;
+    edge *edges = ossa__temp_alloc(m, n * sizeof *edges);
+    if ((by_position && !cls) || !edges) {
+        ossa__temp_free(m, cls);
+        ossa__temp_free(m, edges);
+        return ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "out of memory");
+    }
+    if (by_position && vertex_classes(m, cls, error) != OSSA_OK) {
+        ossa__temp_free(m, cls);
+        ossa__temp_free(m, edges);
+        return OSSA_FAILED;
+    }
+    for (uint32_t t = 0; t < m->num_triangles; t++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t a = m->triangles[t].v[k], b = m->triangles[t].v[(k + 1) % 3];
+            if (by_position) {
+                a = cls[a];
+                b = cls[b];
+            }
+            edge *e = &edges[(size_t)t * 3 + k];
+            e->lo = a < b ? a : b;
+            e->hi = a < b ? b : a;
+            e->slot = t * 3 + (uint32_t)k;
+        }
+    qsort(edges, n, sizeof *edges, edge_cmp);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi) j++;
+        if (j - i == 2) {
+            out[edges[i].slot] = edges[i + 1].slot / 3;
+            out[edges[i + 1].slot] = edges[i].slot / 3;
+        }
+        i = j;
+    }
+    ossa__temp_free(m, cls);
+    ossa__temp_free(m, edges);
+    return OSSA_OK;
+}

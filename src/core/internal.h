@@ -1,0 +1,141 @@
+/* Internal helpers shared by the library's modules: arena allocation,
+ * error reporting, warnings, little-endian access. Not installed. */
+#ifndef OSSA_INTERNAL_H
+#define OSSA_INTERNAL_H
+
+#include "ossa.h"
+#include "math/math.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define OSSA_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define OSSA_PRINTF(f, a)
+#endif
+
+/* -- Arena: every allocation of a model lives in it; one free ends all. -- */
+
+typedef struct ossa_arena_chunk ossa_arena_chunk;
+
+typedef struct ossa_arena {
+    ossa_allocator allocator;
+    ossa_arena_chunk *chunks;
+    unsigned char *cursor; /* free space in the newest chunk */
+    size_t left;
+} ossa_arena;
+
+void *ossa__alloc(const ossa_allocator *a, size_t size);
+void ossa__free(const ossa_allocator *a, void *ptr, size_t size);
+
+/* Temporary memory of computations on a model (adjacency, bounds, merging,
+ * validation), from the model's allocator: *_calloc zeroes and checks the
+ * multiplication; free accepts NULL. */
+void *ossa__temp_alloc(const ossa_model *model, size_t size);
+void *ossa__temp_calloc(const ossa_model *model, size_t count, size_t elem);
+void ossa__temp_free(const ossa_model *model, void *ptr);
+
+void ossa__arena_init(ossa_arena *arena, const ossa_allocator *allocator);
+void ossa__arena_release(ossa_arena *arena);
+/* Zeroed, 16-byte aligned; NULL on failure or when size overflows. */
+void *ossa__arena_alloc(ossa_arena *arena, size_t size);
+void *ossa__arena_array(ossa_arena *arena, size_t count, size_t elem);
+char *ossa__arena_strndup(ossa_arena *arena, const char *s, size_t len);
+char *ossa__arena_strdup(ossa_arena *arena, const char *s);
+
+/* Growth of arena-held arrays: returns the new storage (old contents
+ * copied) or NULL. *capacity is updated. */
+void *ossa__arena_grow(ossa_arena *arena, void *old, size_t count, size_t *capacity, size_t elem);
+
+struct ossa_model_internal {
+    ossa_arena arena;
+    size_t cap_joints, cap_arrays, cap_meshes, cap_animations, cap_extras, cap_warnings;
+};
+
+static inline ossa_arena *ossa__model_arena(ossa_model *m) { return &m->internal->arena; }
+
+/* -- Errors ----------------------------------------------------------------- */
+
+/* Fills `error` (may be NULL) and returns OSSA_FAILED. */
+ossa_status ossa__fail(ossa_error *error, ossa_error_kind kind, uint64_t offset, const char *fmt,
+                       ...) OSSA_PRINTF(4, 5);
+ossa_status ossa__fail_line(ossa_error *error, ossa_error_kind kind, uint32_t line,
+                            uint32_t column, const char *fmt, ...) OSSA_PRINTF(5, 6);
+ossa_status ossa__fail_nomem(ossa_error *error);
+void ossa__error_set_file(ossa_error *error, const char *file);
+
+/* Records a non-fatal problem in the model; silently drops it when memory
+ * runs out (a warning must never turn a good load into a failure). */
+void ossa__warn(ossa_model *model, uint64_t offset, uint32_t line, uint32_t column,
+                const char *fmt, ...) OSSA_PRINTF(5, 6);
+
+/* -- Little-endian access --------------------------------------------------- */
+
+static inline uint16_t ossa__rd16(const unsigned char *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline uint32_t ossa__rd32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline float ossa__rdf32(const unsigned char *p)
+{
+    uint32_t u = ossa__rd32(p);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline void ossa__wr16(unsigned char *p, uint16_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+static inline void ossa__wr32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+static inline void ossa__wrf32(unsigned char *p, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    ossa__wr32(p, u);
+}
+
+/* Converts `count` components between little-endian file order and host
+ * order (a copy on little-endian hosts). */
+void ossa__copy_le(void *dst, const void *src, size_t count, size_t component_size);
+
+/* -- Vertex component conversion (vertex.c) -------------------------------- */
+
+float ossa__half_to_float(uint16_t h);
+uint16_t ossa__float_to_half(float f);
+/* Decodes one component; normalized unless `raw` (blend indexes). */
+float ossa__component_get(ossa_component format, const void *p, bool raw);
+void ossa__component_put(ossa_component format, void *p, float v, bool raw);
+
+/* One vertex's n (<= OSSA_MAX_COMPONENTS) weights as ubytes summing to
+ * exactly 255 (iqm.md §8.3): normalized, floored, then the missing units
+ * go to the largest remainders, ties to the lower slot. Weights <= 0 get
+ * 0; all zero gives all 0. */
+void ossa__ubyte_weights(const float *w, uint32_t n, uint8_t *out);
+
+/* -- Growable byte buffer for writers --------------------------------------- */
+
+typedef struct ossa_buf {
+    const ossa_allocator *allocator;
+    unsigned char *data;
+    size_t size, capacity;
+    bool failed; /* an allocation failed: every later call is a no-op */
+} ossa_buf;
+
+void ossa__buf_init(ossa_buf *b, const ossa_allocator *allocator);
+/* Reserves n zeroed bytes at the end; NULL after an allocation failure. */
+unsigned char *ossa__buf_push(ossa_buf *b, size_t n);
+void ossa__buf_append(ossa_buf *b, const void *data, size_t n);
+void ossa__buf_pad(ossa_buf *b, size_t alignment);
+void ossa__buf_release(ossa_buf *b);
+
+#endif

@@ -1,0 +1,79 @@
+/* The glTF reader's shared state: gltf_read.c parses the container, the
+ * JSON, buffers and accessors; gltf_scene.c turns nodes, skins, meshes and
+ * animations into the model. Not installed. */
+#ifndef OSSA_GLTF_READ_H
+#define OSSA_GLTF_READ_H
+
+#include "formats/gltf/gltf.h"
+
+#include <cjson/cJSON.h>
+
+/* A top-level JSON array as a table (cJSON's arrays are linked lists). */
+typedef struct gltf_table {
+    cJSON **items;
+    uint32_t count;
+} gltf_table;
+
+typedef struct gltf_buffer {
+    const unsigned char *data;
+    size_t size; /* bytes available (>= byteLength once loaded) */
+    bool loaded;
+    unsigned char *owned; /* decoded data URI or external file */
+    size_t owned_size;    /* allocation size, for the free */
+} gltf_buffer;
+
+typedef struct gltf_reader {
+    ossa_model *model;
+    const ossa_load_options *options;
+    ossa_error *error;
+    const ossa_allocator *alloc;
+    const unsigned char *file;
+    size_t file_size;
+    bool glb;
+    const unsigned char *bin; /* GLB BIN chunk, or NULL */
+    size_t bin_size;
+    cJSON *root;
+    gltf_table buffers, views, accessors, nodes, meshes, skins, animations, materials, images,
+        textures, scenes;
+    gltf_buffer *buffer_data;
+} gltf_reader;
+
+/* What an accessor holds, checked against its buffer view and buffer. */
+typedef struct gltf_accessor {
+    int ctype;      /* GLTF_BYTE .. GLTF_FLOAT */
+    uint32_t ncomp; /* components per element (1..4, 16 for MAT4) */
+    uint32_t count;
+    bool normalized;
+    size_t csize; /* bytes per component */
+} gltf_accessor;
+
+/* Fills `error` with "PATH: message" (kind CORRUPT unless given) and
+ * returns OSSA_FAILED. */
+ossa_status ossa__gltf_fail(gltf_reader *r, ossa_error_kind kind, const char *fmt, ...)
+    OSSA_PRINTF(3, 4);
+
+/* Property access with checks; `path` names the object for messages
+ * ("nodes[3]"). Optional properties leave *out at the default given. */
+ossa_status ossa__gltf_index(gltf_reader *r, const cJSON *obj, const char *key, const char *path,
+                             uint32_t limit, const char *what, int64_t *out);
+ossa_status ossa__gltf_number(gltf_reader *r, const cJSON *obj, const char *key, const char *path,
+                              double *out);
+ossa_status ossa__gltf_floats(gltf_reader *r, const cJSON *obj, const char *key, const char *path,
+                              float *out, int n);
+const char *ossa__gltf_string(const cJSON *obj, const char *key);
+
+/* Checks accessor `index` (`path` names the property that refers to it)
+ * and describes it. */
+ossa_status ossa__gltf_accessor(gltf_reader *r, int64_t index, const char *path, gltf_accessor *out);
+/* count * ncomp components, packed, host order, with byteStride and
+ * sparse substitution applied. Free with ossa__free(r->alloc, p, 0). */
+ossa_status ossa__gltf_accessor_raw(gltf_reader *r, int64_t index, const char *path,
+                                    gltf_accessor *info, unsigned char **out);
+/* The same as floats: normalized integers per the glTF rules, other
+ * integers as their values. */
+ossa_status ossa__gltf_accessor_floats(gltf_reader *r, int64_t index, const char *path,
+                                       gltf_accessor *info, float **out);
+
+ossa_status ossa__gltf_build_model(gltf_reader *r);
+
+#endif

@@ -1,0 +1,1135 @@
+/* glTF 2.0 writer: .gltf (JSON with a .bin beside it, or with the buffer
+ * embedded as a data URI) and .glb. The output is meant to pass the Khronos
+ * glTF validator with no errors and no warnings; the comments name the
+ * validator's checks where they decide a detail.
+ *
+ * Layout of the document:
+ *  - nodes 0..J-1 are the joints, in model order, so that a joint index is
+ *    also its node index and its index in skins[0].joints; a model with
+ *    several root joints gets one more node above them (the validator
+ *    wants the joints of a skin under one common root, SKIN_NO_COMMON_ROOT);
+ *  - one glTF mesh with one primitive per ossa mesh, each in a node of its
+ *    own at the scene root without a transform (skinned meshes ignore node
+ *    transforms: NODE_SKINNED_MESH_NON_ROOT, _LOCAL_TRANSFORMS);
+ *  - one buffer; one bufferView per accessor, 4-byte aligned;
+ *  - one animation per ossa animation, sampled at its own frame rate.
+ * See docs/gltf.md for the conventions. */
+#include "formats/gltf/gltf.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef enum { MODE_EMBED, MODE_EXTERNAL, MODE_GLB } write_mode;
+
+typedef struct gw {
+    const ossa_model *m;
+    const ossa_write_options *opt;
+    const ossa_allocator *alloc;
+    ossa_error *error;
+    ossa_buf bin;
+    cJSON *root, *accessors, *views, *nodes, *meshes, *materials, *images, *textures;
+    bool nomem;
+    uint32_t J;
+    int skeleton_node; /* node above every joint, or -1 */
+    /* Blend data, model-wide: `slots` influences per vertex (4 or 8). */
+    uint32_t slots;
+    uint16_t *joints;
+    float *weights_f;   /* float weights, or NULL */
+    uint8_t *weights_u; /* normalized ubyte weights, or NULL */
+    uint8_t *weighted;  /* per vertex: has at least one influence */
+} gw;
+
+/* -- JSON building. A failed allocation in cJSON sets nomem once; the
+ *    document is then dropped as a whole. -- */
+
+static cJSON *put(gw *w, cJSON *parent, const char *key, cJSON *item)
+{
+    if (!item) {
+        w->nomem = true;
+        return NULL;
+    }
+    if (!parent) {
+        cJSON_Delete(item);
+        w->nomem = true;
+        return NULL;
+    }
+    cJSON_bool ok = key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item);
+    if (!ok) {
+        cJSON_Delete(item);
+        w->nomem = true;
+        return NULL;
+    }
+    return item;
+}
+
+static cJSON *jfloat(float v)
+{
+    char buf[32];
+    ossa__gltf_float_text(v, buf);
+    return cJSON_CreateRaw(buf);
+}
+
+static void put_int(gw *w, cJSON *obj, const char *key, double v)
+{
+    put(w, obj, key, cJSON_CreateNumber(v));
+}
+
+static void put_floats(gw *w, cJSON *obj, const char *key, const float *v, int n)
+{
+    cJSON *a = put(w, obj, key, cJSON_CreateArray());
+    for (int i = 0; i < n; i++) put(w, a, NULL, jfloat(v[i]));
+}
+
+/* Names come from files and may hold anything: JSON needs valid UTF-8, so
+ * bytes that do not form it become U+FFFD. */
+static cJSON *jstring(const char *s)
+{
+    size_t n = strlen(s), bad = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t len = p[i] < 0x80 ? 1 : (p[i] & 0xE0) == 0xC0 ? 2 : (p[i] & 0xF0) == 0xE0 ? 3
+                                   : (p[i] & 0xF8) == 0xF0 ? 4 : 0;
+        bool ok = len && i + len <= n && !(len == 2 && p[i] < 0xC2);
+        for (size_t k = 1; ok && k < len; k++) ok = (p[i + k] & 0xC0) == 0x80;
+        if (!ok) {
+            bad++;
+            len = 1;
+        }
+        i += len;
+    }
+    if (!bad) return cJSON_CreateString(s);
+    char *clean = malloc(n + bad * 2 + 1), *o = clean;
+    if (!clean) return NULL;
+    for (size_t i = 0; i < n;) {
+        size_t len = p[i] < 0x80 ? 1 : (p[i] & 0xE0) == 0xC0 ? 2 : (p[i] & 0xF0) == 0xE0 ? 3
+                                   : (p[i] & 0xF8) == 0xF0 ? 4 : 0;
+        bool ok = len && i + len <= n && !(len == 2 && p[i] < 0xC2);
+        for (size_t k = 1; ok && k < len; k++) ok = (p[i + k] & 0xC0) == 0x80;
+        if (ok) {
+            memcpy(o, p + i, len);
+            o += len;
+            i += len;
+        } else {
+            memcpy(o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            i++;
+        }
+    }
+    *o = 0;
+    cJSON *r = cJSON_CreateString(clean);
+    free(clean);
+    return r;
+}
+
+static void put_name(gw *w, cJSON *obj, const char *name)
+{
+    if (name && name[0]) put(w, obj, "name", jstring(name));
+}
+
+/* -- Buffer views and accessors -- */
+
+/* Appends `size` bytes as a new bufferView (4-byte aligned, so every
+ * accessor offset is a multiple of its component size: ACCESSOR_*_ALIGNMENT). */
+static int add_view(gw *w, const void *data, size_t size, size_t stride, int target)
+{
+    ossa__buf_pad(&w->bin, 4);
+    size_t offset = w->bin.size;
+    ossa__buf_append(&w->bin, data, size);
+    ossa__buf_pad(&w->bin, 4);
+    cJSON *v = put(w, w->views, NULL, cJSON_CreateObject());
+    put_int(w, v, "buffer", 0);
+    if (offset) put_int(w, v, "byteOffset", (double)offset);
+    put_int(w, v, "byteLength", (double)size);
+    if (stride) put_int(w, v, "byteStride", (double)stride);
+    if (target) put_int(w, v, "target", target);
+    return cJSON_GetArraySize(w->views) - 1;
+}
+
+static int add_accessor(gw *w, int view, int ctype, uint32_t count, const char *type,
+                        bool normalized, const float *min, const float *max, int ncomp)
+{
+    cJSON *a = put(w, w->accessors, NULL, cJSON_CreateObject());
+    put_int(w, a, "bufferView", view);
+    put_int(w, a, "componentType", ctype);
+    if (normalized) put(w, a, "normalized", cJSON_CreateTrue());
+    put_int(w, a, "count", count);
+    put(w, a, "type", cJSON_CreateString(type));
+    if (min) put_floats(w, a, "min", min, ncomp);
+    if (max) put_floats(w, a, "max", max, ncomp);
+    return cJSON_GetArraySize(w->accessors) - 1;
+}
+
+static const char *type_name(uint32_t n)
+{
+    static const char *const names[] = {"SCALAR", "VEC2", "VEC3", "VEC4"};
+    return names[n - 1];
+}
+
+static size_t ctype_size(int ctype)
+{
+    switch (ctype) {
+    case GLTF_BYTE:
+    case GLTF_UNSIGNED_BYTE: return 1;
+    case GLTF_SHORT:
+    case GLTF_UNSIGNED_SHORT: return 2;
+    default: return 4;
+    }
+}
+
+/* A vertex attribute accessor. Vertex data must be 4-byte aligned per
+ * element (MESH_PRIMITIVE_ACCESSOR_UNALIGNED): elements of 3 or 6 bytes get
+ * a padded copy and a byteStride. */
+static int add_vertex_accessor(gw *w, const void *data, uint32_t count, int ctype, uint32_t ncomp,
+                               bool normalized, const float *min, const float *max)
+{
+    size_t elem = ctype_size(ctype) * ncomp, stride = (elem + 3) & ~(size_t)3;
+    int view;
+    if (stride == elem) {
+        view = add_view(w, data, elem * count, 0, GLTF_ARRAY_BUFFER);
+    } else {
+        unsigned char *tmp = ossa__alloc(w->alloc, stride * count);
+        if (!tmp) {
+            w->nomem = true;
+            return -1;
+        }
+        memset(tmp, 0, stride * count);
+        for (uint32_t i = 0; i < count; i++)
+            memcpy(tmp + i * stride, (const unsigned char *)data + i * elem, elem);
+        view = add_view(w, tmp, stride * count, stride, GLTF_ARRAY_BUFFER);
+        ossa__free(w->alloc, tmp, stride * count);
+    }
+    return add_accessor(w, view, ctype, count, type_name(ncomp), normalized, min, max, (int)ncomp);
+}
+
+/* -- Checks -- */
+
+static bool finite_transform(const ossa_transform *t)
+{
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(t->translation[k]) || !isfinite(t->scale[k])) return false;
+    for (int k = 0; k < 4; k++)
+        if (!isfinite(t->rotation[k])) return false;
+    return true;
+}
+
+static ossa_status check_model(gw *w)
+{
+    const ossa_model *m = w->m;
+    for (uint32_t j = 0; j < m->num_joints; j++)
+        if (!finite_transform(&m->joints[j].bind))
+            return ossa__fail(w->error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                              "joint %u '%s': the bind pose is not finite", j, m->joints[j].name);
+    for (uint32_t a = 0; a < m->num_animations; a++) {
+        const ossa_animation *an = &m->animations[a];
+        for (size_t i = 0; i < (size_t)an->num_frames * m->num_joints; i++)
+            if (!finite_transform(&an->frames[i]))
+                return ossa__fail(w->error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                                  "animation '%s', frame %zu, joint %zu: value not finite",
+                                  an->name, i / m->num_joints, i % m->num_joints);
+    }
+    if (m->num_joints > 65536 && ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL))
+        return ossa__fail(w->error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
+                          "%u joints: glTF joint indices are at most 16-bit", m->num_joints);
+    return OSSA_OK;
+}
+
+/* A unit quaternion within the validator's tolerance: rotations that are
+ * unit up to quantization are written as they are (for exact round trips),
+ * others normalized. */
+static void tidy_rotation(float q[4])
+{
+    double n = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+    if (fabs(n - 1) > 1e-4) ossa__quat_normalize(q);
+}
+
+/* -- Skeleton -- */
+
+static void joint_to_gltf(const ossa_transform *in, ossa_transform *out)
+{
+    ossa__gltf_transform_to_gltf(in, out);
+    tidy_rotation(out->rotation);
+}
+
+static void put_trs(gw *w, cJSON *node, const ossa_transform *t)
+{
+    if (t->translation[0] != 0 || t->translation[1] != 0 || t->translation[2] != 0 ||
+        signbit(t->translation[0]) || signbit(t->translation[1]) || signbit(t->translation[2]))
+        put_floats(w, node, "translation", t->translation, 3);
+    if (t->rotation[0] != 0 || t->rotation[1] != 0 || t->rotation[2] != 0 || t->rotation[3] != 1)
+        put_floats(w, node, "rotation", t->rotation, 4);
+    if (t->scale[0] != 1 || t->scale[1] != 1 || t->scale[2] != 1)
+        put_floats(w, node, "scale", t->scale, 3);
+}
+
+static void write_joints(gw *w, cJSON *scene_nodes)
+{
+    const ossa_model *m = w->m;
+    uint32_t roots = 0;
+    for (uint32_t j = 0; j < w->J; j++) {
+        cJSON *node = put(w, w->nodes, NULL, cJSON_CreateObject());
+        put_name(w, node, m->joints[j].name);
+        ossa_transform t;
+        joint_to_gltf(&m->joints[j].bind, &t);
+        put_trs(w, node, &t);
+        cJSON *children = NULL;
+        for (uint32_t c = j + 1; c < w->J; c++)
+            if (m->joints[c].parent == (int32_t)j) {
+                if (!children) children = put(w, node, "children", cJSON_CreateArray());
+                put_int(w, children, NULL, c);
+            }
+        if (m->joints[j].parent < 0) roots++;
+    }
+    w->skeleton_node = -1;
+    if (roots == 1) {
+        for (uint32_t j = 0; j < w->J; j++)
+            if (m->joints[j].parent < 0) {
+                w->skeleton_node = (int)j;
+                put_int(w, scene_nodes, NULL, j);
+            }
+    } else if (roots > 1) {
+        cJSON *node = put(w, w->nodes, NULL, cJSON_CreateObject());
+        cJSON *children = put(w, node, "children", cJSON_CreateArray());
+        for (uint32_t j = 0; j < w->J; j++)
+            if (m->joints[j].parent < 0) put_int(w, children, NULL, j);
+        w->skeleton_node = (int)w->J;
+        put_int(w, scene_nodes, NULL, w->J);
+    }
+}
+
+/* World bind matrices in glTF axes, inverted: the skin's
+ * inverseBindMatrices. The bottom row is exactly 0 0 0 1
+ * (ACCESSOR_INVALID_IBM). */
+static int write_inverse_binds(gw *w)
+{
+    const ossa_model *m = w->m;
+    size_t n = (size_t)w->J * 16;
+    double *world = ossa__alloc(w->alloc, n * sizeof *world);
+    float *ibm = ossa__alloc(w->alloc, n * sizeof *ibm);
+    int acc = -1;
+    if (world && ibm) {
+        for (uint32_t j = 0; j < w->J; j++) {
+            ossa_transform t;
+            joint_to_gltf(&m->joints[j].bind, &t);
+            double local[16], inv[16];
+            ossa__transform_to_mat4d(&t, local);
+            if (m->joints[j].parent >= 0)
+                ossa__mat4d_mul(world + (size_t)m->joints[j].parent * 16, local, world + j * 16);
+            else
+                memcpy(world + j * 16, local, sizeof local);
+            bool ok = ossa__mat4d_invert_affine(world + j * 16, inv);
+            for (int k = 0; k < 16 && ok; k++) ok = isfinite((float)inv[k]);
+            if (!ok) /* a zero scale, or beyond float range: identity */
+                for (int k = 0; k < 16; k++) inv[k] = k % 5 == 0;
+            for (int k = 0; k < 16; k++) ibm[j * 16 + k] = (float)inv[k];
+            ibm[j * 16 + 3] = ibm[j * 16 + 7] = ibm[j * 16 + 11] = 0;
+            ibm[j * 16 + 15] = 1;
+        }
+        int view = add_view(w, ibm, n * sizeof *ibm, 0, 0);
+        acc = add_accessor(w, view, GLTF_FLOAT, w->J, "MAT4", false, NULL, NULL, 0);
+    } else {
+        w->nomem = true;
+    }
+    ossa__free(w->alloc, world, n * sizeof *world);
+    ossa__free(w->alloc, ibm, n * sizeof *ibm);
+    return acc;
+}
+
+/* -- Blend data -- */
+
+/* Float weights whose float sum, added in slot order as the validator
+ * does, is 1 within its tolerance (2e-7 per weight). Weights that already
+ * sum to 1 that closely are kept as they are. */
+static void float_weights(const float *wt, uint32_t n, float *out)
+{
+    float s32 = 0;
+    for (uint32_t k = 0; k < n; k++) s32 += wt[k];
+    if (fabsf(s32 - 1.0f) <= 1.5e-7f * (float)n) {
+        memcpy(out, wt, n * sizeof *out);
+        return;
+    }
+    double sum = 0;
+    uint32_t big = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        sum += wt[k];
+        if (wt[k] > wt[big]) big = k;
+    }
+    for (uint32_t k = 0; k < n; k++) out[k] = (float)(wt[k] / sum);
+    for (int pass = 0; pass < 4; pass++) {
+        float s = 0;
+        for (uint32_t k = 0; k < n; k++) s += out[k];
+        if (s == 1.0f) break;
+        out[big] += 1.0f - s;
+    }
+}
+
+/* Reads every vertex's influences, drops weights <= 0 and indices outside
+ * the skeleton, merges repeated joints (JOINTS_INDEX_DUPLICATE) and puts
+ * index 0 in unused slots (ACCESSOR_JOINTS_USED_ZERO_WEIGHT). Ubyte weights
+ * that still sum to 255 are kept as they are. */
+static ossa_status prepare_blend(gw *w)
+{
+    const ossa_model *m = w->m;
+    const ossa_vertex_array *ia = ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
+    const ossa_vertex_array *wa = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
+    if (!ia || !wa || !w->J || !m->num_vertices) return OSSA_OK;
+    uint32_t n = ia->size < wa->size ? ia->size : wa->size;
+    if (n > 8) n = 8;
+    w->slots = n <= 4 ? 4 : 8;
+    size_t nv = m->num_vertices, total = nv * w->slots;
+    bool as_ubyte = wa->format == OSSA_UBYTE;
+    w->joints = ossa__alloc(w->alloc, total * sizeof *w->joints);
+    w->weighted = ossa__alloc(w->alloc, nv);
+    if (as_ubyte)
+        w->weights_u = ossa__alloc(w->alloc, total);
+    else
+        w->weights_f = ossa__alloc(w->alloc, total * sizeof(float));
+    if (!w->joints || !w->weighted || (!w->weights_u && !w->weights_f)) return ossa__fail_nomem(w->error);
+    memset(w->joints, 0, total * sizeof *w->joints);
+    if (w->weights_u) memset(w->weights_u, 0, total);
+    if (w->weights_f) memset(w->weights_f, 0, total * sizeof(float));
+    for (uint32_t v = 0; v < nv; v++) {
+        float idx[OSSA_MAX_COMPONENTS], wt[OSSA_MAX_COMPONENTS], kw[8];
+        uint16_t kj[8];
+        uint8_t raw[8];
+        ossa_vertex_array_read(m, ia, v, 1, idx);
+        ossa_vertex_array_read(m, wa, v, 1, wt);
+        uint32_t kept = 0;
+        bool merged = false;
+        int raw_sum = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            if (!(wt[k] > 0) || !(idx[k] >= 0) || idx[k] >= (float)w->J) continue;
+            uint16_t jn = (uint16_t)idx[k];
+            uint8_t r = as_ubyte ? ((const uint8_t *)wa->data)[(size_t)v * wa->size + k] : 0;
+            uint32_t d = 0;
+            while (d < kept && kj[d] != jn) d++;
+            if (d < kept) {
+                kw[d] += wt[k];
+                merged = true;
+            } else {
+                kj[kept] = jn;
+                kw[kept] = wt[k];
+                raw[kept] = r;
+                kept++;
+            }
+            raw_sum += r;
+        }
+        w->weighted[v] = kept > 0;
+        if (!kept) { /* all of a skinned mesh must be weighted: joint 0 holds it */
+            kj[0] = 0;
+            kw[0] = 1;
+            raw[0] = 255;
+            raw_sum = 255;
+            kept = 1;
+        }
+        uint16_t *oj = w->joints + (size_t)v * w->slots;
+        memcpy(oj, kj, kept * sizeof *kj);
+        if (as_ubyte) {
+            uint8_t *ow = w->weights_u + (size_t)v * w->slots;
+            if (!merged && raw_sum == 255)
+                memcpy(ow, raw, kept);
+            else
+                ossa__ubyte_weights(kw, kept, ow);
+            /* Rounding can leave a slot at 0: it must then name joint 0. */
+            for (uint32_t k = 0; k < kept; k++)
+                if (!ow[k]) oj[k] = 0;
+        } else {
+            float_weights(kw, kept, w->weights_f + (size_t)v * w->slots);
+        }
+    }
+    return OSSA_OK;
+}
+
+/* -- Meshes -- */
+
+typedef struct vrange {
+    uint32_t first, count;
+} vrange;
+
+/* Reads `count` vertices of an array as floats, `size` per vertex. */
+static float *read_floats(gw *w, const ossa_vertex_array *a, vrange r)
+{
+    float *out = ossa__alloc(w->alloc, (size_t)r.count * a->size * sizeof *out);
+    if (!out) {
+        w->nomem = true;
+        return NULL;
+    }
+    ossa_vertex_array_read(w->m, a, r.first, r.count, out);
+    return out;
+}
+
+static ossa_status not_finite(gw *w, const ossa_vertex_array *a, uint32_t v)
+{
+    return ossa__fail(w->error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                      "vertex %u: %s value is not finite", v, ossa_vertex_type_name(a->type));
+}
+
+/* POSITION, NORMAL or TANGENT: floats in glTF axes. Normals and tangents
+ * are made unit length when they are off by more than the validator
+ * allows (ACCESSOR_VECTOR3_NON_UNIT), and tangent w is exactly +-1
+ * (ACCESSOR_INVALID_SIGN). */
+static ossa_status add_vector_attribute(gw *w, cJSON *attrs, const char *semantic,
+                                        const ossa_vertex_array *a, vrange r)
+{
+    uint32_t out_n = a->type == OSSA_VERTEX_TANGENT ? 4 : 3;
+    float *in = read_floats(w, a, r);
+    float *out = ossa__alloc(w->alloc, (size_t)r.count * out_n * sizeof *out);
+    ossa_status st = OSSA_OK;
+    if (!in || !out) {
+        w->nomem = true;
+        goto done;
+    }
+    float mn[3] = {0, 0, 0}, mx[3] = {0, 0, 0};
+    for (uint32_t v = 0; v < r.count; v++) {
+        float p[4] = {0, 0, 0, 1};
+        for (uint32_t k = 0; k < a->size && k < 4; k++) p[k] = in[(size_t)v * a->size + k];
+        for (uint32_t k = 0; k < out_n; k++)
+            if (!isfinite(p[k])) {
+                st = not_finite(w, a, r.first + v);
+                goto done;
+            }
+        float *o = out + (size_t)v * out_n;
+        gltf_vec_to_gltf(p, o);
+        if (a->type != OSSA_VERTEX_POSITION) {
+            double len = sqrt((double)o[0] * o[0] + (double)o[1] * o[1] + (double)o[2] * o[2]);
+            if (fabs(len - 1) > 5e-4) {
+                if (len > 0) {
+                    for (int k = 0; k < 3; k++) o[k] = (float)(o[k] / len);
+                } else {
+                    o[0] = a->type == OSSA_VERTEX_TANGENT ? 1.0f : 0.0f;
+                    o[1] = a->type == OSSA_VERTEX_TANGENT ? 0.0f : 1.0f;
+                    o[2] = 0;
+                }
+            }
+        }
+        if (out_n == 4) o[3] = p[3] < 0 ? -1.0f : 1.0f;
+        for (int k = 0; k < 3; k++) {
+            if (v == 0 || o[k] < mn[k]) mn[k] = o[k];
+            if (v == 0 || o[k] > mx[k]) mx[k] = o[k];
+        }
+    }
+    bool bounds = a->type == OSSA_VERTEX_POSITION; /* required there only */
+    int acc = add_vertex_accessor(w, out, r.count, GLTF_FLOAT, out_n, false, bounds ? mn : NULL,
+                                  bounds ? mx : NULL);
+    put_int(w, attrs, semantic, acc);
+done:
+    ossa__free(w->alloc, in, 0);
+    ossa__free(w->alloc, out, 0);
+    return st;
+}
+
+/* TEXCOORD_n and COLOR_n: normalized ubyte/ushort data as it is, anything
+ * else as floats (colours clamped to 0..1: ACCESSOR_NON_CLAMPED). */
+static ossa_status add_plain_attribute(gw *w, cJSON *attrs, const char *semantic,
+                                       const ossa_vertex_array *a, uint32_t ncomp, vrange r)
+{
+    if (a->format == OSSA_UBYTE || a->format == OSSA_USHORT) {
+        size_t cs = ossa_component_size(a->format);
+        const unsigned char *p = (const unsigned char *)a->data + (size_t)r.first * a->size * cs;
+        int acc = add_vertex_accessor(w, p, r.count, a->format == OSSA_UBYTE ? GLTF_UNSIGNED_BYTE
+                                                                             : GLTF_UNSIGNED_SHORT,
+                                      ncomp, true, NULL, NULL);
+        put_int(w, attrs, semantic, acc);
+        return OSSA_OK;
+    }
+    float *in = read_floats(w, a, r);
+    if (!in) return OSSA_OK;
+    ossa_status st = OSSA_OK;
+    for (size_t i = 0; i < (size_t)r.count * ncomp; i++) {
+        if (!isfinite(in[i])) {
+            st = not_finite(w, a, r.first + (uint32_t)(i / ncomp));
+            break;
+        }
+        if (a->type == OSSA_VERTEX_COLOR) in[i] = in[i] < 0 ? 0 : in[i] > 1 ? 1 : in[i];
+    }
+    if (!st) put_int(w, attrs, semantic, add_vertex_accessor(w, in, r.count, GLTF_FLOAT, ncomp, false, NULL, NULL));
+    ossa__free(w->alloc, in, 0);
+    return st;
+}
+
+/* Custom arrays become application-specific attributes "_NAME" with their
+ * components as stored (never UNSIGNED_INT, which attributes may not use:
+ * int, uint, half and double arrays are written as floats). */
+static ossa_status add_custom_attribute(gw *w, cJSON *attrs, const ossa_vertex_array *a, uint32_t nth,
+                                        vrange r)
+{
+    if (a->size > 4) return OSSA_OK;
+    char name[256];
+    int len = snprintf(name, sizeof name, "_%s", a->name[0] ? a->name : "CUSTOM");
+    if (len < 0 || (size_t)len >= sizeof name - 16) return OSSA_OK; /* absurdly long: dropped */
+    if (cJSON_GetObjectItemCaseSensitive(attrs, name))
+        snprintf(name + len, sizeof name - (size_t)len, "_%u", nth);
+    int ctype = 0;
+    switch (a->format) {
+    case OSSA_BYTE: ctype = GLTF_BYTE; break;
+    case OSSA_UBYTE: ctype = GLTF_UNSIGNED_BYTE; break;
+    case OSSA_SHORT: ctype = GLTF_SHORT; break;
+    case OSSA_USHORT: ctype = GLTF_UNSIGNED_SHORT; break;
+    default: break;
+    }
+    if (ctype) {
+        size_t cs = ossa_component_size(a->format);
+        const unsigned char *p = (const unsigned char *)a->data + (size_t)r.first * a->size * cs;
+        put_int(w, attrs, name, add_vertex_accessor(w, p, r.count, ctype, a->size, false, NULL, NULL));
+        return OSSA_OK;
+    }
+    float *in = read_floats(w, a, r);
+    if (!in) return OSSA_OK;
+    for (size_t i = 0; i < (size_t)r.count * a->size; i++)
+        if (!isfinite(in[i])) in[i] = 0;
+    put_int(w, attrs, name, add_vertex_accessor(w, in, r.count, GLTF_FLOAT, a->size, false, NULL, NULL));
+    ossa__free(w->alloc, in, 0);
+    return OSSA_OK;
+}
+
+static void add_blend_attributes(gw *w, cJSON *attrs, vrange r)
+{
+    bool small = w->J <= 256;
+    size_t per = w->slots;
+    for (uint32_t set = 0; set < w->slots / 4; set++) {
+        size_t n = (size_t)r.count * 4;
+        void *jd = ossa__alloc(w->alloc, n * 2);
+        if (!jd) {
+            w->nomem = true;
+            return;
+        }
+        for (uint32_t v = 0; v < r.count; v++)
+            for (uint32_t k = 0; k < 4; k++) {
+                uint16_t j = w->joints[(size_t)(r.first + v) * per + set * 4 + k];
+                if (small)
+                    ((uint8_t *)jd)[v * 4 + k] = (uint8_t)j;
+                else
+                    ((uint16_t *)jd)[v * 4 + k] = j;
+            }
+        char key[32];
+        snprintf(key, sizeof key, "JOINTS_%u", set);
+        put_int(w, attrs, key, add_vertex_accessor(w, jd, r.count, small ? GLTF_UNSIGNED_BYTE : GLTF_UNSIGNED_SHORT, 4, false, NULL, NULL));
+        snprintf(key, sizeof key, "WEIGHTS_%u", set);
+        if (w->weights_u) {
+            uint8_t *wd = jd;
+            for (uint32_t v = 0; v < r.count; v++)
+                memcpy(wd + v * 4, w->weights_u + (size_t)(r.first + v) * per + set * 4, 4);
+            put_int(w, attrs, key, add_vertex_accessor(w, wd, r.count, GLTF_UNSIGNED_BYTE, 4, true, NULL, NULL));
+        } else {
+            float *wd = ossa__alloc(w->alloc, n * sizeof *wd);
+            if (!wd) {
+                w->nomem = true;
+            } else {
+                for (uint32_t v = 0; v < r.count; v++)
+                    memcpy(wd + v * 4, w->weights_f + (size_t)(r.first + v) * per + set * 4, 16);
+                put_int(w, attrs, key, add_vertex_accessor(w, wd, r.count, GLTF_FLOAT, 4, false, NULL, NULL));
+                ossa__free(w->alloc, wd, 0);
+            }
+        }
+        ossa__free(w->alloc, jd, 0);
+    }
+}
+
+/* Indices relative to the primitive's first vertex, each triangle turned
+ * from clockwise to counter-clockwise: (a, b, c) -> (a, c, b). */
+static void add_indices(gw *w, cJSON *prim, const ossa_mesh *mesh, vrange r)
+{
+    size_t n = (size_t)mesh->num_triangles * 3;
+    bool wide = r.count > 65535; /* 65535 is the restart value: never an index */
+    void *idx = ossa__alloc(w->alloc, n * (wide ? 4 : 2));
+    if (!idx) {
+        w->nomem = true;
+        return;
+    }
+    for (uint32_t t = 0; t < mesh->num_triangles; t++) {
+        const ossa_triangle *tri = &w->m->triangles[mesh->first_triangle + t];
+        uint32_t v[3] = {tri->v[0] - r.first, tri->v[2] - r.first, tri->v[1] - r.first};
+        for (int k = 0; k < 3; k++) {
+            if (wide)
+                ((uint32_t *)idx)[t * 3 + k] = v[k];
+            else
+                ((uint16_t *)idx)[t * 3 + k] = (uint16_t)v[k];
+        }
+    }
+    int view = add_view(w, idx, n * (wide ? 4 : 2), 0, GLTF_ELEMENT_ARRAY_BUFFER);
+    put_int(w, prim, "indices",
+            add_accessor(w, view, wide ? GLTF_UNSIGNED_INT : GLTF_UNSIGNED_SHORT, (uint32_t)n,
+                         "SCALAR", false, NULL, NULL, 0));
+    ossa__free(w->alloc, idx, 0);
+}
+
+static bool image_name(const char *s)
+{
+    size_t n = strlen(s);
+    static const char *const exts[] = {".png", ".jpg", ".jpeg"};
+    for (int i = 0; i < 3; i++) {
+        size_t e = strlen(exts[i]);
+        if (n > e) {
+            bool same = true;
+            for (size_t k = 0; k < e && same; k++) {
+                char c = s[n - e + k];
+                same = (c >= 'A' && c <= 'Z' ? c + 32 : c) == exts[i][k];
+            }
+            if (same) return true;
+        }
+    }
+    return false;
+}
+
+/* A URI reference for a file name: bytes other than unreserved characters
+ * and '/' are percent-encoded. */
+static cJSON *juri(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = malloc(n * 3 + 1), *o = out;
+    if (!out) return NULL;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        unsigned char c = *p;
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+            strchr("-._~/", c))
+            *o++ = (char)c;
+        else
+            o += sprintf(o, "%%%02X", c);
+    }
+    *o = 0;
+    cJSON *r = cJSON_CreateString(out);
+    free(out);
+    return r;
+}
+
+/* Index of the material named `name`, created on first use. A name that
+ * is an image file (the IQM convention) also becomes the base colour
+ * texture when the model has texcoords. */
+static int material_index(gw *w, const char *name)
+{
+    int n = cJSON_GetArraySize(w->materials);
+    for (int i = 0; i < n; i++) {
+        cJSON *nm = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(w->materials, i), "name");
+        if (nm && cJSON_IsString(nm) && strcmp(nm->valuestring, name) == 0) return i;
+    }
+    cJSON *mat = put(w, w->materials, NULL, cJSON_CreateObject());
+    put_name(w, mat, name);
+    cJSON *pbr = put(w, mat, "pbrMetallicRoughness", cJSON_CreateObject());
+    put_int(w, pbr, "metallicFactor", 0);
+    if (image_name(name) && ossa_model_find_array(w->m, OSSA_VERTEX_TEXCOORD, NULL)) {
+        cJSON *img = put(w, w->images, NULL, cJSON_CreateObject());
+        put(w, img, "uri", juri(name));
+        cJSON *tex = put(w, w->textures, NULL, cJSON_CreateObject());
+        put_int(w, tex, "source", cJSON_GetArraySize(w->images) - 1);
+        cJSON *ref = put(w, pbr, "baseColorTexture", cJSON_CreateObject());
+        put_int(w, ref, "index", cJSON_GetArraySize(w->textures) - 1);
+    }
+    return n;
+}
+
+static ossa_status write_mesh(gw *w, const ossa_mesh *mesh, cJSON *scene_nodes)
+{
+    const ossa_model *m = w->m;
+    if (!mesh->num_triangles) return OSSA_OK; /* nothing to draw: no primitive */
+    /* The vertices the primitive covers: the mesh's range, widened to any
+     * vertex its triangles use outside it. */
+    uint32_t lo = mesh->num_vertices ? mesh->first_vertex : UINT32_MAX, hi = mesh->first_vertex + mesh->num_vertices;
+    for (uint32_t t = 0; t < mesh->num_triangles; t++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t v = m->triangles[mesh->first_triangle + t].v[k];
+            if (v < lo) lo = v;
+            if (v + 1 > hi) hi = v + 1;
+        }
+    vrange r = {lo, hi - lo};
+    cJSON *gmesh = put(w, w->meshes, NULL, cJSON_CreateObject());
+    put_name(w, gmesh, mesh->name);
+    cJSON *prims = put(w, gmesh, "primitives", cJSON_CreateArray());
+    cJSON *prim = put(w, prims, NULL, cJSON_CreateObject());
+    cJSON *attrs = put(w, prim, "attributes", cJSON_CreateObject());
+
+    const ossa_vertex_array *pos = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL);
+    const ossa_vertex_array *nrm = ossa_model_find_array(m, OSSA_VERTEX_NORMAL, NULL);
+    const ossa_vertex_array *tan = ossa_model_find_array(m, OSSA_VERTEX_TANGENT, NULL);
+    ossa_status st = add_vector_attribute(w, attrs, "POSITION", pos, r);
+    if (!st && nrm && nrm->size >= 3) st = add_vector_attribute(w, attrs, "NORMAL", nrm, r);
+    /* TANGENT without NORMAL draws a validator warning. */
+    if (!st && tan && tan->size >= 3 && nrm && nrm->size >= 3)
+        st = add_vector_attribute(w, attrs, "TANGENT", tan, r);
+    uint32_t ntex = 0, ncol = 0, ncustom = 0;
+    for (uint32_t i = 0; i < m->num_vertex_arrays && !st; i++) {
+        const ossa_vertex_array *a = &m->vertex_arrays[i];
+        char key[24];
+        if (a->type == OSSA_VERTEX_TEXCOORD && a->size == 2) {
+            snprintf(key, sizeof key, "TEXCOORD_%u", ntex++);
+            st = add_plain_attribute(w, attrs, key, a, 2, r);
+        } else if (a->type == OSSA_VERTEX_COLOR && (a->size == 3 || a->size == 4)) {
+            snprintf(key, sizeof key, "COLOR_%u", ncol++);
+            st = add_plain_attribute(w, attrs, key, a, a->size, r);
+        } else if (a->type == OSSA_VERTEX_CUSTOM) {
+            st = add_custom_attribute(w, attrs, a, ncustom++, r);
+        }
+    }
+    bool skinned = false;
+    for (uint32_t v = 0; w->weighted && v < r.count && !skinned; v++) skinned = w->weighted[r.first + v];
+    if (skinned) add_blend_attributes(w, attrs, r);
+    add_indices(w, prim, mesh, r);
+    if (mesh->material && mesh->material[0]) put_int(w, prim, "material", material_index(w, mesh->material));
+
+    cJSON *node = put(w, w->nodes, NULL, cJSON_CreateObject());
+    put_name(w, node, mesh->name);
+    put_int(w, node, "mesh", cJSON_GetArraySize(w->meshes) - 1);
+    if (skinned) put_int(w, node, "skin", 0);
+    put_int(w, scene_nodes, NULL, cJSON_GetArraySize(w->nodes) - 1);
+    return st;
+}
+
+static ossa_status write_meshes(gw *w, cJSON *scene_nodes)
+{
+    const ossa_model *m = w->m;
+    const ossa_vertex_array *pos = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL);
+    if (!pos || !m->num_triangles) return OSSA_OK; /* glTF primitives need positions */
+    if (prepare_blend(w)) return OSSA_FAILED;
+    if (!m->num_meshes) { /* triangles without meshes: one mesh of all */
+        ossa_mesh all = {"", "", 0, m->num_vertices, 0, m->num_triangles};
+        return write_mesh(w, &all, scene_nodes);
+    }
+    for (uint32_t i = 0; i < m->num_meshes; i++)
+        if (write_mesh(w, &m->meshes[i], scene_nodes)) return OSSA_FAILED;
+    return OSSA_OK;
+}
+
+/* -- Animations -- */
+
+static float effective_rate(const ossa_animation *an)
+{
+    return isfinite(an->framerate) && an->framerate > 0 ? an->framerate : OSSA_DEFAULT_FRAMERATE;
+}
+
+static void channel_value(const ossa_transform *t, int path, float out[4])
+{
+    ossa_transform g;
+    joint_to_gltf(t, &g);
+    if (path == 0) memcpy(out, g.translation, 12);
+    if (path == 1) memcpy(out, g.rotation, 16);
+    if (path == 2) memcpy(out, g.scale, 12);
+}
+
+static bool same_channel(const ossa_transform *a, const ossa_transform *b, int path)
+{
+    if (path == 0) return memcmp(a->translation, b->translation, 12) == 0;
+    if (path == 1) return memcmp(a->rotation, b->rotation, 16) == 0;
+    return memcmp(a->scale, b->scale, 12) == 0;
+}
+
+static void add_channel(gw *w, cJSON *channels, cJSON *samplers, uint32_t joint, int path,
+                        int input, int output, bool step)
+{
+    static const char *const paths[] = {"translation", "rotation", "scale"};
+    cJSON *s = put(w, samplers, NULL, cJSON_CreateObject());
+    put_int(w, s, "input", input);
+    if (step) put(w, s, "interpolation", cJSON_CreateString("STEP"));
+    put_int(w, s, "output", output);
+    cJSON *c = put(w, channels, NULL, cJSON_CreateObject());
+    put_int(w, c, "sampler", cJSON_GetArraySize(samplers) - 1);
+    cJSON *target = put(w, c, "target", cJSON_CreateObject());
+    put_int(w, target, "node", joint);
+    put(w, target, "path", cJSON_CreateString(paths[path]));
+}
+
+/* One glTF animation. Every track is written at the animation's frames
+ * (LINEAR); a track that never changes is one STEP key, or nothing at all
+ * when it holds the joint's bind value (as a channel the source does not
+ * animate does). glTF has no empty animation: one with no track left
+ * keeps one STEP key of joint 0's rotation. */
+static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
+{
+    const ossa_model *m = w->m;
+    uint32_t J = w->J, nf = an->num_frames;
+    cJSON *ga = put(w, animations, NULL, cJSON_CreateObject());
+    put_name(w, ga, an->name);
+    cJSON *channels = put(w, ga, "channels", cJSON_CreateArray());
+    cJSON *samplers = put(w, ga, "samplers", cJSON_CreateArray());
+    float rate = effective_rate(an);
+    int full_input = -1, one_input = -1;
+    float *values = ossa__alloc(w->alloc, (size_t)(nf ? nf : 1) * 4 * sizeof *values);
+    if (!values) {
+        w->nomem = true;
+        return;
+    }
+    for (uint32_t j = 0; j < J; j++) {
+        for (int path = 0; path < 3; path++) {
+            uint8_t bit = (uint8_t)(1u << path); /* OSSA_CHANNEL_* in this order */
+            if (an->channels && !(an->channels[j] & bit)) continue;
+            if (!nf) continue;
+            const ossa_transform *f0 = &an->frames[j];
+            bool constant = true;
+            for (uint32_t f = 1; f < nf && constant; f++)
+                constant = same_channel(&an->frames[(size_t)f * J + j], f0, path);
+            if (constant && same_channel(f0, &m->joints[j].bind, path)) continue;
+            uint32_t keys = constant ? 1 : nf, ncomp = path == 1 ? 4 : 3;
+            for (uint32_t f = 0; f < keys; f++)
+                channel_value(&an->frames[(size_t)f * J + j], path, values + (size_t)f * ncomp);
+            int input;
+            if (constant) {
+                if (one_input < 0) {
+                    float zero = 0;
+                    int view = add_view(w, &zero, 4, 0, 0);
+                    one_input = add_accessor(w, view, GLTF_FLOAT, 1, "SCALAR", false, &zero, &zero, 1);
+                }
+                input = one_input;
+            } else {
+                if (full_input < 0) {
+                    float *times = ossa__alloc(w->alloc, (size_t)nf * sizeof *times);
+                    if (!times) {
+                        w->nomem = true;
+                        ossa__free(w->alloc, values, 0);
+                        return;
+                    }
+                    for (uint32_t f = 0; f < nf; f++) times[f] = (float)((double)f / rate);
+                    int view = add_view(w, times, (size_t)nf * 4, 0, 0);
+                    full_input = add_accessor(w, view, GLTF_FLOAT, nf, "SCALAR", false, &times[0],
+                                              &times[nf - 1], 1);
+                    ossa__free(w->alloc, times, 0);
+                }
+                input = full_input;
+            }
+            int view = add_view(w, values, (size_t)keys * ncomp * 4, 0, 0);
+            int output = add_accessor(w, view, GLTF_FLOAT, keys, type_name(ncomp), false, NULL, NULL, 0);
+            add_channel(w, channels, samplers, j, path, input, output, constant);
+        }
+    }
+    if (cJSON_GetArraySize(channels) == 0 && !w->nomem) {
+        float zero = 0;
+        int view = add_view(w, &zero, 4, 0, 0);
+        int input = add_accessor(w, view, GLTF_FLOAT, 1, "SCALAR", false, &zero, &zero, 1);
+        channel_value(nf ? &an->frames[0] : &m->joints[0].bind, 1, values);
+        view = add_view(w, values, 16, 0, 0);
+        add_channel(w, channels, samplers, 0, 1, input,
+                    add_accessor(w, view, GLTF_FLOAT, 1, "VEC4", false, NULL, NULL, 0), true);
+    }
+    ossa__free(w->alloc, values, 0);
+    /* What glTF cannot say: the frame count and rate (a glTF animation
+     * ends at its last key), the rate as the source gave it (0 = not
+     * specified) and the loop flag. */
+    cJSON *extras = put(w, ga, "extras", cJSON_CreateObject());
+    cJSON *ours = put(w, extras, GLTF_EXTRAS_KEY, cJSON_CreateObject());
+    put_int(w, ours, "frames", nf);
+    put(w, ours, "framerate", jfloat(isfinite(an->framerate) ? an->framerate : 0));
+    put(w, ours, "loop", cJSON_CreateBool((an->flags & OSSA_ANIMATION_LOOP) != 0));
+}
+
+/* -- Document -- */
+
+static void write_root_extras(gw *w)
+{
+    const ossa_model *m = w->m;
+    if (!m->comment && !m->num_extras && !(m->flags & OSSA_MODEL_SKELETON_FROM_POSES)) return;
+    cJSON *extras = put(w, w->root, "extras", cJSON_CreateObject());
+    cJSON *ours = put(w, extras, GLTF_EXTRAS_KEY, cJSON_CreateObject());
+    if (m->comment) put(w, ours, "comment", jstring(m->comment));
+    if (m->flags & OSSA_MODEL_SKELETON_FROM_POSES)
+        put(w, ours, "skeleton_from_poses", cJSON_CreateTrue());
+    if (m->num_extras) {
+        /* Blobs of other formats (IQM extensions), base64, in order. */
+        cJSON *list = put(w, ours, "extras", cJSON_CreateArray());
+        for (uint32_t i = 0; i < m->num_extras; i++) {
+            cJSON *e = put(w, list, NULL, cJSON_CreateObject());
+            put(w, e, "key", jstring(m->extras[i].key));
+            char *text = malloc(ossa__base64_encoded_size(m->extras[i].size) + 1);
+            if (!text) {
+                w->nomem = true;
+                continue;
+            }
+            ossa__base64_encode(m->extras[i].data, m->extras[i].size, text);
+            text[ossa__base64_encoded_size(m->extras[i].size)] = 0;
+            put(w, e, "data", cJSON_CreateString(text));
+            free(text);
+        }
+    }
+}
+
+static ossa_status build(gw *w, write_mode mode, const char *bin_uri)
+{
+    const ossa_model *m = w->m;
+    w->J = m->num_joints;
+    if (check_model(w)) return OSSA_FAILED;
+    w->root = cJSON_CreateObject();
+    if (!w->root) return ossa__fail_nomem(w->error);
+    cJSON *asset = put(w, w->root, "asset", cJSON_CreateObject());
+    put(w, asset, "generator", cJSON_CreateString("ossa " "0.1.0"));
+    put(w, asset, "version", cJSON_CreateString("2.0"));
+    write_root_extras(w);
+    /* Arrays are created up front and dropped at the end when empty (the
+     * schema wants at least one entry in each). */
+    cJSON *scenes = put(w, w->root, "scenes", cJSON_CreateArray());
+    cJSON *scene = put(w, scenes, NULL, cJSON_CreateObject());
+    cJSON *scene_nodes = put(w, scene, "nodes", cJSON_CreateArray());
+    put_int(w, w->root, "scene", 0);
+    w->nodes = put(w, w->root, "nodes", cJSON_CreateArray());
+    w->meshes = put(w, w->root, "meshes", cJSON_CreateArray());
+    w->materials = put(w, w->root, "materials", cJSON_CreateArray());
+    w->textures = put(w, w->root, "textures", cJSON_CreateArray());
+    w->images = put(w, w->root, "images", cJSON_CreateArray());
+    cJSON *skins = put(w, w->root, "skins", cJSON_CreateArray());
+    cJSON *animations = put(w, w->root, "animations", cJSON_CreateArray());
+    w->accessors = put(w, w->root, "accessors", cJSON_CreateArray());
+    w->views = put(w, w->root, "bufferViews", cJSON_CreateArray());
+    cJSON *buffers = put(w, w->root, "buffers", cJSON_CreateArray());
+    if (w->nomem) return ossa__fail_nomem(w->error);
+
+    write_joints(w, scene_nodes);
+    if (write_meshes(w, scene_nodes)) return OSSA_FAILED;
+    if (w->J) {
+        cJSON *skin = put(w, skins, NULL, cJSON_CreateObject());
+        put_int(w, skin, "inverseBindMatrices", write_inverse_binds(w));
+        put_int(w, skin, "skeleton", w->skeleton_node);
+        cJSON *joints = put(w, skin, "joints", cJSON_CreateArray());
+        for (uint32_t j = 0; j < w->J; j++) put_int(w, joints, NULL, j);
+        for (uint32_t a = 0; a < m->num_animations; a++)
+            write_animation(w, animations, &m->animations[a]);
+    }
+    if (w->bin.failed || w->nomem) return ossa__fail_nomem(w->error);
+    if (w->bin.size > UINT32_MAX - 64)
+        return ossa__fail(w->error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
+                          "the binary data would be larger than 4 GiB");
+    if (w->bin.size) {
+        cJSON *buf = put(w, buffers, NULL, cJSON_CreateObject());
+        put_int(w, buf, "byteLength", (double)w->bin.size);
+        if (mode == MODE_EXTERNAL) {
+            put(w, buf, "uri", juri(bin_uri));
+        } else if (mode == MODE_EMBED) {
+            static const char prefix[] = "data:application/octet-stream;base64,";
+            size_t n = ossa__base64_encoded_size(w->bin.size);
+            char *uri = malloc(sizeof prefix + n);
+            if (!uri) return ossa__fail_nomem(w->error);
+            memcpy(uri, prefix, sizeof prefix - 1);
+            ossa__base64_encode(w->bin.data, w->bin.size, uri + sizeof prefix - 1);
+            uri[sizeof prefix - 1 + n] = 0;
+            put(w, buf, "uri", cJSON_CreateString(uri));
+            free(uri);
+        }
+    }
+    static const char *const arrays[] = {"nodes",  "meshes", "materials", "textures", "images",
+                                         "skins",  "animations", "accessors", "bufferViews",
+                                         "buffers"};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(w->root, arrays[i])) == 0)
+            cJSON_DeleteItemFromObjectCaseSensitive(w->root, arrays[i]);
+    if (cJSON_GetArraySize(scene_nodes) == 0) cJSON_DeleteItemFromObjectCaseSensitive(scene, "nodes");
+    return w->nomem ? ossa__fail_nomem(w->error) : OSSA_OK;
+}
+
+static void release(gw *w)
+{
+    cJSON_Delete(w->root);
+    ossa__buf_release(&w->bin);
+    ossa__free(w->alloc, w->joints, 0);
+    ossa__free(w->alloc, w->weights_f, 0);
+    ossa__free(w->alloc, w->weights_u, 0);
+    ossa__free(w->alloc, w->weighted, 0);
+}
+
+static void init(gw *w, const ossa_model *model, const ossa_write_options *options, ossa_error *error)
+{
+    memset(w, 0, sizeof *w);
+    w->m = model;
+    w->opt = options;
+    w->alloc = &options->allocator;
+    w->error = error;
+    ossa__buf_init(&w->bin, w->alloc);
+}
+
+/* The JSON text of the document (cJSON's allocation), or NULL. */
+static char *print(gw *w, bool pretty)
+{
+    char *json = pretty ? cJSON_Print(w->root) : cJSON_PrintUnformatted(w->root);
+    if (!json) ossa__fail_nomem(w->error);
+    return json;
+}
+
+ossa_status ossa__gltf_write(const ossa_model *model, const ossa_write_options *options,
+                             ossa_buf *out, ossa_error *error)
+{
+    gw w;
+    init(&w, model, options, error);
+    ossa_status st = build(&w, MODE_EMBED, NULL);
+    if (!st) {
+        char *json = print(&w, true);
+        if (!json) {
+            st = OSSA_FAILED;
+        } else {
+            ossa__buf_append(out, json, strlen(json));
+            ossa__buf_append(out, "\n", 1);
+            cJSON_free(json);
+        }
+    }
+    release(&w);
+    return st;
+}
+
+/* GLB: 12-byte header, the JSON chunk padded with spaces and the BIN chunk
+ * padded with zeros, each to 4 bytes. */
+ossa_status ossa__glb_write(const ossa_model *model, const ossa_write_options *options,
+                            ossa_buf *out, ossa_error *error)
+{
+    gw w;
+    init(&w, model, options, error);
+    ossa_status st = build(&w, MODE_GLB, NULL);
+    char *json = st ? NULL : print(&w, false);
+    if (!st && !json) st = OSSA_FAILED;
+    if (!st) {
+        size_t jn = strlen(json), jpad = (jn + 3) & ~(size_t)3;
+        size_t bpad = (w.bin.size + 3) & ~(size_t)3;
+        size_t total = GLB_HEADER_SIZE + GLB_CHUNK_HEADER_SIZE + jpad +
+                       (bpad ? GLB_CHUNK_HEADER_SIZE + bpad : 0);
+        if (total > UINT32_MAX) {
+            st = ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
+                            "the file would be larger than 4 GiB");
+        } else {
+            unsigned char *p = ossa__buf_push(out, total);
+            if (p) {
+                ossa__wr32(p, GLB_MAGIC);
+                ossa__wr32(p + 4, GLB_VERSION);
+                ossa__wr32(p + 8, (uint32_t)total);
+                ossa__wr32(p + 12, (uint32_t)jpad);
+                ossa__wr32(p + 16, GLB_CHUNK_JSON);
+                memcpy(p + 20, json, jn);
+                memset(p + 20 + jn, ' ', jpad - jn);
+                if (bpad) {
+                    unsigned char *b = p + 20 + jpad;
+                    ossa__wr32(b, (uint32_t)bpad);
+                    ossa__wr32(b + 4, GLB_CHUNK_BIN);
+                    memcpy(b + 8, w.bin.data, w.bin.size); /* the rest is zeroed */
+                }
+            }
+        }
+    }
+    cJSON_free(json);
+    release(&w);
+    return st;
+}
+
+ossa_status ossa__gltf_write_files(const ossa_model *model, const char *path,
+                                   const ossa_write_options *options, ossa_error *error)
+{
+    gw w;
+    init(&w, model, options, error);
+    bool embed = (options->flags & OSSA_WRITE_GLTF_EMBED) != 0;
+    /* The buffer goes beside the .gltf under the same base name. */
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    size_t dir = (size_t)(base - path);
+    char *bin_path = malloc(dir + stem + 5);
+    if (!bin_path) {
+        release(&w);
+        return ossa__fail_nomem(error);
+    }
+    memcpy(bin_path, path, dir + stem);
+    memcpy(bin_path + dir + stem, ".bin", 5);
+    ossa_status st = build(&w, embed ? MODE_EMBED : MODE_EXTERNAL, bin_path + dir);
+    char *json = st ? NULL : print(&w, true);
+    if (!st && !json) st = OSSA_FAILED;
+    if (!st) {
+        size_t jn = strlen(json);
+        json[jn - 0] = 0;
+        ossa_output_file files[2] = {{path, json, jn}, {bin_path, w.bin.data, w.bin.size}};
+        st = ossa__write_files_atomic(files, !embed && w.bin.size ? 2 : 1, error);
+    }
+    cJSON_free(json);
+    free(bin_path);
+    release(&w);
+    return st;
+}

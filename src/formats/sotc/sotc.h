@@ -1,0 +1,136 @@
+/* Shadow of the Colossus (PS2) assets: the XFF container that wraps them
+ * and the .skb, .anb and .nmo formats inside (formats/sotc.md). */
+#ifndef OSSA_SOTC_H
+#define OSSA_SOTC_H
+
+#include "formats/format.h"
+
+/* -- XFF container (sotc.md §2) -- */
+
+#define XFF_HEADER_SIZE 0x70
+#define XFF_SECTION_SIZE 0x20
+
+/* Header fields (u32, offsets from the start of the XFF). */
+enum {
+    XFF_H_MAGIC = 0x00,
+    XFF_H_SPECIAL = 0x0C,    /* "special section" count; readers ignore it */
+    XFF_H_SIZE = 0x14,       /* total size */
+    XFF_H_NUM_IMPORTS = 0x1C,
+    XFF_H_NUM_SYMBOLS = 0x24,
+    XFF_H_NUM_RELOCS = 0x38,
+    XFF_H_NUM_SECTIONS = 0x40,
+    XFF_H_ENTRY = 0x4C,      /* format header offset inside .rodata */
+    XFF_H_OFS_IMPORTS = 0x50,
+    XFF_H_OFS_SYMBOLS = 0x54,
+    XFF_H_OFS_SYMSTR = 0x58,
+    XFF_H_OFS_SECTIONS = 0x5C,
+    XFF_H_OFS_SYMADDR = 0x60,
+    XFF_H_OFS_RELOCS = 0x64,
+    XFF_H_OFS_SECNAMES = 0x68,
+    XFF_H_OFS_SECSTR = 0x6C
+};
+
+/* An opened XFF data file: where .rodata lies and where the format header
+ * starts in it. Every pointer inside a format is a .rodata offset. */
+typedef struct sotc_xff {
+    const unsigned char *data; /* the file */
+    uint32_t size;             /* total size from the header (<= the buffer) */
+    uint32_t ro;               /* file offset of .rodata */
+    uint32_t ro_size;
+    uint32_t entry;            /* .rodata offset of the format header */
+} sotc_xff;
+
+/* Checks the header and the section table. `error` may be NULL (sniffing). */
+ossa_status ossa__xff_open(sotc_xff *x, const unsigned char *data, size_t size, ossa_error *error);
+
+/* The first u32 of the format header, for telling the asset types apart;
+ * false when the data is not a well-formed XFF. */
+bool ossa__xff_sniff(const unsigned char *data, size_t size, uint32_t *first_word);
+
+/* The byte at .rodata offset `ofs` (checked by the caller). */
+static inline const unsigned char *xff_at(const sotc_xff *x, uint64_t ofs)
+{
+    return x->data + x->ro + ofs;
+}
+/* File offset of .rodata offset `ofs`, for messages. */
+static inline uint64_t xff_file(const sotc_xff *x, uint64_t ofs) { return (uint64_t)x->ro + ofs; }
+
+/* True when `count` records of `elem` bytes at .rodata offset `ofs` lie
+ * inside .rodata (64-bit arithmetic, no overflow). */
+bool ossa__xff_fits(const sotc_xff *x, uint64_t ofs, uint64_t count, uint64_t elem);
+
+/* Like ossa__xff_fits, but fails with OSSA_ERROR_CORRUPT naming `what` and
+ * pointing at `field`, the .rodata offset of the word that holds `ofs`. */
+ossa_status ossa__xff_need(const sotc_xff *x, uint64_t ofs, uint64_t count, uint64_t elem,
+                           uint64_t field, const char *what, ossa_error *error);
+
+/* The NUL-terminated string at .rodata offset `ofs`; fails when it leaves
+ * .rodata unterminated. */
+ossa_status ossa__xff_string(const sotc_xff *x, uint64_t ofs, uint64_t field, const char *what,
+                             const char **out, ossa_error *error);
+
+/* Building .rodata for the writers: a byte buffer plus the offsets of the
+ * words that hold pointers (they get relocation entries). */
+typedef struct sotc_rodata {
+    ossa_buf data;
+    ossa_buf pointers; /* u32 .rodata offsets of pointer words, host order */
+} sotc_rodata;
+
+void ossa__ro_init(sotc_rodata *r, const ossa_allocator *allocator);
+void ossa__ro_release(sotc_rodata *r);
+/* Reserves n zeroed bytes at an `align`-aligned offset and returns that
+ * offset (0 after an allocation failure: check ossa__ro_failed). */
+uint32_t ossa__ro_alloc(sotc_rodata *r, size_t n, size_t align);
+bool ossa__ro_failed(const sotc_rodata *r);
+void ossa__ro_u32(sotc_rodata *r, uint32_t at, uint32_t v);
+void ossa__ro_u16(sotc_rodata *r, uint32_t at, uint16_t v);
+void ossa__ro_u8(sotc_rodata *r, uint32_t at, uint8_t v);
+void ossa__ro_f32(sotc_rodata *r, uint32_t at, float v);
+/* Writes the pointer `target` (a .rodata offset) at `at` and records it. */
+void ossa__ro_ptr(sotc_rodata *r, uint32_t at, uint32_t target);
+/* Appends a NUL-terminated string; returns its offset. */
+uint32_t ossa__ro_string(sotc_rodata *r, const char *s);
+
+/* Wraps .rodata into an XFF file in `out` (sotc.md §9.2): header, section
+ * names, section table, symbols (null, .rodata, the entry), .rodata and one
+ * relocation table for its pointers. `special` is the word at 0x0C. */
+ossa_status ossa__xff_write(const sotc_rodata *r, uint32_t entry, uint32_t special, ossa_buf *out,
+                            ossa_error *error);
+
+/* -- Quaternions: stored (x, y, z, w) is the conjugate of the usual active
+ *    rotation (sotc.md §5); the model holds (-x, -y, -z, w). -- */
+
+static inline void sotc_quat_to_model(const float stored[4], float out[4])
+{
+    out[0] = -stored[0];
+    out[1] = -stored[1];
+    out[2] = -stored[2];
+    out[3] = stored[3];
+}
+
+/* Passes a writer's message to options->warn / options->info, if set. */
+void ossa__sotc_warn(const ossa_write_options *options, const char *fmt, ...) OSSA_PRINTF(2, 3);
+void ossa__sotc_info(const ossa_write_options *options, const char *fmt, ...) OSSA_PRINTF(2, 3);
+
+/* -- .anb rotation encodings (sotc.md §3) -- */
+
+/* Descriptor sizes by flag; 0 for an unknown flag. */
+uint32_t ossa__anb_descriptor_size(unsigned flag);
+/* Payload bytes per frame by flag (0 for flag 0). */
+uint32_t ossa__anb_sample_size(unsigned flag);
+/* Decodes frame `sample` (the payload entry, NULL for flag 0) of a bone
+ * whose descriptor is `desc` into a quaternion in the stored convention,
+ * exactly as sotc.md §3.2 says (not renormalized). */
+void ossa__anb_decode(unsigned flag, const unsigned char *desc, const unsigned char *sample,
+                      float q[4]);
+/* Encodes `frames` unit quaternions in the stored convention, each on the
+ * previous one's side, with `flag` (sotc.md §9.1): the descriptor into
+ * `desc` (its payload pointer left 0), the samples into `payload` (frames x
+ * ossa__anb_sample_size(flag) bytes). Returns the largest angle in radians
+ * between a source rotation and its decoded value, or -1 when `flag`
+ * cannot hold the track (13 for rotations about more than one axis) or is
+ * unknown. The writer picks among these per bone. */
+double ossa__anb_encode(unsigned flag, const double (*q)[4], uint32_t frames,
+                        unsigned char desc[36], unsigned char *payload);
+
+#endif

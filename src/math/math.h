@@ -1,0 +1,42 @@
+/* Quaternions and 4x4 matrices shared by the whole library: the model
+ * core, the runtime and every format. Column-major matrices, element
+ * [col*4+row], column vectors; quaternions (x, y, z, w). Not installed. */
+#ifndef OSSA_MATH_H
+#define OSSA_MATH_H
+
+#include "ossa.h"
+
+#include <stdbool.h>
+
+/* -- Single precision (and the double TRS matrix) -- */
+
+void ossa__quat_normalize(float q[4]);
+/* Readers keep quaternions that are unit up to quantization error as they
+ * are, so that decoding and encoding again reproduces the same bytes
+ * (renormalizing would move every channel range); others are normalized.
+ * Everything that uses a rotation normalizes it first. */
+#define OSSA_QUAT_TOLERANCE 1e-4
+void ossa__quat_tidy(float q[4]);
+/* Column-major T * R * S in double precision, the rotation normalized
+ * first (identity when it has no finite, nonzero length). */
+void ossa__transform_to_mat4d(const ossa_transform *t, double m[16]);
+void ossa__mat4_mul(const float a[16], const float b[16], float out[16]);
+/* Inverse of an affine matrix; false when singular. */
+bool ossa__mat4_invert_affine(const float m[16], float out[16]);
+bool ossa__finite3(const float v[3]);
+
+/* -- Double precision: for readers that compose file matrices -- */
+
+void ossa__mat4d_mul(const double a[16], const double b[16], double out[16]);
+/* Inverse of an affine matrix; false when singular or not finite. */
+bool ossa__mat4d_invert_affine(const double m[16], double out[16]);
+/* The unit quaternion of a rotation matrix given as columns c[col][row]
+ * (Shepperd's method, normalized in double; the identity when the matrix
+ * gives no finite, nonzero quaternion). */
+void ossa__quat_from_rotation(const double c[3][3], double q[4]);
+/* Translation, rotation and scale of an affine matrix: column lengths are
+ * the scales (the first negated when the matrix mirrors); a zero column is
+ * rebuilt from the other two. Shear is lost. */
+void ossa__mat4d_to_transform(const double m[16], ossa_transform *t);
+
+#endif

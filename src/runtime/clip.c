@@ -1,0 +1,448 @@
+/* Compiled clips: an animation laid out for sampling (see ossa.h, Runtime),
+ * the time-to-frame rules and root motion. */
+#include "runtime/runtime.h"
+#include "runtime/simd.h"
+
+#include <math.h>
+
+#define PI 3.14159265358979323846
+
+/* -- SIMD levels -------------------------------------------------------------- */
+
+ossa_simd ossa_simd_best(void)
+{
+#ifdef OSSA_HAVE_AVX2
+    /* libgcc fills the CPU model in a constructor; these only read it. */
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return OSSA_SIMD_AVX2;
+#endif
+#ifdef OSSA_HAVE_SSE2
+    return OSSA_SIMD_SSE2;
+#else
+    return OSSA_SIMD_SCALAR;
+#endif
+}
+
+int ossa_simd_supported(ossa_simd level)
+{
+    switch (level) {
+    case OSSA_SIMD_AUTO:
+    case OSSA_SIMD_REFERENCE:
+    case OSSA_SIMD_SCALAR:
+        return 1;
+    case OSSA_SIMD_SSE2:
+#ifdef OSSA_HAVE_SSE2
+        return 1;
+#else
+        return 0;
+#endif
+    case OSSA_SIMD_AVX2:
+        return ossa_simd_best() == OSSA_SIMD_AVX2;
+    }
+    return 0;
+}
+
+const char *ossa_simd_name(ossa_simd level)
+{
+    switch (level) {
+    case OSSA_SIMD_AUTO: return "auto";
+    case OSSA_SIMD_REFERENCE: return "reference";
+    case OSSA_SIMD_SCALAR: return "scalar";
+    case OSSA_SIMD_SSE2: return "sse2";
+    case OSSA_SIMD_AVX2: return "avx2";
+    }
+    return "unknown";
+}
+
+ossa_status ossa__simd_resolve(ossa_simd requested, ossa_simd automatic, ossa_simd *out,
+                               ossa_error *error)
+{
+    ossa_simd level = requested == OSSA_SIMD_AUTO ? automatic : requested;
+    if (level == OSSA_SIMD_AUTO) level = ossa_simd_best();
+    if ((unsigned)level > OSSA_SIMD_AVX2)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "unknown SIMD level %d",
+                          (int)level);
+    if (!ossa_simd_supported(level))
+        return ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
+                          "this CPU cannot run the %s code", ossa_simd_name(level));
+    *out = level;
+    return OSSA_OK;
+}
+
+/* -- Quaternions ---------------------------------------------------------------- */
+
+void ossa__quat_mul(const float a[4], const float b[4], float out[4])
+{
+    double ax = a[0], ay = a[1], az = a[2], aw = a[3];
+    double bx = b[0], by = b[1], bz = b[2], bw = b[3];
+    float r[4] = {(float)(aw * bx + ax * bw + ay * bz - az * by),
+                  (float)(aw * by - ax * bz + ay * bw + az * bx),
+                  (float)(aw * bz + ax * by - ay * bx + az * bw),
+                  (float)(aw * bw - ax * bx - ay * by - az * bz)};
+    memcpy(out, r, sizeof r);
+}
+
+/* Exact slerp along the shorter arc, in double. Inputs unit. */
+void ossa__slerp_reference(const float a[4], const float b[4], double t, float out[4])
+{
+    double d =
+        (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
+    double sign = d < 0 ? -1 : 1;
+    d = fabs(d);
+    double wa, wb;
+    if (d > 1 - 1e-12) {
+        wa = 1 - t, wb = t; /* sin x / x is 1 to double precision here */
+    } else {
+        double th = acos(d), s = sin(th);
+        wa = sin((1 - t) * th) / s;
+        wb = sin(t * th) / s;
+    }
+    wb *= sign;
+    double q[4], n = 0;
+    for (int i = 0; i < 4; i++) {
+        q[i] = wa * a[i] + wb * b[i];
+        n += q[i] * q[i];
+    }
+    n = n > 0 ? 1 / sqrt(n) : 1;
+    for (int i = 0; i < 4; i++) out[i] = (float)(q[i] * n);
+}
+
+double ossa__yaw_of(const float q[4], ossa_axis up)
+{
+    int a = up == OSSA_AXIS_X ? 0 : up == OSSA_AXIS_Y ? 1 : 2;
+    if (q[a] == 0 && q[3] == 0) return 0;
+    double y = 2 * atan2(q[a], q[3]);
+    if (y > PI) y -= 2 * PI;
+    if (y <= -PI) y += 2 * PI;
+    return y;
+}
+
+void ossa__pose_copy_normalized(uint32_t n, const ossa_transform *in, ossa_transform *out)
+{
+    for (uint32_t j = 0; j < n; j++) {
+        out[j] = in[j];
+        ossa__quat_normalize(out[j].rotation);
+    }
+}
+
+void ossa__depth_order(uint32_t n, const int32_t *parents, uint32_t *order, uint32_t *scratch)
+{
+    /* Counting sort by depth: depth in scratch[0..n), then counts of each
+     * depth (shifted by one) in scratch[n..2n+1). */
+    uint32_t *depth = scratch, *start = scratch + n, max_depth = 0;
+    memset(start, 0, ((size_t)n + 1) * sizeof *start);
+    for (uint32_t j = 0; j < n; j++) {
+        int32_t p = parents[j];
+        uint32_t d = (p >= 0 && (uint32_t)p < j) ? depth[p] + 1 : 0;
+        depth[j] = d;
+        start[d]++;
+        max_depth = d > max_depth ? d : max_depth;
+    }
+    uint32_t sum = 0;
+    for (uint32_t d = 0; d <= max_depth; d++) {
+        uint32_t c = start[d];
+        start[d] = sum;
+        sum += c;
+    }
+    for (uint32_t j = 0; j < n; j++) order[start[depth[j]]++] = j;
+}
+
+/* -- Creation ------------------------------------------------------------------- */
+
+static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
+                            const ossa_allocator *allocator, ossa_error *error)
+{
+    ossa_clip_options options;
+    memset(&options, 0, sizeof options);
+    if (allocator) options.allocator = *allocator;
+    return ossa_clip_create_ex(model, animation, &options, error);
+}
+
+/* Joint j's transform at source frame f, rotation normalized. */
+static ossa_transform source_frame(const ossa_model *model, const ossa_animation *anim,
+                                   uint32_t f, uint32_t j)
+{
+    ossa_transform t =
+        anim->num_frames ? anim->frames[(size_t)f * model->num_joints + j] : model->joints[j].bind;
+    ossa__quat_normalize(t.rotation);
+    return t;
+}
+
+static void put_transform(float *frame, uint32_t j, const ossa_transform *t)
+{
+    float *g = frame + (size_t)(j / OSSA_CLIP_LANES) * OSSA_CLIP_GROUP + j % OSSA_CLIP_LANES;
+    for (int c = 0; c < 3; c++) g[(OSSA_CH_TX + c) * OSSA_CLIP_LANES] = t->translation[c];
+    for (int c = 0; c < 4; c++) g[(OSSA_CH_QX + c) * OSSA_CLIP_LANES] = t->rotation[c];
+    for (int c = 0; c < 3; c++) g[(OSSA_CH_SX + c) * OSSA_CLIP_LANES] = t->scale[c];
+}
+
+static void get_rotation(const float *frame, uint32_t j, float q[4])
+{
+    const float *g = frame + (size_t)(j / OSSA_CLIP_LANES) * OSSA_CLIP_GROUP + j % OSSA_CLIP_LANES;
+    for (int c = 0; c < 4; c++) q[c] = g[(OSSA_CH_QX + c) * OSSA_CLIP_LANES];
+}
+
+static void get_transform(const ossa_clip *clip, uint32_t f, uint32_t j, ossa_transform *t)
+{
+    const float *g = clip->data + ((size_t)f * clip->num_groups + j / OSSA_CLIP_LANES) *
+                                      OSSA_CLIP_GROUP + j % OSSA_CLIP_LANES;
+    for (int c = 0; c < 3; c++) t->translation[c] = g[(OSSA_CH_TX + c) * OSSA_CLIP_LANES];
+    for (int c = 0; c < 4; c++) t->rotation[c] = g[(OSSA_CH_QX + c) * OSSA_CLIP_LANES];
+    for (int c = 0; c < 3; c++) t->scale[c] = g[(OSSA_CH_SX + c) * OSSA_CLIP_LANES];
+}
+
+static double wrap_angle(double a)
+{
+    while (a > PI) a -= 2 * PI;
+    while (a <= -PI) a += 2 * PI;
+    return a;
+}
+
+static void build_root_track(ossa_clip *clip)
+{
+    uint32_t nf = clip->num_frames;
+    float *tr = clip->root_track;
+    int up = clip->up == OSSA_AXIS_X ? 0 : clip->up == OSSA_AXIS_Y ? 1 : 2;
+    double yaw = 0;
+    for (uint32_t f = 0; f < nf; f++) {
+        ossa_transform t;
+        get_transform(clip, f, clip->root, &t);
+        for (int c = 0; c < 3; c++) tr[f * 4 + c] = c == up ? 0.0f : t.translation[c];
+        double y = ossa__yaw_of(t.rotation, clip->up);
+        yaw = f == 0 ? y : yaw + wrap_angle(y - wrap_angle(yaw));
+        tr[f * 4 + 3] = (float)yaw;
+    }
+    for (int c = 0; c < 4; c++)
+        tr[nf * 4 + c] = nf >= 2 ? 2 * tr[(nf - 1) * 4 + c] - tr[(nf - 2) * 4 + c] : tr[c];
+}
+
+ossa_clip *ossa_clip_create_ex(const ossa_model *model, uint32_t animation,
+                               const ossa_clip_options *options, ossa_error *error)
+{
+    ossa_clip_options opt;
+    memset(&opt, 0, sizeof opt);
+    if (options) opt = *options;
+    if (!model) {
+        ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "no model");
+        return NULL;
+    }
+    if (animation >= model->num_animations) {
+        ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                   "animation %u out of range (the model has %u)", (unsigned)animation,
+                   (unsigned)model->num_animations);
+        return NULL;
+    }
+    uint32_t n = model->num_joints;
+    if (n && (opt.root_joint >= n || model->joints[opt.root_joint].parent >= 0)) {
+        ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                   "root-motion joint %u is not a root joint", (unsigned)opt.root_joint);
+        return NULL;
+    }
+    if ((unsigned)opt.up_axis > OSSA_AXIS_X) {
+        ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "unknown up axis %d",
+                   (int)opt.up_axis);
+        return NULL;
+    }
+    const ossa_animation *anim = &model->animations[animation];
+    uint32_t nf = anim->num_frames ? anim->num_frames : 1;
+    uint32_t groups = (n + OSSA_CLIP_LANES - 1) / OSSA_CLIP_LANES;
+    const char *name = anim->name ? anim->name : "";
+    size_t name_len = strlen(name);
+
+    /* One block: header, parents, bind pose, name, (aligned) frames, root
+     * track. Frame data is sized in size_t with overflow checks: counts
+     * come from files. */
+    size_t frame_floats = (size_t)groups * OSSA_CLIP_GROUP;
+    if ((size_t)nf + 1 > SIZE_MAX / 4 / (frame_floats ? frame_floats : 1) / 2) {
+        ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "animation too large to compile");
+        return NULL;
+    }
+    size_t off_parents = align_up(sizeof(ossa_clip), 16);
+    size_t off_order = align_up(off_parents + (size_t)n * sizeof(int32_t), 16);
+    size_t off_bind = align_up(off_order + (size_t)n * sizeof(uint32_t), 16);
+    size_t off_name = off_bind + (size_t)n * sizeof(ossa_transform);
+    size_t off_track = align_up(off_name + name_len + 1, 16);
+    size_t off_data = align_up(off_track + ((size_t)nf + 1) * 4 * sizeof(float), 64);
+    size_t size = off_data + ((size_t)nf + 1) * frame_floats * sizeof(float) + 64;
+
+    ossa_allocator alloc = opt.allocator;
+    unsigned char *block = ossa__alloc(&alloc, size);
+    if (!block) {
+        ossa__fail_nomem(error);
+        return NULL;
+    }
+    /* The allocator promises no particular alignment; the frames need 32
+     * bytes (aligned vector loads), so they start at the next 64-byte
+     * boundary inside the 64 spare bytes. */
+    ossa_clip *clip = (ossa_clip *)(void *)block;
+    memset(clip, 0, sizeof *clip);
+    clip->allocator = alloc;
+    clip->size = size;
+    clip->num_joints = n;
+    clip->num_groups = groups;
+    clip->num_frames = nf;
+    clip->framerate = (isfinite(anim->framerate) && anim->framerate > 0) ? anim->framerate
+                                                                         : OSSA_DEFAULT_FRAMERATE;
+    clip->flags = anim->flags;
+    clip->simd = ossa_simd_best();
+    clip->root = n ? opt.root_joint : 0;
+    clip->up = opt.up_axis;
+    clip->parents = (int32_t *)(void *)(block + off_parents);
+    clip->order = (uint32_t *)(void *)(block + off_order);
+    clip->bind = (ossa_transform *)(void *)(block + off_bind);
+    char *name_copy = (char *)(block + off_name);
+    memcpy(name_copy, name, name_len + 1);
+    clip->name = name_copy;
+    clip->root_track = (float *)(void *)(block + off_track);
+    uintptr_t data_addr = (uintptr_t)(block + off_data);
+    data_addr = (data_addr + 63) & ~(uintptr_t)63;
+    clip->data = (float *)(void *)data_addr;
+
+    for (uint32_t j = 0; j < n; j++) {
+        int32_t p = model->joints[j].parent;
+        clip->parents[j] = (p >= 0 && (uint32_t)p < j) ? p : -1;
+    }
+
+    /* The bind pose's storage (10 words per joint) is free until the next
+     * loop: scratch for the sort. */
+    ossa__depth_order(n, clip->parents, clip->order, (uint32_t *)(void *)clip->bind);
+    for (uint32_t j = 0; j < n; j++) {
+        clip->bind[j] = model->joints[j].bind;
+        ossa__quat_normalize(clip->bind[j].rotation);
+    }
+
+    /* Padding lanes hold identity transforms so that they stay finite. */
+    ossa_transform identity = ossa_transform_identity();
+    for (uint32_t f = 0; f <= nf; f++) {
+        float *frame = clip->data + (size_t)f * frame_floats;
+        for (uint32_t j = n; j < groups * OSSA_CLIP_LANES; j++) put_transform(frame, j, &identity);
+        for (uint32_t j = 0; j < n; j++) {
+            ossa_transform t = source_frame(model, anim, f == nf ? 0 : f, j);
+            if (f > 0) {
+                /* Same hemisphere as the previous frame: the pair then
+                 * interpolates along the shorter arc without a sign test
+                 * (the sampler still tests, for safety). */
+                float prev[4];
+                get_rotation(frame - frame_floats, j, prev);
+                float d = prev[0] * t.rotation[0] + prev[1] * t.rotation[1] +
+                          prev[2] * t.rotation[2] + prev[3] * t.rotation[3];
+                if (d < 0)
+                    for (int c = 0; c < 4; c++) t.rotation[c] = -t.rotation[c];
+            }
+            put_transform(frame, j, &t);
+        }
+    }
+    if (n) build_root_track(clip);
+    else memset(clip->root_track, 0, ((size_t)nf + 1) * 4 * sizeof(float));
+    return clip;
+}
+
+void ossa_clip_free(ossa_clip *clip)
+{
+    if (!clip) return;
+    ossa_allocator alloc = clip->allocator;
+    ossa__free(&alloc, clip, clip->size);
+}
+
+void ossa_clip_get_info(const ossa_clip *clip, ossa_clip_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->name = clip->name;
+    info->num_joints = clip->num_joints;
+    info->num_frames = clip->num_frames;
+    info->framerate = clip->framerate;
+    info->duration = clip->num_frames / (double)clip->framerate;
+    info->flags = clip->flags;
+    info->parents = clip->parents;
+    info->bind_pose = clip->bind;
+    info->order = clip->order;
+    info->simd = clip->simd;
+    info->memory = clip->size;
+}
+
+/* -- Time ------------------------------------------------------------------------ */
+
+static ossa_wrap resolve_wrap(const ossa_clip *clip, ossa_wrap wrap)
+{
+    if (wrap == OSSA_WRAP_LOOP || wrap == OSSA_WRAP_CLAMP) return wrap;
+    return (clip->flags & OSSA_ANIMATION_LOOP) ? OSSA_WRAP_LOOP : OSSA_WRAP_CLAMP;
+}
+
+static double wrap_position(const ossa_clip *clip, double p, ossa_wrap wrap)
+{
+    double n = clip->num_frames;
+    if (!(p == p)) return 0; /* NaN */
+    if (resolve_wrap(clip, wrap) == OSSA_WRAP_LOOP) {
+        if (p >= 0 && p < n) return p;
+        if (!isfinite(p)) return 0;
+        p = fmod(p, n);
+        if (p < 0) p += n;
+        if (p >= n) p = 0; /* -tiny + n rounds to n */
+        return p;
+    }
+    if (p <= 0) return 0;
+    if (p >= n - 1) return n - 1;
+    return p;
+}
+
+double ossa_clip_frame_at(const ossa_clip *clip, double seconds, ossa_wrap wrap)
+{
+    return wrap_position(clip, seconds * clip->framerate, wrap);
+}
+
+void ossa__clip_locate(const ossa_clip *clip, double position, ossa_wrap wrap, uint32_t *f0,
+                       float *alpha)
+{
+    double p = wrap_position(clip, position, wrap);
+    double fl = floor(p);
+    uint32_t f = (uint32_t)fl;
+    float a = (float)(p - fl);
+    if (f >= clip->num_frames) f = clip->num_frames - 1, a = 0;
+    /* Clamped at the last frame: its successor (frame 0 again) must not
+     * contribute. */
+    if (resolve_wrap(clip, wrap) == OSSA_WRAP_CLAMP && f == clip->num_frames - 1) a = 0;
+    if (a >= 1) a = 0, f = f + 1 < clip->num_frames ? f + 1 : 0;
+    *f0 = f;
+    *alpha = a;
+}
+
+/* -- Root motion -------------------------------------------------------------------- */
+
+/* The unwrapped root track at time t (seconds), 4 values. */
+static void track_at(const ossa_clip *clip, double t, ossa_wrap wrap, double out[4])
+{
+    const float *tr = clip->root_track;
+    uint32_t nf = clip->num_frames;
+    double p = t * clip->framerate;
+    double cycles = 0;
+    if (!isfinite(p)) p = 0;
+    if (resolve_wrap(clip, wrap) == OSSA_WRAP_LOOP) {
+        cycles = floor(p / nf);
+        p -= cycles * nf;
+        if (p < 0) p = 0;
+        if (p >= nf) p = 0, cycles += 1;
+    } else {
+        if (p < 0) p = 0;
+        if (p > nf - 1) p = nf - 1;
+    }
+    uint32_t f = (uint32_t)floor(p);
+    if (f >= nf) f = nf - 1;
+    double a = p - f;
+    for (int c = 0; c < 4; c++) {
+        double cycle = (double)tr[nf * 4 + c] - tr[c];
+        out[c] = cycles * cycle + tr[f * 4 + c] + a * ((double)tr[(f + 1) * 4 + c] - tr[f * 4 + c]);
+    }
+}
+
+void ossa_clip_root_motion(const ossa_clip *clip, double t0, double t1, ossa_wrap wrap,
+                           ossa_root_motion *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!clip->num_joints) return;
+    double a[4], b[4];
+    track_at(clip, t0, wrap, a);
+    track_at(clip, t1, wrap, b);
+    for (int c = 0; c < 3; c++) out->translation[c] = (float)(b[c] - a[c]);
+    out->yaw = (float)(b[3] - a[3]);
+}

@@ -1,0 +1,79 @@
+/* Internal parts of the animation runtime shared by clip.c, sample.c,
+ * blend.c and skin.c. Not installed. */
+#ifndef OSSA_RUNTIME_H
+#define OSSA_RUNTIME_H
+
+#include "core/internal.h"
+
+/* Joints per SoA group in a clip: every channel of 8 joints is 8
+ * consecutive floats, so AVX2 reads one group per load and SSE2 half of
+ * one. */
+#define OSSA_CLIP_LANES 8
+/* Channels per joint: translation xyz, rotation xyzw, scale xyz. */
+#define OSSA_CLIP_CHANNELS 10
+/* Floats per group and frame. */
+#define OSSA_CLIP_GROUP (OSSA_CLIP_LANES * OSSA_CLIP_CHANNELS)
+
+enum { OSSA_CH_TX = 0, OSSA_CH_QX = 3, OSSA_CH_SX = 7 };
+
+struct ossa_clip {
+    ossa_allocator allocator;
+    size_t size;          /* bytes of the single allocation */
+    uint32_t num_joints;
+    uint32_t num_groups;  /* ceil(num_joints / 8) */
+    uint32_t num_frames;  /* >= 1; frame num_frames repeats frame 0 */
+    float framerate;      /* > 0 */
+    uint32_t flags;
+    ossa_simd simd;       /* what AUTO means for this clip */
+    uint32_t root;        /* root-motion joint (< num_joints unless 0 joints) */
+    ossa_axis up;
+    const char *name;
+    int32_t *parents;
+    /* Joints sorted by depth in the hierarchy (stable): the order in which
+     * model matrices are composed. Joints of one depth do not depend on
+     * each other, so their matrix products overlap in the CPU instead of
+     * waiting for one another along a chain. */
+    uint32_t *order;
+    ossa_transform *bind;
+    /* (num_frames + 1) frames of num_groups * OSSA_CLIP_GROUP floats;
+     * 32-byte aligned. */
+    float *data;
+    /* Root motion track, (num_frames + 1) entries of 4 floats: the root's
+     * translation with the up component zeroed and its unwrapped yaw. The
+     * last entry extrapolates one step past the last frame. */
+    float *root_track;
+};
+
+/* The level a job runs at: `requested` with AUTO replaced by `automatic`.
+ * Fails when the CPU cannot run it. */
+ossa_status ossa__simd_resolve(ossa_simd requested, ossa_simd automatic, ossa_simd *out,
+                               ossa_error *error);
+
+/* Frame pair and interpolation factor for a frame position already wrapped
+ * or clamped by ossa_clip_frame_at. */
+void ossa__clip_locate(const ossa_clip *clip, double position, ossa_wrap wrap, uint32_t *f0,
+                       float *alpha);
+
+/* Reference (double precision) sample of one joint. */
+void ossa__sample_joint_reference(const ossa_clip *clip, uint32_t f0, float alpha, uint32_t joint,
+                                  ossa_transform *out);
+
+/* Root yaw (radians) of a rotation about the up axis, in (-pi, pi]. */
+double ossa__yaw_of(const float q[4], ossa_axis up);
+
+/* Quaternion helpers (double in, float out where it matters). */
+void ossa__quat_mul(const float a[4], const float b[4], float out[4]);
+void ossa__slerp_reference(const float a[4], const float b[4], double t, float out[4]);
+
+/* Copies transforms while normalizing each rotation. */
+void ossa__pose_copy_normalized(uint32_t n, const ossa_transform *in, ossa_transform *out);
+
+/* Fills order[0..n) with the joints sorted by depth (stable). `scratch`
+ * holds 2 * n + 1 words. A parent not smaller than its joint counts as -1. */
+void ossa__depth_order(uint32_t n, const int32_t *parents, uint32_t *order, uint32_t *scratch);
+
+/* out[i] = a[i] * b[i] with the best code this CPU has; out may alias. */
+void ossa__mat_mul_many(uint32_t count, const float (*a)[16], const float (*b)[16],
+                        float (*out)[16]);
+
+#endif
