@@ -63,7 +63,7 @@ define apt_install
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
 endef
 
-.PHONY: build deps deps-clang deps-node configure demo test bench install sanitize clang fuzz clean
+.PHONY: build deps deps-clang deps-node configure demo test bench install sanitize clang fuzz clean check-layout
 
 deps:
 	$(call apt_install,$(DEPS))
@@ -101,6 +101,12 @@ demo: build
 
 test: build deps-node
 	$(CTEST) $(BUILD)
+
+# No format module includes another's files, the lower layers include no
+# format, and no two source files depend on each other (includes, and calls
+# read from the built objects).
+check-layout: build
+	python3 tests/tools/check_layout.py . $(BUILD)
 
 bench: build
 	cmake --build $(BUILD) --target bench

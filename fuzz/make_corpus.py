@@ -18,7 +18,7 @@ that the fuzzer starts from inputs that reach every section of the reader:
 
 The other files in corpus/iqm (named by their SHA-1) were found by fuzz_iqm
 itself: a libFuzzer -merge of its corpus, then a greedy pick of the inputs
-that add the most covered lines and branches of iqm_read.c/iqm_write.c per
+that add the most covered lines and branches of src/formats/iqm/ per
 byte. They are kept as they are; this script does not touch them.
 
 usage: make_corpus.py [OUTDIR]   (default: corpus/iqm beside this script)

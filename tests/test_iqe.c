@@ -160,7 +160,7 @@ static uint64_t rnd(void)
 static float parse(const char *s)
 {
     float f = -12345.0f;
-    const char *end = ossa__iqe_parse_float(s, s + strlen(s), &f);
+    const char *end = ossa__text_parse_float(s, s + strlen(s), &f);
     if (!end) fail_msg("'%s' was not taken as a number", s);
     return f;
 }
@@ -246,21 +246,21 @@ static void test_parse_tokens(void **state)
     static const char *const bad[] = {"", "-", "+", ".", "e5", "1e", "1e+", "1.2.3", "x", "1x",
                                       "0x10", "--1", "nanx", "1,5", "-.inf", ".nan", "1.5e", "+-1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        if (ossa__iqe_parse_float(bad[i], bad[i] + strlen(bad[i]), &f))
+        if (ossa__text_parse_float(bad[i], bad[i] + strlen(bad[i]), &f))
             fail_msg("'%s' should not be a number", bad[i]);
     const char *s = "12.5\tnext";
-    assert_ptr_equal(ossa__iqe_parse_float(s, s + strlen(s), &f), s + 4);
+    assert_ptr_equal(ossa__text_parse_float(s, s + strlen(s), &f), s + 4);
     assert_true(f == 12.5f);
     s = "-42 ";
-    assert_ptr_equal(ossa__iqe_parse_int(s, s + strlen(s), &v), s + 3);
+    assert_ptr_equal(ossa__text_parse_int(s, s + strlen(s), &v), s + 3);
     assert_int_equal(v, -42);
     s = "4.0";
-    assert_null(ossa__iqe_parse_int(s, s + 3, &v));
+    assert_null(ossa__text_parse_int(s, s + 3, &v));
     s = "99999999999999999999";
-    assert_null(ossa__iqe_parse_int(s, s + strlen(s), &v));
+    assert_null(ossa__text_parse_int(s, s + strlen(s), &v));
     /* The token may end at the end of the buffer (no NUL after it). */
     char digits[3] = {'1', '2', '5'};
-    assert_ptr_equal(ossa__iqe_parse_float(digits, digits + 2, &f), digits + 2);
+    assert_ptr_equal(ossa__text_parse_float(digits, digits + 2, &f), digits + 2);
     assert_true(f == 12.0f);
 }
 
@@ -277,7 +277,7 @@ static size_t shortest_printf(float f, char *buf, size_t cap)
 static void test_format_float(void **state)
 {
     (void)state;
-    char out[IQE_FLOAT_CHARS + 1], ref[64];
+    char out[OSSA_FLOAT_CHARS + 1], ref[64];
     static const struct {
         float f;
         const char *text;
@@ -287,17 +287,17 @@ static void test_format_float(void **state)
                  {0.70710677f, "0.70710677"}, {3.4028235e38f, "3.4028235e+38"},
                  {1.4e-45f, "1e-45"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        size_t n = ossa__iqe_format_float(out, cases[i].f);
+        size_t n = ossa__text_format_float(out, cases[i].f);
         out[n] = 0;
         if (strcmp(out, cases[i].text) != 0)
             fail_msg("%.9g printed as '%s', expected '%s'", (double)cases[i].f, out, cases[i].text);
     }
-    size_t n = ossa__iqe_format_float(out, INFINITY);
+    size_t n = ossa__text_format_float(out, INFINITY);
     out[n] = 0;
     assert_string_equal(out, "inf");
     for (int i = 0; i < 200000; i++) {
         float f = random_float();
-        n = ossa__iqe_format_float(out, f);
+        n = ossa__text_format_float(out, f);
         assert_true(n < sizeof out);
         out[n] = 0;
         same_float(strtof(out, NULL), f, out);
@@ -318,10 +318,10 @@ static void test_locale(void **state)
     for (size_t i = 0; i < 4 && !set; i++) set = setlocale(LC_NUMERIC, names[i]);
     if (!set) printf("SKIP: no locale with a decimal comma installed; checked in C only\n");
     ossa_model *m = load("# Inter-Quake Export\nvp 1.5 -2.25 3e-1\nfa 0 0 0\n");
-    float out[IQE_FLOAT_CHARS];
+    float out[OSSA_FLOAT_CHARS];
     assert_true(parse("1.5") == 1.5f);
-    char buf[IQE_FLOAT_CHARS + 1];
-    size_t n = ossa__iqe_format_float(buf, 1.5f);
+    char buf[OSSA_FLOAT_CHARS + 1];
+    size_t n = ossa__text_format_float(buf, 1.5f);
     buf[n] = 0;
     assert_string_equal(buf, "1.5");
     (void)out;

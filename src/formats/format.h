@@ -3,7 +3,7 @@
 #ifndef OSSA_FORMAT_H
 #define OSSA_FORMAT_H
 
-#include "core/internal.h"
+#include "core/files.h"
 
 typedef struct ossa_format_ops {
     ossa_format id;
@@ -25,27 +25,6 @@ typedef struct ossa_format_ops {
     ossa_status (*write_files)(const ossa_model *model, const char *path,
                                const ossa_write_options *options, ossa_error *error);
 } ossa_format_ops;
-
-/* One output file of a multi-file write. */
-typedef struct ossa_output_file {
-    const char *path;
-    const void *data;
-    size_t size;
-} ossa_output_file;
-
-/* Writes every file to a temporary beside it, then renames all into
- * place; on failure nothing is left behind. */
-ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count, ossa_error *error);
-
-/* Reads a whole file (for formats that refer to sibling files, such as
- * external glTF buffers); the buffer has a NUL after its end. Free with
- * ossa__free(allocator, data, size + 1). */
-ossa_status ossa__read_file(const char *path, const ossa_allocator *allocator, unsigned char **data,
-                            size_t *size, ossa_error *error);
-
-/* `name` relative to the directory of `base` (a file path); returns the
- * length snprintf would write. */
-size_t ossa__sibling_path(const char *base, const char *name, char *out, size_t cap);
 
 const ossa_format_ops *ossa__format_ops(ossa_format id);
 

@@ -1,7 +1,7 @@
 /* glTF 2.0 reader, first half: the GLB container, the JSON document
  * (through libcjson), buffers (GLB BIN chunk, base64 data URIs, files
  * beside the .gltf) and accessors (every component type, normalized
- * integers, byteStride, sparse). gltf_scene.c builds the model. */
+ * integers, byteStride, sparse). scene.c builds the model. */
 #include "formats/gltf/read.h"
 
 #include <math.h>
@@ -672,8 +672,8 @@ static ossa_status check_asset(gltf_reader *r)
     return OSSA_OK;
 }
 
-ossa_status ossa__gltf_read(ossa_model *model, const unsigned char *data, size_t size,
-                            const ossa_load_options *options, ossa_error *error)
+ossa_status ossa__gltf_parse(gltf_reader *reader, ossa_model *model, const unsigned char *data,
+                             size_t size, const ossa_load_options *options, ossa_error *error)
 {
     gltf_reader r;
     memset(&r, 0, sizeof r);
@@ -686,7 +686,10 @@ ossa_status ossa__gltf_read(ossa_model *model, const unsigned char *data, size_t
     r.glb = size >= 4 && ossa__rd32(data) == GLB_MAGIC;
     const char *json = (const char *)data;
     size_t json_size = size;
-    if (r.glb && read_glb(&r, &json, &json_size)) return OSSA_FAILED;
+    if (r.glb && read_glb(&r, &json, &json_size)) {
+        *reader = r;
+        return OSSA_FAILED;
+    }
     ossa_status st = parse_json(&r, json, json_size);
     if (!st) st = check_asset(&r);
     static const char *const keys[] = {"buffers",    "bufferViews", "accessors", "nodes",
@@ -700,48 +703,13 @@ ossa_status ossa__gltf_read(ossa_model *model, const unsigned char *data, size_t
         r.buffer_data = ossa__arena_array(ossa__model_arena(model), r.buffers.count, sizeof *r.buffer_data);
         if (!r.buffer_data) st = ossa__fail_nomem(error);
     }
-    if (!st) st = ossa__gltf_build_model(&r);
-    for (uint32_t i = 0; r.buffer_data && i < r.buffers.count; i++)
-        ossa__free(r.alloc, r.buffer_data[i].owned, r.buffer_data[i].owned_size);
-    cJSON_Delete(r.root);
+    *reader = r;
     return st;
 }
 
-static bool gltf_sniff(const unsigned char *data, size_t size)
+void ossa__gltf_reader_free(gltf_reader *r)
 {
-    /* JSON whose first key is near the top and a glTF one: real files
-     * start with "asset", "accessors", "extensionsUsed" and the like, so
-     * look for "asset" in the first kilobytes. */
-    size_t i = 0;
-    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) i = 3;
-    while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')) i++;
-    if (i >= size || data[i] != '{') return false;
-    size_t n = size < 65536 ? size : 65536;
-    for (size_t k = i; k + 7 <= n; k++)
-        if (memcmp(data + k, "\"asset\"", 7) == 0) return true;
-    return false;
+    for (uint32_t i = 0; r->buffer_data && i < r->buffers.count; i++)
+        ossa__free(r->alloc, r->buffer_data[i].owned, r->buffer_data[i].owned_size);
+    cJSON_Delete(r->root);
 }
-
-static bool glb_sniff(const unsigned char *data, size_t size)
-{
-    return size >= 4 && ossa__rd32(data) == GLB_MAGIC;
-}
-
-const ossa_format_ops ossa__gltf_format = {
-    .id = OSSA_FORMAT_GLTF,
-    .name = "gltf",
-    .extensions = ".gltf",
-    .sniff = gltf_sniff,
-    .read = ossa__gltf_read,
-    .write = ossa__gltf_write,
-    .write_files = ossa__gltf_write_files,
-};
-
-const ossa_format_ops ossa__glb_format = {
-    .id = OSSA_FORMAT_GLB,
-    .name = "glb",
-    .extensions = ".glb",
-    .sniff = glb_sniff,
-    .read = ossa__gltf_read,
-    .write = ossa__glb_write,
-};

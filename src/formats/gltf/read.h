@@ -1,5 +1,5 @@
-/* The glTF reader's shared state: gltf_read.c parses the container, the
- * JSON, buffers and accessors; gltf_scene.c turns nodes, skins, meshes and
+/* The glTF reader's shared state: read.c parses the container, the
+ * JSON, buffers and accessors; scene.c turns nodes, skins, meshes and
  * animations into the model. Not installed. */
 #ifndef OSSA_GLTF_READ_H
 #define OSSA_GLTF_READ_H
@@ -75,5 +75,11 @@ ossa_status ossa__gltf_accessor_floats(gltf_reader *r, int64_t index, const char
                                        gltf_accessor *info, float **out);
 
 ossa_status ossa__gltf_build_model(gltf_reader *r);
+
+/* Parses the JSON (and the GLB container) and loads the buffers into *r;
+ * whatever happens, release *r with ossa__gltf_reader_free. */
+ossa_status ossa__gltf_parse(gltf_reader *r, ossa_model *model, const unsigned char *data,
+                             size_t size, const ossa_load_options *options, ossa_error *error);
+void ossa__gltf_reader_free(gltf_reader *r);
 
 #endif

@@ -1,16 +1,18 @@
 /* illEngine formats (formats/ill.md): the interface between the module's
  * parts.
  *
- *   ill_text.c    ASCII ILLMESH0 (v0a, v0b), ILLSKEL0, ILLANIM0, ILLANIM1
- *   ill_binary.c  binary ILLMESH0, ILLMESH1, ILLSKEL0, ILLANIM0, ILANSET0
- *   ill_build.c   what both share: detection, skeleton reordering and matrix
+ *   text.c        ASCII ILLMESH0 (v0a, v0b), ILLSKEL0, ILLANIM0, ILLANIM1
+ *   binary.c      binary ILLMESH0, ILLMESH1, ILLSKEL0, ILLANIM0, ILANSET0
+ *   ill.c         the format table entries, detection of the magic and of
+ *                 text or binary, the read entry point
+ *   build.c       what both readers share: skeleton reordering and matrix
  *                 decomposition, keyed-channel resampling, the mesh arrays,
- *                 the Rx(-90) decision, the format table entries
- *   ill_write.c   canonical ASCII ILLMESH0 (v0b), ILLSKEL0, ILLANIM0 and
+ *                 the Rx(-90) decision
+ *   write.c       canonical ASCII ILLMESH0 (v0b), ILLSKEL0, ILLANIM0 and
  *                 the three-file write
  *
  * The readers turn a file into a few plain structures (bones, tracks,
- * vertex floats); the builders in ill_build.c turn those into the model, so
+ * vertex floats); the builders in build.c turn those into the model, so
  * that text and binary files of one kind give the same model. */
 #ifndef OSSA_ILL_H
 #define OSSA_ILL_H
@@ -155,7 +157,7 @@ ossa_status ossa__ill_read_binary(ossa_model *model, ill_kind kind, int version,
                                   const unsigned char *data, size_t size,
                                   const ossa_load_options *options, ossa_error *error);
 
-/* -- Writers (ill_write.c) --------------------------------------------------- */
+/* -- Writers (write.c) --------------------------------------------------- */
 
 ossa_status ossa__ill_write_mesh(const ossa_model *model, const ossa_write_options *options,
                                  ossa_buf *out, ossa_error *error);

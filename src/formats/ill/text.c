@@ -4,9 +4,9 @@
  * The engine read these files with C++ stream extraction: a token is a run
  * of non-whitespace, line breaks mean nothing, and whatever follows the last
  * expected token is ignored. Numbers use IQE's exact, locale-free parser
- * (iqe_lex.c); infinities and NaN are refused (the format has none). */
+ * (text/number.c); infinities and NaN are refused (the format has none). */
 #include "formats/ill/ill.h"
-#include "formats/iqe/iqe.h"
+#include "text/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -89,7 +89,7 @@ static inline ossa_status read_float(lexer *lx, float *out, const char *what)
 {
     if (!next(lx)) return need(lx, what);
     const char *end = lx->tok + lx->len;
-    if (ossa__iqe_parse_float(lx->tok, end, out) != end || !isfinite(*out)) return bad(lx, what);
+    if (ossa__text_parse_float(lx->tok, end, out) != end || !isfinite(*out)) return bad(lx, what);
     return OSSA_OK;
 }
 
@@ -97,7 +97,7 @@ static ossa_status read_int(lexer *lx, int64_t *out, int64_t lo, int64_t hi, con
 {
     if (need(lx, what)) return OSSA_FAILED;
     const char *end = lx->tok + lx->len;
-    if (ossa__iqe_parse_int(lx->tok, end, out) != end || *out < lo || *out > hi) {
+    if (ossa__text_parse_int(lx->tok, end, out) != end || *out < lo || *out > hi) {
         char buf[32], w[96];
         snprintf(w, sizeof w, "%s (a whole number from %lld to %lld)", what, (long long)lo,
                  (long long)hi);

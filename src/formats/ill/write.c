@@ -12,10 +12,10 @@
  *   3 indices per line
  *
  * Numbers are the shortest decimals that read back as the same float
- * (ossa__iqe_format_float). Names are made whitespace-free and unique;
+ * (ossa__text_format_float). Names are made whitespace-free and unique;
  * every change is reported through the write options' warn callback. */
 #include "formats/ill/ill.h"
-#include "formats/iqe/iqe.h"
+#include "text/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -80,8 +80,8 @@ static void put_float(writer *w, float f)
         f = 0;
     }
     sep(w);
-    room(w, IQE_FLOAT_CHARS);
-    w->n += ossa__iqe_format_float(w->line + w->n, f);
+    room(w, OSSA_FLOAT_CHARS);
+    w->n += ossa__text_format_float(w->line + w->n, f);
 }
 
 static void put_int(writer *w, int64_t v)

@@ -1,13 +1,11 @@
 /* IQE (Inter-Quake Export, formats/iqe.md): the interface between the
  * module's parts.
  *
- *   iqe_lex.c    numbers both ways: correctly rounded decimal -> float32,
- *                shortest round-trip float32 -> decimal (no locale)
- *   iqe_read.c   one pass over the text: commands -> raw lists (iqe_doc)
- *   iqe_doc.c    the raw lists' memory; pq / pm / pa arithmetic
- *   iqe_smooth.c normal generation from smoothing groups (§5)
- *   iqe_build.c  raw lists -> ossa_model (meshes, dedup, joints, frames)
- *   iqe_write.c  ossa_model -> canonical IQE text (§10)
+ *   read.c   one pass over the text: commands -> raw lists (iqe_doc)
+ *   doc.c    the raw lists' memory; pq / pm / pa arithmetic
+ *   smooth.c normal generation from smoothing groups (§5)
+ *   build.c  raw lists -> ossa_model (meshes, dedup, joints, frames)
+ *   write.c  ossa_model -> canonical IQE text (§10)
  *
  * The raw lists keep what the file says, in file order, with the file's
  * joint numbering; everything that needs the whole file (forward
@@ -17,78 +15,11 @@
 #define OSSA_IQE_H
 
 #include "formats/format.h"
+#include "text/text.h"
 
 #define IQE_HEADER "# Inter-Quake Export"
 
-/* -- Numbers (iqe_lex.c) ---------------------------------------------------- */
-
-/* True for the characters that end a token inside a line. */
-static inline bool ossa__iqe_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-const char *ossa__iqe_parse_float_slow(const char *start, const char *p, const char *end,
-                                       uint64_t m, size_t digits, int e, bool negative,
-                                       float *out);
-extern const float ossa__iqe_pow10f[11];
-
-/* Parses the number token at p (strtod syntax in the C locale: optional
- * sign, digits with an optional '.', optional exponent; also inf, infinity
- * and nan) and rounds it correctly to float32, ties to even. The token
- * must end at `end`, a blank or a newline. Returns the end of the token, or
- * NULL when the token is not a number.
- *
- * Inline for the common token: up to 19 digits around a point and no
- * exponent. When the mantissa m <= 2^24 and the power of ten is at most
- * 10, m and 10^k are exact floats and one float operation rounds
- * correctly; everything else goes to iqe_lex.c (exact in every case). */
-static inline const char *ossa__iqe_parse_float(const char *p, const char *end, float *out)
-{
-    const char *start = p;
-    bool negative = false;
-    if (p < end && (*p == '-' || *p == '+')) negative = *p++ == '-';
-    const char *digits = p, *point = NULL;
-    uint64_t m = 0;
-    unsigned d;
-    while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
-        m = m * 10 + d;
-        p++;
-    }
-    if (p < end && *p == '.') {
-        point = ++p;
-        while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
-            m = m * 10 + d;
-            p++;
-        }
-    }
-    size_t frac = point ? (size_t)(p - point) : 0;
-    size_t count = (size_t)(p - digits) - (point ? 1 : 0);
-    if (count - 1 < 19 && frac <= 10 && m <= (1u << 24) &&
-        (p == end || ossa__iqe_blank(*p) || *p == '\n')) {
-        float f = (float)m / ossa__iqe_pow10f[frac];
-        *out = negative ? -f : f;
-        return p;
-    }
-    return ossa__iqe_parse_float_slow(start, p, end, m, count, -(int)frac, negative, out);
-}
-
-/* Parses a decimal integer token (optional sign). Returns the end of the
- * token, or NULL when it is not an integer or does not fit in int64. */
-const char *ossa__iqe_parse_int(const char *p, const char *end, int64_t *out);
-
-/* The float nearest to mantissa * 10^exp10 (ties to even), negated when
- * `negative`. Exact for every input. */
-float ossa__iqe_decimal_to_float(uint64_t mantissa, int exp10, bool negative);
-
-/* Writes the shortest decimal (6 to 9 significant digits, trailing zeros
- * dropped) that ossa__iqe_parse_float reads back as exactly `f`, in %g
- * style ("-0", "0.5", "1e-07", "inf", "nan"); `out` holds at least
- * IQE_FLOAT_CHARS bytes. Returns the length (no NUL is written). */
-#define IQE_FLOAT_CHARS 32
-size_t ossa__iqe_format_float(char *out, float f);
-
-/* -- Raw lists (iqe_read.c) ------------------------------------------------- */
+/* -- Raw lists (read.c) ------------------------------------------------- */
 
 /* A growable array of fixed-size elements (temporary memory of the load,
  * from the load options' allocator). */
@@ -244,7 +175,7 @@ static inline const char *ossa__iqe_str(const iqe_doc *d, uint32_t ofs)
 }
 
 /* Reads the text into `doc` (initialised here). On failure `doc` still
- * needs ossa__iqe_doc_free (iqe_doc.c). Warnings go to model. */
+ * needs ossa__iqe_doc_free (doc.c). Warnings go to model. */
 ossa_status ossa__iqe_parse(iqe_doc *doc, ossa_model *model, const unsigned char *data,
                             size_t size, const ossa_load_options *options, ossa_error *error);
 void ossa__iqe_doc_free(iqe_doc *doc);
@@ -257,12 +188,12 @@ void *ossa__iqe_talloc(const ossa_allocator *a, size_t count, size_t elem);
 void ossa__iqe_tfree(const ossa_allocator *a, void *ptr);
 
 /* Pose commands (§6) as transforms; v holds the line's n numbers, missing
- * ones take their defaults (iqe_doc.c). */
+ * ones take their defaults (doc.c). */
 void ossa__iqe_pose_pq(const float *v, int n, ossa_transform *t);
 void ossa__iqe_pose_pm(const float *v, int n, ossa_transform *t);
 void ossa__iqe_pose_pa(const float *v, int n, ossa_transform *t);
 
-/* -- Model building (iqe_build.c, iqe_smooth.c) ----------------------------- */
+/* -- Model building (build.c, smooth.c) ----------------------------- */
 
 /* Turns the raw lists into the model; frees the pose chunks as it goes. */
 ossa_status ossa__iqe_build(ossa_model *model, iqe_doc *doc, const ossa_load_options *options,

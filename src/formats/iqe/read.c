@@ -80,7 +80,7 @@ static void warn_at(parser *ps, const char *at, const char *fmt, ...)
 static int token_len(const parser *ps, const char *p)
 {
     int n = 0;
-    while (p + n < ps->end && n < 40 && !ossa__iqe_blank(p[n]) && p[n] != '\n') n++;
+    while (p + n < ps->end && n < 40 && !ossa__text_blank(p[n]) && p[n] != '\n') n++;
     return n;
 }
 
@@ -89,7 +89,7 @@ static int token_len(const parser *ps, const char *p)
 static inline bool next_token(parser *ps)
 {
     const char *p = ps->p, *end = ps->end;
-    while (p < end && ossa__iqe_blank(*p)) p++;
+    while (p < end && ossa__text_blank(*p)) p++;
     ps->p = p;
     return p < end && *p != '\n' && *p != '#';
 }
@@ -105,7 +105,7 @@ static int floats(parser *ps, float *v, int max)
 {
     int n = 0;
     while (n < max && next_token(ps)) {
-        const char *q = ossa__iqe_parse_float(ps->p, ps->end, &v[n]);
+        const char *q = ossa__text_parse_float(ps->p, ps->end, &v[n]);
         if (!q) return not_a_number(ps, "a number"), -1;
         ps->p = q;
         n++;
@@ -117,7 +117,7 @@ static int floats(parser *ps, float *v, int max)
 static int integer(parser *ps, int64_t *out)
 {
     if (!next_token(ps)) return 0;
-    const char *q = ossa__iqe_parse_int(ps->p, ps->end, out);
+    const char *q = ossa__text_parse_int(ps->p, ps->end, out);
     if (!q) return not_a_number(ps, "an integer"), -1;
     ps->p = q;
     return 1;
@@ -137,7 +137,7 @@ static ossa_status name(parser *ps, uint32_t *out)
         else if (e > s && e[-1] == '\r') e--; /* unterminated: up to the line end */
     } else {
         s = p;
-        while (p < ps->end && !ossa__iqe_blank(*p) && *p != '\n') p++;
+        while (p < ps->end && !ossa__text_blank(*p) && *p != '\n') p++;
         e = p;
     }
     ps->p = p;
@@ -867,7 +867,7 @@ static const char *header(const char *p, const char *end, uint32_t *line)
     for (;;) {
         *line += 1;
         const char *s = p;
-        while (p < end && ossa__iqe_blank(*p)) p++;
+        while (p < end && ossa__text_blank(*p)) p++;
         const char *e = line_end(p, end);
         if (p == e) {
             if (e == end) return NULL;
@@ -921,7 +921,7 @@ ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *
     while (p < end) {
         ps.line++;
         ps.line_start = p;
-        while (p < end && ossa__iqe_blank(*p)) p++;
+        while (p < end && ossa__text_blank(*p)) p++;
         if (p == end) break;
         if (*p == '\n' || *p == '#') {
             p = line_end(p, end);
@@ -929,7 +929,7 @@ ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *
             continue;
         }
         const char *w = p;
-        while (p < end && !ossa__iqe_blank(*p) && *p != '\n') p++;
+        while (p < end && !ossa__text_blank(*p) && *p != '\n') p++;
         size_t wl = (size_t)(p - w);
         ps.word = w;
         ps.word_len = wl > 40 ? 40 : (int)wl;

@@ -10,7 +10,7 @@
  *   comment                    the comment text, verbatim, last
  *
  * Floats are the shortest decimals that read back as the same float
- * (ossa__iqe_format_float), so reading the output gives the model's values
+ * (ossa__text_format_float), so reading the output gives the model's values
  * bit for bit; quaternions are written with w <= 0 (§6). The output
  * depends only on the model. */
 #include "formats/iqe/iqe.h"
@@ -71,9 +71,9 @@ static void put(writer *w, const char *s)
 
 static void put_float(writer *w, float f)
 {
-    room(w, IQE_FLOAT_CHARS + 1);
+    room(w, OSSA_FLOAT_CHARS + 1);
     w->line[w->n++] = ' ';
-    w->n += ossa__iqe_format_float(w->line + w->n, f);
+    w->n += ossa__text_format_float(w->line + w->n, f);
 }
 
 static void put_uint(writer *w, uint64_t v)

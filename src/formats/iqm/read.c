@@ -665,17 +665,3 @@ ossa_status ossa__iqm_read(ossa_model *model, const unsigned char *data, size_t 
     if (read_animations(&r, poses) || read_comment(&r) || read_extensions(&r)) return OSSA_FAILED;
     return OSSA_OK;
 }
-
-static bool iqm_sniff(const unsigned char *data, size_t size)
-{
-    return size >= 16 && memcmp(data, IQM_MAGIC, 16) == 0;
-}
-
-const ossa_format_ops ossa__iqm_format = {
-    .id = OSSA_FORMAT_IQM,
-    .name = "iqm",
-    .extensions = ".iqm",
-    .sniff = iqm_sniff,
-    .read = ossa__iqm_read,
-    .write = ossa__iqm_write,
-};

@@ -144,7 +144,7 @@ static uint64_t decode_limit(size_t file_size)
     return limit < ((uint64_t)1 << 30) ? limit : (uint64_t)1 << 30;
 }
 
-static ossa_status anb_read(ossa_model *m, const unsigned char *data, size_t size,
+ossa_status ossa__anb_read(ossa_model *m, const unsigned char *data, size_t size,
                             const ossa_load_options *options, ossa_error *error)
 {
     sotc_xff x;
@@ -252,7 +252,7 @@ static ossa_status anb_read(ossa_model *m, const unsigned char *data, size_t siz
     return OSSA_OK;
 }
 
-static bool anb_sniff(const unsigned char *data, size_t size)
+bool ossa__anb_sniff(const unsigned char *data, size_t size)
 {
     uint32_t first;
     return ossa__xff_sniff(data, size, &first) && first == ANB_MAGIC;
@@ -587,7 +587,7 @@ static void stored_rotation(const float r[4], double out[4])
     for (int k = 0; k < 4; k++) out[k] = s[k];
 }
 
-static ossa_status anb_write(const ossa_model *m, const ossa_write_options *options, ossa_buf *out,
+ossa_status ossa__anb_write(const ossa_model *m, const ossa_write_options *options, ossa_buf *out,
                              ossa_error *error)
 {
     if (!m->num_animations)
@@ -696,12 +696,3 @@ static ossa_status anb_write(const ossa_model *m, const ossa_write_options *opti
     ossa__ro_release(&r);
     return st;
 }
-
-const ossa_format_ops ossa__sotc_anb_format = {
-    .id = OSSA_FORMAT_SOTC_ANB,
-    .name = "anb",
-    .extensions = ".anb",
-    .sniff = anb_sniff,
-    .read = anb_read,
-    .write = anb_write,
-};

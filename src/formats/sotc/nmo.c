@@ -412,7 +412,7 @@ static ossa_status nmo_parse(nmo_reader *r)
     return OSSA_OK;
 }
 
-static ossa_status nmo_read(ossa_model *m, const unsigned char *data, size_t size,
+ossa_status ossa__nmo_read(ossa_model *m, const unsigned char *data, size_t size,
                             const ossa_load_options *options, ossa_error *error)
 {
     (void)options;
@@ -451,7 +451,7 @@ static ossa_status nmo_read(ossa_model *m, const unsigned char *data, size_t siz
     return st;
 }
 
-static bool nmo_sniff(const unsigned char *data, size_t size)
+bool ossa__nmo_sniff(const unsigned char *data, size_t size)
 {
     uint32_t first;
     return ossa__xff_sniff(data, size, &first) && first == 0x004F4D4Eu; /* "NMO\0" */
@@ -649,7 +649,7 @@ static const ossa_extra *nmo_find_extra(const ossa_model *m, const char *key)
     return NULL;
 }
 
-static ossa_status nmo_write(const ossa_model *m, const ossa_write_options *options, ossa_buf *out,
+ossa_status ossa__nmo_write(const ossa_model *m, const ossa_write_options *options, ossa_buf *out,
                              ossa_error *error)
 {
     nmo_writer w;
@@ -778,12 +778,3 @@ static ossa_status nmo_write(const ossa_model *m, const ossa_write_options *opti
     ossa__ro_release(r);
     return st;
 }
-
-const ossa_format_ops ossa__sotc_nmo_format = {
-    .id = OSSA_FORMAT_SOTC_NMO,
-    .name = "nmo",
-    .extensions = ".nmo",
-    .sniff = nmo_sniff,
-    .read = nmo_read,
-    .write = nmo_write,
-};

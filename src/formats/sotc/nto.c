@@ -62,7 +62,7 @@ static bool nto_locate(const sotc_xff *x, uint32_t *at)
     return false;
 }
 
-static ossa_status nto_read(ossa_model *m, const unsigned char *data, size_t size,
+ossa_status ossa__nto_read(ossa_model *m, const unsigned char *data, size_t size,
                             const ossa_load_options *options, ossa_error *error)
 {
     sotc_xff x;
@@ -133,17 +133,9 @@ static ossa_status nto_read(ossa_model *m, const unsigned char *data, size_t siz
     return OSSA_OK;
 }
 
-static bool nto_sniff(const unsigned char *data, size_t size)
+bool ossa__nto_sniff(const unsigned char *data, size_t size)
 {
     sotc_xff x;
     uint32_t at;
     return ossa__xff_open(&x, data, size, NULL) == OSSA_OK && nto_locate(&x, &at);
 }
-
-const ossa_format_ops ossa__sotc_nto_format = {
-    .id = OSSA_FORMAT_SOTC_NTO,
-    .name = "nto",
-    .extensions = ".nto",
-    .sniff = nto_sniff,
-    .read = nto_read,
-};

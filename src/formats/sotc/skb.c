@@ -93,7 +93,7 @@ static ossa_status read_unknown(ossa_model *m, const sotc_xff *x, uint32_t n, os
     return ossa_model_add_extra(m, SKB_EXTRA_UNKNOWN, blob, sizeof blob, error);
 }
 
-static ossa_status skb_read(ossa_model *m, const unsigned char *data, size_t size,
+ossa_status ossa__skb_read(ossa_model *m, const unsigned char *data, size_t size,
                             const ossa_load_options *options, ossa_error *error)
 {
     (void)options;
@@ -150,7 +150,7 @@ static ossa_status skb_read(ossa_model *m, const unsigned char *data, size_t siz
     return OSSA_OK;
 }
 
-static bool skb_sniff(const unsigned char *data, size_t size)
+bool ossa__skb_sniff(const unsigned char *data, size_t size)
 {
     uint32_t first;
     return ossa__xff_sniff(data, size, &first) && first == 1;
@@ -181,7 +181,7 @@ static bool opt_blob_ok(const ossa_extra *e, uint32_t *count, size_t *names)
     return true;
 }
 
-static ossa_status skb_write(const ossa_model *m, const ossa_write_options *options, ossa_buf *out,
+ossa_status ossa__skb_write(const ossa_model *m, const ossa_write_options *options, ossa_buf *out,
                              ossa_error *error)
 {
     uint32_t n = m->num_joints;
@@ -286,12 +286,3 @@ static ossa_status skb_write(const ossa_model *m, const ossa_write_options *opti
     ossa__ro_release(&r);
     return st;
 }
-
-const ossa_format_ops ossa__sotc_skb_format = {
-    .id = OSSA_FORMAT_SOTC_SKB,
-    .name = "skb",
-    .extensions = ".skb",
-    .sniff = skb_sniff,
-    .read = skb_read,
-    .write = skb_write,
-};

@@ -133,4 +133,18 @@ void ossa__anb_decode(unsigned flag, const unsigned char *desc, const unsigned c
 double ossa__anb_encode(unsigned flag, const double (*q)[4], uint32_t frames,
                         unsigned char desc[36], unsigned char *payload);
 
+/* -- Entry points of the table (sotc.c) -- */
+
+bool ossa__skb_sniff(const unsigned char *data, size_t size);
+ossa_status ossa__skb_read(ossa_model *m, const unsigned char *data, size_t size, const ossa_load_options *options, ossa_error *error);
+ossa_status ossa__skb_write(const ossa_model *m, const ossa_write_options *options, ossa_buf *out, ossa_error *error);
+bool ossa__anb_sniff(const unsigned char *data, size_t size);
+ossa_status ossa__anb_read(ossa_model *m, const unsigned char *data, size_t size, const ossa_load_options *options, ossa_error *error);
+ossa_status ossa__anb_write(const ossa_model *m, const ossa_write_options *options, ossa_buf *out, ossa_error *error);
+bool ossa__nmo_sniff(const unsigned char *data, size_t size);
+ossa_status ossa__nmo_read(ossa_model *m, const unsigned char *data, size_t size, const ossa_load_options *options, ossa_error *error);
+ossa_status ossa__nmo_write(const ossa_model *m, const ossa_write_options *options, ossa_buf *out, ossa_error *error);
+bool ossa__nto_sniff(const unsigned char *data, size_t size);
+ossa_status ossa__nto_read(ossa_model *m, const unsigned char *data, size_t size, const ossa_load_options *options, ossa_error *error);
+
 #endif

@@ -1,4 +1,4 @@
-/* IQE numbers both ways, independent of the C locale.
+/* Numbers both ways, independent of the C locale.
  *
  * Reading: a token is scanned once into a 64-bit decimal mantissa (first 19
  * significant digits) and a power of ten. When the mantissa is below 2^53
@@ -16,7 +16,7 @@
  * printed (with its trailing zeros dropped). Six digits are never ambiguous
  * for float32 (a float's rounding interval is narrower than the spacing of
  * 6-digit decimals), so this is the shortest representation. */
-#include "formats/iqe/iqe.h"
+#include "text/text.h"
 
 #include <float.h>
 #include <math.h>
@@ -50,7 +50,7 @@ static inline bool is_digit(char c) { return (unsigned)(c - '0') < 10; }
 
 static inline bool token_end(const char *p, const char *end)
 {
-    return p == end || ossa__iqe_blank(*p) || *p == '\n';
+    return p == end || ossa__text_blank(*p) || *p == '\n';
 }
 
 /* -- Big integers for the exact path -- */
@@ -252,7 +252,7 @@ static float slow_token(const char *p, const char *end, uint64_t m, int e, int n
     return exact_convert(&x, approximate(m, e));
 }
 
-float ossa__iqe_decimal_to_float(uint64_t m, int e, bool negative)
+float ossa__text_decimal_to_float(uint64_t m, int e, bool negative)
 {
     float f;
     if (m == 0) {
@@ -407,17 +407,17 @@ static const char *parse_careful(const char *p, const char *end, float *out)
             f = slow_token(digits, mantissa_end, m, e, nd);
         }
     } else {
-        f = ossa__iqe_decimal_to_float(m, e, false);
+        f = ossa__text_decimal_to_float(m, e, false);
     }
     *out = negative ? -f : f;
     return p;
 }
 
-const float ossa__iqe_pow10f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+const float ossa__text_pow10f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
                                     1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
 
 /* The rest of a token the inline scan (iqe.h) could not finish. */
-const char *ossa__iqe_parse_float_slow(const char *start, const char *p, const char *end,
+const char *ossa__text_parse_float_slow(const char *start, const char *p, const char *end,
                                        uint64_t m, size_t digits, int e, bool negative,
                                        float *out)
 {
@@ -429,11 +429,11 @@ const char *ossa__iqe_parse_float_slow(const char *start, const char *p, const c
     p = scan_exponent(p, end, &e);
     if (!p) return NULL;
     if (!token_end(p, end)) return NULL;
-    *out = ossa__iqe_decimal_to_float(m, e, negative);
+    *out = ossa__text_decimal_to_float(m, e, negative);
     return p;
 }
 
-const char *ossa__iqe_parse_int(const char *p, const char *end, int64_t *out)
+const char *ossa__text_parse_int(const char *p, const char *end, int64_t *out)
 {
     bool negative = false;
     if (p < end && (*p == '-' || *p == '+')) negative = *p++ == '-';
@@ -515,7 +515,7 @@ static size_t put_decimal(char *o, uint64_t D, int nd, int x)
     return n;
 }
 
-size_t ossa__iqe_format_float(char *out, float f)
+size_t ossa__text_format_float(char *out, float f)
 {
     size_t n = 0;
     if (f != f) {
@@ -546,7 +546,7 @@ size_t ossa__iqe_format_float(char *out, float f)
              * the scaling rounded the wrong way at a near-tie. */
             uint64_t c = delta == 0 ? D : delta == 1 ? D - 1 : D + 1;
             if (delta && digits < 9) break;
-            if (ossa__iqe_decimal_to_float(c, -k, false) != target) continue;
+            if (ossa__text_decimal_to_float(c, -k, false) != target) continue;
             int nd = digits, x10 = e10;
             if (c >= pow10_u64[digits]) { /* rounded up to 10^digits */
                 c /= 10;

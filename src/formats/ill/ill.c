@@ -1,0 +1,111 @@
+/* illEngine (formats/ill.md): the format table's four entries, detection
+ * of the magic and of text or binary encoding, and the read entry point
+ * that hands the data to the text or the binary parser. */
+#include "formats/ill/ill.h"
+
+static const struct {
+    char magic[ILL_MAGIC_SIZE + 1];
+    ill_kind kind;
+    int version;
+} magics[] = {
+    {"ILLMESH0", ILL_MESH, 0}, {"ILLMESH1", ILL_MESH, 1}, {"ILLSKEL0", ILL_SKEL, 0},
+    {"ILLANIM0", ILL_ANIM, 0}, {"ILLANIM1", ILL_ANIM, 1}, {"ILANSET0", ILL_ANSET, 0},
+};
+#define NUM_MAGICS (sizeof magics / sizeof magics[0])
+
+static int find_magic(const unsigned char *data, size_t size)
+{
+    if (size < ILL_MAGIC_SIZE) return -1;
+    for (size_t i = 0; i < NUM_MAGICS; i++)
+        if (memcmp(data, magics[i].magic, ILL_MAGIC_SIZE) == 0) return (int)i;
+    return -1;
+}
+
+static bool is_space(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* ill.md §1: text when byte 8 is whitespace, the next other byte is a digit
+ * or '-', and the first 64 bytes hold no control byte other than
+ * whitespace. A file that ends in whitespace right after the magic counts
+ * as (truncated) text. */
+static bool looks_text(const unsigned char *data, size_t size)
+{
+    if (size <= ILL_MAGIC_SIZE) return true;
+    if (!is_space(data[ILL_MAGIC_SIZE])) return false;
+    size_t n = size < 64 ? size : 64;
+    for (size_t i = 0; i < n; i++)
+        if (data[i] < 0x09 || (data[i] >= 0x0e && data[i] < 0x20)) return false;
+    size_t i = ILL_MAGIC_SIZE;
+    while (i < size && is_space(data[i])) i++;
+    return i == size || data[i] == '-' || (data[i] >= '0' && data[i] <= '9');
+}
+
+static const ossa_format kind_format[] = {OSSA_FORMAT_ILLMESH, OSSA_FORMAT_ILLSKEL,
+                                          OSSA_FORMAT_ILLANIM, OSSA_FORMAT_ILLANSET};
+
+static ossa_status ill_read(ossa_model *model, const unsigned char *data, size_t size,
+                            const ossa_load_options *options, ossa_error *error)
+{
+    int m = find_magic(data, size);
+    if (m < 0) {
+        for (size_t i = 0; size < ILL_MAGIC_SIZE && i < NUM_MAGICS; i++)
+            if (memcmp(data, magics[i].magic, size) == 0)
+                return ossa__fail(error, OSSA_ERROR_TRUNCATED, size,
+                                  "the data ends inside the 8-byte magic");
+        return ossa__fail(error, OSSA_ERROR_FORMAT, 0,
+                          "expected an illEngine magic (ILLMESH0, ILLMESH1, ILLSKEL0, ILLANIM0, "
+                          "ILLANIM1 or ILANSET0)");
+    }
+    ill_kind kind = magics[m].kind;
+    int version = magics[m].version;
+    model->source_format = kind_format[kind];
+    uint32_t flags = options->flags;
+    if ((flags & OSSA_LOAD_ILL_TEXT) && (flags & OSSA_LOAD_ILL_BINARY))
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "OSSA_LOAD_ILL_TEXT and OSSA_LOAD_ILL_BINARY exclude each other");
+    /* Variants that exist in one encoding only (ill.md §1). */
+    bool text_only = kind == ILL_ANIM && version == 1;
+    bool binary_only = (kind == ILL_MESH && version == 1) || kind == ILL_ANSET;
+    bool text;
+    if (flags & OSSA_LOAD_ILL_TEXT)
+        text = true;
+    else if (flags & OSSA_LOAD_ILL_BINARY)
+        text = false;
+    else
+        text = text_only || (!binary_only && looks_text(data, size));
+    if (text && binary_only)
+        return ossa__fail(error, OSSA_ERROR_UNSUPPORTED, 0, "%s files are binary only",
+                          magics[m].magic);
+    if (!text && text_only)
+        return ossa__fail(error, OSSA_ERROR_UNSUPPORTED, 0, "%s files are text only",
+                          magics[m].magic);
+    if (text) return ossa__ill_read_text(model, kind, version, data, size, options, error);
+    return ossa__ill_read_binary(model, kind, version, data, size, options, error);
+}
+
+static bool sniff_kind(const unsigned char *data, size_t size, ill_kind kind)
+{
+    int m = find_magic(data, size);
+    return m >= 0 && magics[m].kind == kind;
+}
+
+static bool sniff_mesh(const unsigned char *d, size_t n) { return sniff_kind(d, n, ILL_MESH); }
+static bool sniff_skel(const unsigned char *d, size_t n) { return sniff_kind(d, n, ILL_SKEL); }
+static bool sniff_anim(const unsigned char *d, size_t n) { return sniff_kind(d, n, ILL_ANIM); }
+static bool sniff_anset(const unsigned char *d, size_t n) { return sniff_kind(d, n, ILL_ANSET); }
+
+const ossa_format_ops ossa__illmesh_format = {
+    OSSA_FORMAT_ILLMESH, "illmesh", ".illmesh", sniff_mesh, ill_read, ossa__ill_write_mesh,
+    ossa__ill_write_files,
+};
+const ossa_format_ops ossa__illskel_format = {
+    OSSA_FORMAT_ILLSKEL, "illskel", ".illskel", sniff_skel, ill_read, ossa__ill_write_skel, NULL,
+};
+const ossa_format_ops ossa__illanim_format = {
+    OSSA_FORMAT_ILLANIM, "illanim", ".illanim", sniff_anim, ill_read, ossa__ill_write_anim, NULL,
+};
+const ossa_format_ops ossa__illanset_format = {
+    OSSA_FORMAT_ILLANSET, "illanset", ".illanset", sniff_anset, ill_read, NULL, NULL,
+};

@@ -1,0 +1,40 @@
+/* Shadow of the Colossus XFF files (formats/sotc.md): the table's four
+ * entries. Each kind of file has its own module: skb.c (skeletons), anb.c
+ * (animations), nmo.c (meshes), nto.c (texture headers), over xff.c (the
+ * container). */
+#include "formats/sotc/sotc.h"
+
+const ossa_format_ops ossa__sotc_skb_format = {
+    .id = OSSA_FORMAT_SOTC_SKB,
+    .name = "skb",
+    .extensions = ".skb",
+    .sniff = ossa__skb_sniff,
+    .read = ossa__skb_read,
+    .write = ossa__skb_write,
+};
+
+const ossa_format_ops ossa__sotc_anb_format = {
+    .id = OSSA_FORMAT_SOTC_ANB,
+    .name = "anb",
+    .extensions = ".anb",
+    .sniff = ossa__anb_sniff,
+    .read = ossa__anb_read,
+    .write = ossa__anb_write,
+};
+
+const ossa_format_ops ossa__sotc_nmo_format = {
+    .id = OSSA_FORMAT_SOTC_NMO,
+    .name = "nmo",
+    .extensions = ".nmo",
+    .sniff = ossa__nmo_sniff,
+    .read = ossa__nmo_read,
+    .write = ossa__nmo_write,
+};
+
+const ossa_format_ops ossa__sotc_nto_format = {
+    .id = OSSA_FORMAT_SOTC_NTO,
+    .name = "nto",
+    .extensions = ".nto",
+    .sniff = ossa__nto_sniff,
+    .read = ossa__nto_read,
+};

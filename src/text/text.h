@@ -1,0 +1,161 @@
+/* Text shared by every text format (IQE, illEngine, MD5, SMD, OBJ, glTF's
+ * numbers): exact, locale-independent numbers both ways, a line lexer
+ * that reports line:column, and a line writer over ossa_buf. Not
+ * installed; no format knows another format's text rules, only these. */
+#ifndef OSSA_TEXT_H
+#define OSSA_TEXT_H
+
+#include "core/internal.h"
+
+/* -- Numbers (number.c) ---------------------------------------------------- */
+
+/* True for the characters that end a token inside a line. */
+static inline bool ossa__text_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+const char *ossa__text_parse_float_slow(const char *start, const char *p, const char *end,
+                                       uint64_t m, size_t digits, int e, bool negative,
+                                       float *out);
+extern const float ossa__text_pow10f[11];
+
+/* Parses the number token at p (strtod syntax in the C locale: optional
+ * sign, digits with an optional '.', optional exponent; also inf, infinity
+ * and nan) and rounds it correctly to float32, ties to even. The token
+ * must end at `end`, a blank or a newline. Returns the end of the token, or
+ * NULL when the token is not a number.
+ *
+ * Inline for the common token: up to 19 digits around a point and no
+ * exponent. When the mantissa m <= 2^24 and the power of ten is at most
+ * 10, m and 10^k are exact floats and one float operation rounds
+ * correctly; everything else goes to text/number.c (exact in every case). */
+static inline const char *ossa__text_parse_float(const char *p, const char *end, float *out)
+{
+    const char *start = p;
+    bool negative = false;
+    if (p < end && (*p == '-' || *p == '+')) negative = *p++ == '-';
+    const char *digits = p, *point = NULL;
+    uint64_t m = 0;
+    unsigned d;
+    while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
+        m = m * 10 + d;
+        p++;
+    }
+    if (p < end && *p == '.') {
+        point = ++p;
+        while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
+            m = m * 10 + d;
+            p++;
+        }
+    }
+    size_t frac = point ? (size_t)(p - point) : 0;
+    size_t count = (size_t)(p - digits) - (point ? 1 : 0);
+    if (count - 1 < 19 && frac <= 10 && m <= (1u << 24) &&
+        (p == end || ossa__text_blank(*p) || *p == '\n')) {
+        float f = (float)m / ossa__text_pow10f[frac];
+        *out = negative ? -f : f;
+        return p;
+    }
+    return ossa__text_parse_float_slow(start, p, end, m, count, -(int)frac, negative, out);
+}
+
+/* Parses a decimal integer token (optional sign). Returns the end of the
+ * token, or NULL when it is not an integer or does not fit in int64. */
+const char *ossa__text_parse_int(const char *p, const char *end, int64_t *out);
+
+/* The float nearest to mantissa * 10^exp10 (ties to even), negated when
+ * `negative`. Exact for every input. */
+float ossa__text_decimal_to_float(uint64_t mantissa, int exp10, bool negative);
+
+/* Writes the shortest decimal (6 to 9 significant digits, trailing zeros
+ * dropped) that ossa__text_parse_float reads back as exactly `f`, in %g
+ * style ("-0", "0.5", "1e-07", "inf", "nan"); `out` holds at least
+ * OSSA_FLOAT_CHARS bytes. Returns the length (no NUL is written). */
+#define OSSA_FLOAT_CHARS 32
+size_t ossa__text_format_float(char *out, float f);
+
+/* -- Line lexer (lexer.c) --------------------------------------------------
+ *
+ * For line-oriented formats whose tokens are separated by blanks (MD5,
+ * SMD, OBJ): a cursor inside the current line, tokens that end at a blank,
+ * a line end or a delimiter character ("(){}" for MD5, each of which is a
+ * token of its own), a line comment prefix, and errors located as
+ * line:column with what was expected and what was found. */
+
+typedef struct ossa_lexer {
+    const char *data, *end;
+    const char *line_start; /* first byte of the current line */
+    const char *p;          /* cursor inside the current line */
+    uint32_t line;          /* 1-based */
+    const char *comment;    /* line comment prefix, or NULL */
+    const char *delims;     /* one-character tokens; "" for none */
+    ossa_error *error;
+} ossa_lexer;
+
+void ossa__lex_init(ossa_lexer *lx, const unsigned char *data, size_t size, const char *comment,
+                    const char *delims, ossa_error *error);
+/* Skips blanks (and a trailing comment) in the current line; true when a
+ * token follows on it. */
+bool ossa__lex_more(ossa_lexer *lx);
+/* Moves to the first byte of the next line; false when there is none. */
+bool ossa__lex_next_line(ossa_lexer *lx);
+/* From the cursor, moves past lines holding no token; true when a token
+ * follows, false at the end of the data. */
+bool ossa__lex_skip_empty(ossa_lexer *lx);
+/* Bytes of the token at the cursor (0 at the end of the line). */
+size_t ossa__lex_token_len(ossa_lexer *lx);
+/* Whether the token at the cursor is `word` (consumed when it is). */
+bool ossa__lex_accept(ossa_lexer *lx, const char *word);
+/* Consumes `word` or fails: "expected 'word' <context>, found ...". */
+ossa_status ossa__lex_expect(ossa_lexer *lx, const char *word, const char *context);
+/* Numbers and words; `what` names what was expected, for the message. */
+ossa_status ossa__lex_float(ossa_lexer *lx, float *out, const char *what);
+ossa_status ossa__lex_int(ossa_lexer *lx, int64_t *out, int64_t min, int64_t max,
+                          const char *what);
+/* A token (bare word) or a "quoted string" (without its quotes; it ends at
+ * the closing quote or, unterminated, at the line end). */
+ossa_status ossa__lex_string(ossa_lexer *lx, const char **s, size_t *len, const char *what);
+/* The rest of the current line (trailing blanks and a CR dropped) and the
+ * cursor moved to the line's end. */
+void ossa__lex_rest(ossa_lexer *lx, const char **s, size_t *len);
+uint32_t ossa__lex_column(const ossa_lexer *lx, const char *at);
+/* Fails at `at` (CORRUPT; TRUNCATED when `at` is the end of the data).
+ * With `found`, ", found 'token'" (or "the end of the line/file") is
+ * appended to the message. */
+ossa_status ossa__lex_fail(ossa_lexer *lx, const char *at, bool found, const char *fmt, ...)
+    OSSA_PRINTF(4, 5);
+/* Records a warning located at `at` in the model. */
+void ossa__lex_warn(const ossa_lexer *lx, ossa_model *model, const char *at, const char *fmt, ...)
+    OSSA_PRINTF(4, 5);
+
+/* -- Line writer (writer.c) --------------------------------------------------
+ *
+ * Text output through a small line buffer: numbers are written with the
+ * shortest round-trip formatter above, so the output never depends on the
+ * C locale and reads back bit for bit. */
+
+typedef struct ossa_text_out {
+    ossa_buf *buf;
+    size_t n;
+    char line[1024];
+} ossa_text_out;
+
+void ossa__out_init(ossa_text_out *o, ossa_buf *buf);
+/* Moves what is buffered into `buf`; every writer calls it at its end. */
+void ossa__out_flush(ossa_text_out *o);
+void ossa__out_str(ossa_text_out *o, const char *s);
+void ossa__out_mem(ossa_text_out *o, const char *s, size_t n);
+void ossa__out_char(ossa_text_out *o, char c);
+/* The shortest decimal that reads back as `f` (ossa__text_format_float). */
+void ossa__out_float(ossa_text_out *o, float f);
+/* `f` with exactly `decimals` (0..9) digits after the point, rounded half
+ * away from zero from the float's exact value, as "%.*f" would in the C
+ * locale (SMD's fixed "%.6f" layout); "-0.000000" stays signed. */
+void ossa__out_fixed(ossa_text_out *o, float f, int decimals);
+void ossa__out_int(ossa_text_out *o, int64_t v);
+/* printf-style for text and integers only: never floats (%f follows the
+ * locale); format those with ossa__out_float or ossa__out_fixed. */
+void ossa__out_format(ossa_text_out *o, const char *fmt, ...) OSSA_PRINTF(2, 3);
+
+#endif
