@@ -305,7 +305,7 @@ static size_t write_iqm(const ossa_model *m)
         fprintf(stderr, "write failed: %s\n", err.message);
         exit(1);
     }
-    ossa_free_buffer(data, &o);
+    ossa_free_buffer(data, o.allocator);
     return size;
 }
 

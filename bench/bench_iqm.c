@@ -255,7 +255,7 @@ static ossa_model *build_model(void)
                 tris[t++] = (ossa_triangle){{i1, i2, i3}};
             }
     }
-    check(ossa_model_set_vertex_count(m, nv, &e), &e, "vertex count");
+    check(ossa_model_set_num_vertices(m, nv, &e), &e, "vertex count");
     if (!ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, &e) ||
         !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, NULL, uv, &e) ||
         !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm, &e) ||
@@ -359,14 +359,14 @@ static double run_once(const ctx *c, int op)
         size_t n;
         check(ossa_write_memory(c->model, &wo, &out, &n, &e), &e, "write");
         t1 = now_ms();
-        ossa_free_buffer(out, &wo);
+        ossa_free_buffer(out, wo.allocator);
         return t1 - t0;
     }
     case OP_LOAD:
     case OP_LOAD_VALIDATE:
         m = ossa_load_memory(c->bytes, c->size, &lo, &e);
         if (!m) die("load", &e);
-        if (op == OP_LOAD_VALIDATE && ossa_validate(m, NULL, NULL) != 0)
+        if (op == OP_LOAD_VALIDATE && ossa_model_validate(m, NULL, NULL) != 0)
             die("the benchmark model does not validate", NULL);
         break;
     case OP_LOAD_FILE:
@@ -480,16 +480,16 @@ static size_t heap_peak(const ctx *c, int op)
         ossa_write_options wo;
         memset(&wo, 0, sizeof wo);
         wo.format = OSSA_FORMAT_IQM;
-        wo.allocator = a;
+        wo.allocator = &a;
         void *out;
         size_t n;
         check(ossa_write_memory(c->model, &wo, &out, &n, &e), &e, "write");
-        ossa_free_buffer(out, &wo);
+        ossa_free_buffer(out, wo.allocator);
     } else {
         ossa_load_options lo;
         memset(&lo, 0, sizeof lo);
         lo.format = OSSA_FORMAT_IQM;
-        lo.allocator = a;
+        lo.allocator = &a;
         ossa_model *m = ossa_load_memory(c->bytes, c->size, &lo, &e);
         if (!m) die("load", &e);
         ossa_model_free(m);
@@ -609,7 +609,7 @@ int main(int argc, char **argv)
 
     remove(pathbuf);
     free(c.copy);
-    ossa_free_buffer(bytes, &wo);
+    ossa_free_buffer(bytes, wo.allocator);
     ossa_model_free(model);
     return 0;
 }

@@ -270,7 +270,7 @@ static ossa_model *build_big(uint32_t njoints, int rings, int segments, uint32_t
                     (ossa_triangle){{i1, i0 + (uint32_t)segments, i1 + (uint32_t)segments}};
             }
     }
-    if (ossa_model_set_vertex_count(m, nv, &e) != OSSA_OK ||
+    if (ossa_model_set_num_vertices(m, nv, &e) != OSSA_OK ||
         !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos,
                                             &e) ||
         !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm, &e) ||
@@ -493,7 +493,7 @@ static void bench_skinning(const ossa_model *m, ossa_simd level, int show_memcpy
         }
     uint32_t n = m->num_joints;
     float(*inv)[16] = calloc(n, sizeof *inv), (*mm)[16] = calloc(n, sizeof *mm);
-    ossa_inverse_bind_matrices(m, inv);
+    ossa_model_inverse_bind_matrices(m, inv);
     ossa_clip *clip = ossa_clip_create(m, 0, NULL, NULL);
     ossa_sample_job sj;
     memset(&sj, 0, sizeof sj);
@@ -503,7 +503,7 @@ static void bench_skinning(const ossa_model *m, ossa_simd level, int show_memcpy
 
     ossa_skinning_job job;
     memset(&job, 0, sizeof job);
-    job.vertex_count = d.nv;
+    job.num_vertices = d.nv;
     job.influences = 4;
     job.matrices = (const float(*)[16])mm;
     job.num_matrices = n;

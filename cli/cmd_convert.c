@@ -1,6 +1,7 @@
 /* ossa convert: read one or more inputs, merge them, write one output. */
 #include "cli.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,14 +77,45 @@ static int output_options(const cli_args *args, ossa_write_options *options)
 }
 
 /* Messages of writers that drop data: "ossa: OUT: warning: ...". */
-static void print_warning(void *user, const char *message)
+/* What the writer reports, and the files it wrote. */
+typedef struct write_report {
+    const char *out;
+    char **paths;
+    size_t count;
+    bool failed; /* out of memory while listing the paths */
+} write_report;
+
+static void print_diagnostic(void *user, const ossa_diagnostic *d)
 {
-    fprintf(stderr, "ossa: %s: warning: %s\n", (const char *)user, message);
+    const write_report *r = user;
+    fprintf(stderr, "ossa: %s: %s: %s\n", r->out,
+            d->severity == OSSA_SEVERITY_NOTE ? "note" : "warning", d->message);
 }
 
-static void print_info(void *user, const char *message)
+static void note_written(void *user, const char *path)
 {
-    fprintf(stderr, "ossa: %s: %s\n", (const char *)user, message);
+    write_report *r = user;
+    char **grown = realloc(r->paths, (r->count + 1) * sizeof *grown);
+    char *copy = strdup(path);
+    if (!grown || !copy) {
+        free(copy);
+        if (grown) r->paths = grown;
+        r->failed = true;
+        return;
+    }
+    r->paths = grown;
+    r->paths[r->count++] = copy;
+}
+
+/* A format that wrote several files lists them all, so that nothing
+ * appears beside OUT unannounced; a single file is OUT itself. */
+static void print_written(write_report *r)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        if (r->count > 1) printf("wrote %s\n", r->paths[i]);
+        free(r->paths[i]);
+    }
+    free(r->paths);
 }
 
 int cmd_convert(int argc, char **argv)
@@ -121,9 +153,10 @@ int cmd_convert(int argc, char **argv)
     ossa_model *model = cli_load_merged(args.files, args.num_files, &load_options);
     const char *anim = args.value[OPT_ANIM];
     int index = model && anim ? cli_find_animation(model, anim) : 0;
-    write_options.warn = print_warning;
-    write_options.info = print_info;
-    write_options.warn_user = (void *)out;
+    write_report report = {out, NULL, 0, false};
+    write_options.diagnostic = print_diagnostic;
+    write_options.wrote = note_written;
+    write_options.user = &report;
     if (!model || index < 0) {
         rc = CLI_EXIT_INPUT;
         ossa_model_free(model);
@@ -136,6 +169,7 @@ int cmd_convert(int argc, char **argv)
             cli_report_error(&error);
             rc = CLI_EXIT_INPUT;
         }
+        print_written(&report);
         ossa_model_free(model);
     }
     cli_args_free(&args);

@@ -261,7 +261,7 @@ static void print_json(FILE *out, const char *file, const ossa_model *model, con
 
     fprintf(out, ",\n%s  \"warnings\": [", ind);
     for (uint32_t i = 0; i < model->num_warnings; i++) {
-        const ossa_warning *w = &model->warnings[i];
+        const ossa_diagnostic *w = &model->warnings[i];
         fprintf(out, "%s\n%s    {\"message\": ", i ? "," : "", ind);
         cli_json_string(out, w->message);
         if (w->line)

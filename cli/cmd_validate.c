@@ -37,7 +37,7 @@ static void json_problem(const report *r, const char *severity, const char *mess
     fputc('}', stdout);
 }
 
-static void on_problem(void *user, const ossa_problem *problem)
+static void on_problem(void *user, const ossa_diagnostic *problem)
 {
     report *r = user;
     int error = problem->severity == OSSA_SEVERITY_ERROR;
@@ -98,7 +98,7 @@ static int validate_file(const char *file, int json, const char *ind,
         }
         /* The returned count is the authority on errors; the callback's
          * count only adds what it printed. */
-        uint32_t errors = ossa_validate(model, on_problem, &r);
+        uint32_t errors = ossa_model_validate(model, on_problem, &r);
         if (errors > r.errors) r.errors = errors;
         ossa_model_free(model);
     } else {

@@ -150,7 +150,7 @@ const char *cli_where(char *buf, size_t size, uint64_t offset, uint32_t line, ui
 void cli_print_warnings(const char *file, const ossa_model *model, uint32_t first)
 {
     for (uint32_t i = first; i < model->num_warnings; i++) {
-        const ossa_warning *w = &model->warnings[i];
+        const ossa_diagnostic *w = &model->warnings[i];
         char where[48];
         cli_where(where, sizeof where, w->offset, w->line, w->column);
         fprintf(stderr, "ossa: %s:%s%swarning: %s\n", file, where, where[0] ? ": " : " ",

@@ -170,7 +170,7 @@ static ossa_status build(ossa_model *model, const vertex_data *d, ossa_error *er
         {OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, offsetof(vertex_data, blend_index)},
         {OSSA_VERTEX_BLENDWEIGHTS, OSSA_UBYTE, 4, offsetof(vertex_data, blend_weight)},
     };
-    if (ossa_model_set_vertex_count(model, NUM_VERTICES, error) != OSSA_OK) return OSSA_FAILED;
+    if (ossa_model_set_num_vertices(model, NUM_VERTICES, error) != OSSA_OK) return OSSA_FAILED;
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         const float *values = (const float *)((const char *)d + arrays[i].offset);
         if (!ossa_model_add_vertex_array_floats(model, arrays[i].type, arrays[i].format,
@@ -197,7 +197,7 @@ ossa_model *demo_build_model(ossa_error *error)
         free(d);
         if (error) {
             memset(error, 0, sizeof *error);
-            error->kind = OSSA_ERROR_NOMEM;
+            error->code = OSSA_ERROR_NOMEM;
             error->offset = OSSA_NO_OFFSET;
             snprintf(error->message, sizeof error->message, "out of memory");
         }

@@ -14,6 +14,31 @@
  *  - Every function that can fail returns ossa_status (or NULL) and fills
  *    the caller's ossa_error when one is given (the pointer may be NULL).
  *  - Strings in a model are NUL-terminated UTF-8 owned by the model.
+ *  - Option structs are zero-initialised; zero always means the default.
+ *    Allocators are passed by pointer everywhere (NULL = malloc/free).
+ *
+ * Quick start (error handling shortened):
+ *
+ *   ossa_error err;
+ *   ossa_model *m = ossa_load_file("guy.iqm", NULL, &err);   // any format
+ *   if (!m) { char b[600]; fprintf(stderr, "%s\n", ossa_error_format(&err, b, sizeof b)); }
+ *   printf("%u joints, %u animations\n", m->num_joints, m->num_animations);
+ *
+ *   ossa_write_file(m, "guy.glb", NULL, &err);               // format from the name
+ *
+ *   ossa_clip *clip = ossa_clip_create(m, 0, NULL, &err);    // animation 0
+ *   ossa_transform *local = malloc(m->num_joints * sizeof *local);
+ *   float (*model)[16] = malloc(m->num_joints * sizeof *model);
+ *   ossa_sample_job job = {0};
+ *   job.clip = clip;
+ *   job.time = 0.5;                                          // seconds
+ *   job.local = local;
+ *   job.model = model;                                       // model-space matrices
+ *   job.num_outputs = m->num_joints;
+ *   ossa_sample_run(&job, &err);
+ *
+ *   ossa_clip_free(clip);
+ *   ossa_model_free(m);
  */
 #ifndef OSSA_H
 #define OSSA_H
@@ -29,49 +54,111 @@ extern "C" {
 #define OSSA_VERSION_MINOR 1
 #define OSSA_VERSION_PATCH 0
 
-/* "MAJOR.MINOR.PATCH" of the library actually linked. */
+/* The one place the version is set: CMakeLists.txt reads these three
+ * lines. "MAJOR.MINOR.PATCH" of the library actually linked: */
 const char *ossa_version_string(void);
 
-/* -- Errors ---------------------------------------------------------------- */
+/* -- Diagnostics -----------------------------------------------------------
+ *
+ * Errors, warnings and validation findings are one type, each with a
+ * stable numeric code: callers and tests branch on codes, never on
+ * message text. Codes keep their values; new ones are added at the end of
+ * their range. */
 
 typedef enum ossa_status {
     OSSA_OK = 0,
     OSSA_FAILED = 1 /* details in the ossa_error */
 } ossa_status;
 
-/* Stable error kinds; tests and callers branch on these, not on messages. */
-typedef enum ossa_error_kind {
-    OSSA_ERROR_NONE = 0,
-    OSSA_ERROR_IO,          /* open, read, map, write or rename failed */
-    OSSA_ERROR_NOMEM,       /* an allocation failed */
-    OSSA_ERROR_FORMAT,      /* not a file of the expected (or any known) format */
-    OSSA_ERROR_TRUNCATED,   /* the data ends before a structure it declares */
-    OSSA_ERROR_CORRUPT,     /* a count, offset, index or value is out of range */
-    OSSA_ERROR_UNSUPPORTED, /* valid input that ossa cannot represent */
-    OSSA_ERROR_ARGUMENT,    /* the caller passed an invalid argument */
-    OSSA_ERROR_MISMATCH     /* inputs that cannot be combined (merging) */
-} ossa_error_kind;
+typedef enum ossa_code {
+    OSSA_CODE_NONE = 0,
+    /* Errors (1..99): the call failed. */
+    OSSA_ERROR_IO = 1,          /* open, read, map, write or rename failed */
+    OSSA_ERROR_NOMEM = 2,       /* an allocation failed */
+    OSSA_ERROR_FORMAT = 3,      /* not a file of the expected (or any known) format */
+    OSSA_ERROR_TRUNCATED = 4,   /* the data ends before a structure it declares */
+    OSSA_ERROR_CORRUPT = 5,     /* a count, offset, index or value is out of range */
+    OSSA_ERROR_UNSUPPORTED = 6, /* valid input that ossa cannot represent */
+    OSSA_ERROR_ARGUMENT = 7,    /* the caller passed an invalid argument */
+    OSSA_ERROR_MISMATCH = 8,    /* inputs that cannot be combined (merging) */
+    OSSA_ERROR_ACCESS = 9,      /* a file reference that the load options do not allow */
+
+    /* Warnings (100..199): the call succeeded; what the reader, writer or
+     * merge did about something it met. */
+    OSSA_WARNING_IGNORED = 100,      /* input not used: unknown commands, skipped records,
+                                        trailing bytes, unsupported features */
+    OSSA_WARNING_DROPPED = 101,      /* data lost: what the output (or a merge) cannot hold */
+    OSSA_WARNING_REPAIRED = 102,     /* input fixed up: joints reordered, frames padded,
+                                        defaults or rebuilt values used */
+    OSSA_WARNING_INCONSISTENT = 103, /* the input disagrees with itself; one side was taken */
+    OSSA_WARNING_NONSTANDARD = 104,  /* outside the format's rules, read anyway (byte order
+                                        marks, reserved flags, unknown versions, misalignment) */
+    OSSA_WARNING_TRUNCATED = 105,    /* the input ends inside a statement or an item */
+    OSSA_WARNING_LIMITED = 106,      /* more than is kept: influences, sets, joints */
+    OSSA_WARNING_RENAMED = 107,      /* names changed to be unique or writable */
+
+    /* Validation findings (200..299), from ossa_model_validate. */
+    OSSA_PROBLEM_PARENT_ORDER = 200,   /* a joint's parent does not come before it */
+    OSSA_PROBLEM_BIND_NOT_FINITE = 201,
+    OSSA_PROBLEM_ROTATION_NORM = 202,  /* a bind rotation is not unit */
+    OSSA_PROBLEM_DUPLICATE_NAME = 203, /* two joints share a name */
+    OSSA_PROBLEM_ARRAY_FORMAT = 204,   /* a vertex array's format or size is invalid */
+    OSSA_PROBLEM_NOT_FINITE = 205,     /* a vertex value is NaN or infinite */
+    OSSA_PROBLEM_BLEND_PAIR = 206,     /* blend indexes without weights or the reverse */
+    OSSA_PROBLEM_BLEND_INDEX = 207,    /* a blend index names no joint */
+    OSSA_PROBLEM_BLEND_NEGATIVE = 208, /* a negative blend weight */
+    OSSA_PROBLEM_BLEND_SUM = 209,      /* blend weights do not sum to 1 */
+    OSSA_PROBLEM_UBYTE_SUM = 210,      /* ubyte blend weights do not sum to 255 */
+    OSSA_PROBLEM_NO_WEIGHT = 211,      /* a vertex without any blend weight */
+    OSSA_PROBLEM_TRIANGLE_INDEX = 212, /* a triangle names a vertex out of range */
+    OSSA_PROBLEM_DEGENERATE = 213,     /* a triangle repeats a vertex */
+    OSSA_PROBLEM_MESH_RANGE = 214,     /* a mesh's ranges leave the model */
+    OSSA_PROBLEM_MESH_VERTEX = 215,    /* a mesh's triangle uses a vertex outside the mesh */
+    OSSA_PROBLEM_BOUNDS = 216,         /* stored bounds are invalid */
+    OSSA_PROBLEM_BOUNDS_LOOSE = 217,   /* stored bounds do not contain the skinned mesh */
+    OSSA_PROBLEM_FRAMERATE = 218,      /* an animation's frame rate is invalid */
+    OSSA_PROBLEM_NO_FRAMES = 219,      /* an animation without frames */
+    OSSA_PROBLEM_POSE_NOT_FINITE = 220,
+    OSSA_PROBLEM_POSE_ROTATION = 221   /* a frame's rotation is not unit */
+} ossa_code;
+
+typedef enum ossa_severity {
+    OSSA_SEVERITY_NOTE = 0, /* information (an encoder's statistics, say) */
+    OSSA_SEVERITY_WARNING = 1,
+    OSSA_SEVERITY_ERROR = 2
+} ossa_severity;
 
 #define OSSA_NO_OFFSET UINT64_MAX
 
-typedef struct ossa_error {
-    ossa_error_kind kind;
+typedef struct ossa_diagnostic {
+    ossa_code code;
+    ossa_severity severity;
     /* Where in the input: byte offset for binary formats (OSSA_NO_OFFSET when
      * unknown), 1-based line and column for text formats (0 when unknown). */
     uint64_t offset;
     uint32_t line, column;
-    /* The file the error is about ("" for memory input without a name). */
+    /* The file it is about ("" for memory input without a name, and for
+     * warnings kept in a model: the model knows its file). */
     char file[256];
     /* What was expected and what was found, without the file name. */
     char message[256];
-} ossa_error;
+} ossa_diagnostic;
+
+/* What a failing call fills in: every field, severity ERROR. The caller's
+ * struct needs no initialisation and nothing of an earlier use remains. */
+typedef ossa_diagnostic ossa_error;
+
+/* Receives diagnostics during a call (validation, writing). The pointer
+ * is valid only during the call. */
+typedef void (*ossa_diagnostic_fn)(void *user, const ossa_diagnostic *diagnostic);
 
 /* Writes "file:where: message" into buf (always NUL-terminated) and returns
  * buf. "where" is "line:column" for text, "byte N" for binary, or omitted. */
 const char *ossa_error_format(const ossa_error *error, char *buf, size_t size);
 
-/* Name of an error kind ("io", "nomem", "format", ...). */
-const char *ossa_error_kind_name(ossa_error_kind kind);
+/* Short name of a code ("io", "nomem", "format", "ignored", ...); "unknown"
+ * for a value that is not a code. */
+const char *ossa_code_name(ossa_code code);
 
 /* -- Allocation ------------------------------------------------------------ */
 
@@ -214,11 +301,7 @@ typedef struct ossa_extra {
 #define OSSA_EXTRA_JOINT_INDEX "ossa.joint_index"
 #define OSSA_EXTRA_MESH_TO_BIND "ossa.mesh_to_bind"
 
-typedef struct ossa_warning {
-    char message[256];
-    uint64_t offset;       /* OSSA_NO_OFFSET when unknown */
-    uint32_t line, column; /* 0 when unknown */
-} ossa_warning;
+
 
 typedef enum ossa_format {
     OSSA_FORMAT_AUTO = 0, /* detect from content, then from the file name */
@@ -233,7 +316,8 @@ typedef enum ossa_format {
     OSSA_FORMAT_ILLSKEL = 9,  /* illEngine skeleton */
     OSSA_FORMAT_ILLANIM = 10, /* illEngine animation */
     OSSA_FORMAT_ILLANSET = 11, /* illEngine bone names of a model set (.illanset) */
-    OSSA_FORMAT_SOTC_NTO = 12  /* Shadow of the Colossus texture (XFF .nto): header only */
+    OSSA_FORMAT_SOTC_NTO = 12, /* Shadow of the Colossus texture (XFF .nto): header only */
+    OSSA_FORMAT_FBX = 13       /* Autodesk FBX 7, binary or ASCII: read only */
 } ossa_format;
 
 /* The model's joints were made from an animation-only file's poses: they
@@ -267,7 +351,7 @@ typedef struct ossa_model {
     uint32_t num_triangles;
     ossa_triangle *triangles;
     /* 3 entries per triangle as stored in the source (a hint, possibly
-     * wrong: see ossa_compute_adjacency), or NULL. */
+     * wrong: see ossa_model_compute_adjacency), or NULL. */
     uint32_t *adjacency;
 
     uint32_t num_meshes;
@@ -284,9 +368,9 @@ typedef struct ossa_model {
     uint32_t num_extras;
     ossa_extra *extras;
 
-    /* Non-fatal problems met while loading. */
+    /* Non-fatal problems met while loading (severity WARNING, file ""). */
     uint32_t num_warnings;
-    ossa_warning *warnings;
+    ossa_diagnostic *warnings;
 
     uint32_t flags; /* OSSA_MODEL_* */
     ossa_format source_format;
@@ -306,7 +390,7 @@ int32_t ossa_model_add_joint(ossa_model *model, const char *name, int32_t parent
                              const ossa_transform *bind, ossa_error *error);
 
 /* Sets the vertex count; only while the model has no vertex arrays. */
-ossa_status ossa_model_set_vertex_count(ossa_model *model, uint32_t count, ossa_error *error);
+ossa_status ossa_model_set_num_vertices(ossa_model *model, uint32_t count, ossa_error *error);
 
 /* Adds an array and copies num_vertices * size components of `format` from
  * `data` (host byte order). `name` is used for custom arrays only. Returns
@@ -341,6 +425,20 @@ ossa_animation *ossa_model_add_animation(ossa_model *model, const char *name,
                                          uint32_t num_frames, float framerate, uint32_t flags,
                                          ossa_error *error);
 
+/* Copies `count` frames of num_joints transforms each (frame-major) into
+ * frames [first, first + count) of animation `animation`. */
+ossa_status ossa_model_set_animation_frames(ossa_model *model, uint32_t animation, uint32_t first,
+                                            uint32_t count, const ossa_transform *frames,
+                                            ossa_error *error);
+/* Gives the animation stored per-frame bounds: num_frames records copied
+ * (NULL removes them). */
+ossa_status ossa_model_set_animation_bounds(ossa_model *model, uint32_t animation,
+                                            const ossa_bounds *bounds, ossa_error *error);
+/* Which channels the animation's source animates per joint (num_joints
+ * OSSA_CHANNEL_* masks, copied; NULL = every channel of every joint). */
+ossa_status ossa_model_set_animation_channels(ossa_model *model, uint32_t animation,
+                                              const uint8_t *channels, ossa_error *error);
+
 ossa_status ossa_model_set_comment(ossa_model *model, const void *text, size_t size,
                                    ossa_error *error);
 ossa_status ossa_model_add_extra(ossa_model *model, const char *key, const void *data,
@@ -367,7 +465,7 @@ ossa_status ossa_vertex_array_read(const ossa_model *model, const ossa_vertex_ar
 /* Adjacency by the correct definition (iqm.md §10): 3 entries per
  * triangle, OSSA_NO_NEIGHBOR where an edge has no single neighbour.
  * `out` holds 3 * num_triangles entries. */
-ossa_status ossa_compute_adjacency(const ossa_model *model, uint32_t *out, ossa_error *error);
+ossa_status ossa_model_compute_adjacency(const ossa_model *model, uint32_t *out, ossa_error *error);
 
 /* -- Poses ----------------------------------------------------------------- */
 
@@ -391,31 +489,25 @@ typedef enum ossa_bounds_mode {
 /* Bounds of every frame of one animation (num_frames records). Fails when
  * the model has no positions. Vertices without blend data are taken as
  * static. */
-ossa_status ossa_compute_bounds(const ossa_model *model, uint32_t animation,
+ossa_status ossa_model_compute_bounds(const ossa_model *model, uint32_t animation,
                                 ossa_bounds_mode mode, ossa_bounds *out, ossa_error *error);
 
 /* -- Validation ------------------------------------------------------------ */
 
-typedef enum ossa_severity { OSSA_SEVERITY_WARNING = 1, OSSA_SEVERITY_ERROR = 2 } ossa_severity;
-
-typedef struct ossa_problem {
-    ossa_severity severity;
-    char message[256];
-} ossa_problem;
-
-typedef void (*ossa_problem_fn)(void *user, const ossa_problem *problem);
-
 /* Deep checks: parents before children, indices in range, weight sums,
- * quaternion norms, NaN/Inf, bounds. Reports every problem to `fn` (may be
- * NULL) and returns the number of errors (warnings not counted). */
-uint32_t ossa_validate(const ossa_model *model, ossa_problem_fn fn, void *user);
+ * quaternion norms, NaN/Inf, bounds. Reports every finding (OSSA_PROBLEM_*
+ * codes, severity WARNING or ERROR) to `fn` (may be NULL) and returns the
+ * number of errors (warnings not counted). */
+uint32_t ossa_model_validate(const ossa_model *model, ossa_diagnostic_fn fn, void *user);
 
 /* -- Reading and writing --------------------------------------------------- */
 
 typedef struct ossa_load_options {
     ossa_format format;        /* OSSA_FORMAT_AUTO (0) = detect */
-    const char *file_name;     /* for messages and detection by extension */
-    ossa_allocator allocator;  /* zero = malloc/free */
+    /* For messages and detection by extension, and the base of the sibling
+     * files some formats name (see ossa_load_memory). */
+    const char *file_name;
+    const ossa_allocator *allocator; /* NULL = malloc/free; every allocation of the load */
     /* Blend influences kept per vertex by formats that allow more (the
      * largest, renormalized): 0 = 4, at most OSSA_MAX_COMPONENTS. */
     uint32_t max_influences;
@@ -438,11 +530,21 @@ enum {
     OSSA_LOAD_ILL_MESH_V0B = 1u << 5,
     /* SOTC .nto: take the high size nibble (byte 0x1E) as log2 width and
      * the low one as log2 height; default: low = width (docs/sotc.md) */
-    OSSA_LOAD_NTO_SWAP_SIZE = 1u << 6
+    OSSA_LOAD_NTO_SWAP_SIZE = 1u << 6,
+    /* FBX: keep the file's axes (default: converted to ossa's Z-up, front
+     * -Y, from GlobalSettings; docs/formats/fbx.md) */
+    OSSA_LOAD_FBX_KEEP_AXES = 1u << 7,
+    /* FBX: keep the file's units (default: metres, UnitScaleFactor / 100) */
+    OSSA_LOAD_FBX_KEEP_UNITS = 1u << 8
 };
 
 /* `options` may be NULL. Returns NULL and fills `error` on failure. The
- * buffer is not kept after the call. */
+ * buffer is not kept after the call.
+ *
+ * Files that name other files are read with them: external glTF buffers
+ * (.bin) and images named by uri are read from the directory of
+ * options->file_name (the current directory when it has none); absolute
+ * paths are refused. */
 ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_options *options,
                              ossa_error *error);
 /* Maps the file and loads it. */
@@ -450,20 +552,24 @@ ossa_model *ossa_load_file(const char *path, const ossa_load_options *options, o
 
 typedef struct ossa_write_options {
     ossa_format format;      /* AUTO = from the file name (ossa_write_file) */
-    ossa_bounds_mode bounds; /* DEFAULT = conservative */
-    ossa_allocator allocator;
+    /* Per-frame bounds to store: IQM files only (the one format that holds
+     * them); other writers ignore it. DEFAULT = conservative. */
+    ossa_bounds_mode bounds;
+    const ossa_allocator *allocator; /* NULL = malloc/free; buffers and temporaries */
     /* For formats that hold one animation (SOTC .anb): its index. */
     uint32_t animation;
     uint32_t flags; /* OSSA_WRITE_* */
-    /* Optional: called (with warn_user) once per problem that does not stop
-     * the write but loses data, such as channels a format cannot hold or
-     * rotations quantized beyond a small error. One line, no newline, no
-     * file name. The message is valid only during the call. NULL = silent. */
-    void (*warn)(void *user, const char *message);
-    /* Optional: called for information about the encoding (SOTC .anb: a
-     * summary of the encodings chosen and of the largest error). */
-    void (*info)(void *user, const char *message);
-    void *warn_user;
+    /* Optional: receives (with `user`) every warning of the write, once per
+     * problem that does not stop it but loses data (OSSA_WARNING_DROPPED:
+     * channels a format cannot hold, rotations quantized beyond a small
+     * error...), and notes about the encoding (severity NOTE: SOTC .anb's
+     * summary of the encodings chosen). One line, no newline, file "". */
+    ossa_diagnostic_fn diagnostic;
+    /* Optional: called with the path of every file ossa_write_file wrote
+     * (formats that write several files: glTF's .bin, illEngine, MD5,
+     * SMD), after all of them are in place. */
+    void (*wrote)(void *user, const char *path);
+    void *user;
 } ossa_write_options;
 
 /* Write flags; each names the format it applies to, others ignore it. */
@@ -474,7 +580,9 @@ enum {
 /* Encodes into a new buffer; free it with ossa_free_buffer. */
 ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options *options,
                               void **out_data, size_t *out_size, ossa_error *error);
-void ossa_free_buffer(void *data, const ossa_write_options *options);
+/* Frees a buffer that ossa_write_memory (or another ossa_* call that says
+ * so) returned; `allocator` is the one it was made with (NULL = malloc). */
+void ossa_free_buffer(void *data, const ossa_allocator *allocator);
 
 /* Writes atomically: a temporary file beside `path`, then rename. On
  * failure no file is left behind and an existing `path` is untouched. */
@@ -564,7 +672,7 @@ typedef enum ossa_axis { OSSA_AXIS_Z = 0, OSSA_AXIS_Y = 1, OSSA_AXIS_X = 2 } oss
 typedef struct ossa_clip ossa_clip;
 
 typedef struct ossa_clip_options {
-    ossa_allocator allocator; /* zero = malloc/free */
+    const ossa_allocator *allocator; /* NULL = malloc/free */
     /* Root motion (see ossa_root_motion): the joint whose horizontal
      * motion and yaw are tracked (zero = joint 0; must be a root, i.e.
      * parent -1) and the up axis (zero = Z, the IQM convention). */
@@ -575,11 +683,9 @@ typedef struct ossa_clip_options {
 /* Compiles model->animations[animation]. An animation with no frames
  * gives a one-frame clip holding the bind pose. Fails (NULL, error filled)
  * when the index is out of range, root_joint is not a root or memory runs
- * out. `allocator` and `options` may be NULL. */
+ * out. `options` may be NULL. */
 ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
-                            const ossa_allocator *allocator, ossa_error *error);
-ossa_clip *ossa_clip_create_ex(const ossa_model *model, uint32_t animation,
-                               const ossa_clip_options *options, ossa_error *error);
+                            const ossa_clip_options *options, ossa_error *error);
 void ossa_clip_free(ossa_clip *clip); /* NULL is fine */
 
 typedef struct ossa_clip_info {
@@ -679,7 +785,7 @@ ossa_status ossa_local_to_model_run(const ossa_local_to_model_job *job, ossa_err
 /* Inverse of every joint's model-space bind matrix (num_joints matrices).
  * A joint whose bind matrix is singular (a zero scale) gets the identity;
  * returns the number of such joints. */
-uint32_t ossa_inverse_bind_matrices(const ossa_model *model, float (*out)[16]);
+uint32_t ossa_model_inverse_bind_matrices(const ossa_model *model, float (*out)[16]);
 
 /* out[j] = model[j] * inverse_bind[j] for j < count: the matrices that
  * move a bind-pose vertex to the posed one. `out` may alias `model`. Both
@@ -709,7 +815,7 @@ void ossa_normal_matrices(uint32_t count, const float (*matrices)[16], float (*o
  * that the loops need no per-influence check when all are in range. */
 #define OSSA_MAX_INFLUENCES 8
 typedef struct ossa_skinning_job {
-    uint32_t vertex_count;
+    uint32_t num_vertices;
     uint32_t influences;          /* per vertex, 1..OSSA_MAX_INFLUENCES; 0 = 4 */
     const float (*matrices)[16];  /* skinning matrices (affine) */
     const float (*normal_matrices)[16]; /* NULL = use `matrices` */
@@ -823,6 +929,293 @@ typedef struct ossa_root_motion {
  * without joints. */
 void ossa_clip_root_motion(const ossa_clip *clip, double t0, double t1, ossa_wrap wrap,
                            ossa_root_motion *out);
+
+/* -- Rendering -------------------------------------------------------------
+ *
+ * A software rasterizer: draws a posed, skinned model into a caller-owned
+ * RGBA8 image, with no GPU, no display and no global state. A scene holds
+ * what does not change from frame to frame (decoded vertices, normals,
+ * materials, textures) plus the work buffers of one render; a camera says
+ * where the model is seen from; ossa_render_run draws one frame. Output is
+ * deterministic: the same scene, options and pose give the same bytes on
+ * every run and with any number of threads.
+ *
+ * Shading, per vertex and interpolated perspective-correctly over each
+ * triangle, with n the unit normal and l the unit light direction, both in
+ * camera space, and v the unit vector from the surface to the eye:
+ *   colour = albedo * (ambient + diffuse * max(0, n.l))
+ *            + 255 * rim * (1 - max(0, n.v))^rim_power
+ * per RGB channel (albedo in 0..255: the texel times the material colour),
+ * rounded to the nearest integer and clamped to 0..255; alpha is 255.
+ * The back side of a triangle drawn two-sided is lit with -n. */
+
+typedef struct ossa_render_scene ossa_render_scene;
+
+enum {
+    /* Draw both sides of every triangle. Without it each mesh culls the
+     * faces turned away (front faces are the model's, see ossa_triangle),
+     * except meshes whose winding disagrees with their normals or with
+     * itself, which are drawn two-sided. */
+    OSSA_RENDER_SCENE_TWO_SIDED = 1
+};
+
+typedef struct ossa_render_scene_options {
+    const ossa_allocator *allocator; /* NULL = malloc/free; every buffer of the scene */
+    uint32_t flags;           /* OSSA_RENDER_SCENE_* */
+} ossa_render_scene_options;
+
+/* Decodes the model's positions, normals (generated from the triangles,
+ * area-weighted, when the model has none), texture coordinates and blend
+ * data, and gives every mesh the colour of the fixed palette at its index.
+ * The scene copies what it needs: the model may be freed afterwards. A
+ * model without vertices or triangles gives a scene that draws nothing.
+ * `options` may be NULL. */
+ossa_render_scene *ossa_render_scene_create(const ossa_model *model,
+                                            const ossa_render_scene_options *options,
+                                            ossa_error *error);
+void ossa_render_scene_free(ossa_render_scene *scene); /* NULL is fine */
+
+typedef struct ossa_render_scene_info {
+    uint32_t num_vertices, num_triangles, num_meshes, num_joints;
+    int generated_normals;     /* nonzero when the model had no normals */
+    uint32_t two_sided_meshes; /* meshes drawn without culling */
+    uint32_t textured_meshes;  /* meshes with a texture */
+    ossa_bounds bind_bounds;   /* of the bind-pose vertices (zero when none) */
+    size_t memory;             /* bytes held by the scene, work buffers included */
+} ossa_render_scene_info;
+
+void ossa_render_scene_get_info(const ossa_render_scene *scene, ossa_render_scene_info *info);
+
+/* How a mesh looks. */
+typedef struct ossa_render_material {
+    /* Multiplies the texture, or is the colour without one; sRGB, 0..1
+     * (alpha unused). All zero = white with a texture, the mesh's palette
+     * colour without. */
+    float color[4];
+    /* RGBA8 texels, rows top first (texture coordinate v = 0 is the top
+     * row, as in IQM and glTF), copied by the call; NULL = no texture.
+     * Coordinates repeat outside 0..1; texels are filtered bilinearly, and
+     * pixels whose texel alpha is below 128 are not drawn (cut-outs). */
+    const uint8_t *texture;
+    uint32_t texture_width, texture_height; /* 1..16384 each when texture is set */
+} ossa_render_material;
+
+/* Sets the look of mesh `mesh` (< the model's num_meshes). */
+ossa_status ossa_render_scene_set_material(ossa_render_scene *scene, uint32_t mesh,
+                                           const ossa_render_material *material,
+                                           ossa_error *error);
+
+/* Finds the materials of `model` (the model the scene was made from) in
+ * the files it came from, `path` being the model file's path:
+ *  - glTF (.gltf, .glb): each material's baseColorFactor and base colour
+ *    texture (embedded in the GLB, a data URI or a file beside it);
+ *  - other formats (IQM, IQE, MD5 and the like name an image file as a
+ *    mesh's material): the file named by the material beside the model,
+ *    else the same name with the extension .png.
+ * Only PNG images are decoded (through libpng); others, missing files and
+ * undecodable images leave the mesh as it was and are reported to
+ * `diagnostic` (may be NULL) as OSSA_WARNING_IGNORED, the image's file
+ * in `file`. Returns the number of meshes whose material was set. */
+uint32_t ossa_render_scene_load_materials(ossa_render_scene *scene, const ossa_model *model,
+                                          const char *path, ossa_diagnostic_fn diagnostic,
+                                          void *user);
+
+/* -- Camera -- */
+
+typedef enum ossa_render_view {
+    OSSA_RENDER_VIEW_DEFAULT = 0, /* = THREE_QUARTER */
+    OSSA_RENDER_VIEW_FRONT,       /* yaw 0, pitch 0: facing the model's front */
+    OSSA_RENDER_VIEW_SIDE,        /* yaw 90, pitch 0: the model's left side */
+    OSSA_RENDER_VIEW_BACK,        /* yaw 180, pitch 0 */
+    OSSA_RENDER_VIEW_TOP,         /* yaw 0, pitch 90: from above, front down */
+    OSSA_RENDER_VIEW_THREE_QUARTER /* yaw 35, pitch 20 */
+} ossa_render_view;
+
+/* Camera flags. */
+enum {
+    OSSA_RENDER_CAMERA_ORTHOGRAPHIC = 1, /* parallel projection (default: perspective) */
+    OSSA_RENDER_CAMERA_YAW = 2,          /* use `yaw` instead of the view's */
+    OSSA_RENDER_CAMERA_PITCH = 4         /* use `pitch` instead of the view's */
+};
+
+typedef struct ossa_render_camera_options {
+    ossa_render_view view;
+    uint32_t flags; /* OSSA_RENDER_CAMERA_* */
+    /* Degrees. Yaw turns the camera about the up axis, counter-clockwise
+     * seen from above, from the front (yaw 0: the camera on the side the
+     * model faces, -Y for Z-up models, +Z for Y-up ones, as Blender's
+     * front view and glTF's convention). Pitch raises it above the
+     * horizon (90 = straight down). */
+    float yaw, pitch;
+    /* Distance from the eye to the centre of the bounds, model units;
+     * 0 = the distance at which the bounds fill the picture. With an
+     * orthographic camera it scales the visible area in the same way. */
+    float distance;
+    float fov;    /* vertical field of view in degrees (perspective); 0 = 30 */
+    float margin; /* room kept around the bounds, a fraction of their size; 0 = 0.05 */
+} ossa_render_camera_options;
+
+/* Where the model is seen from, and the ground the grid and the shadow
+ * lie on. Matrices are column-major like the rest of the API; camera
+ * space has the eye at the origin looking down -Z with +Y up, and the
+ * projection maps it to OpenGL clip space (x, y, z in -w..w). */
+typedef struct ossa_render_camera {
+    float view[16];       /* model space -> camera space (a rigid motion) */
+    float projection[16]; /* camera space -> clip space */
+    int orthographic;     /* nonzero when `projection` is parallel */
+    float near_plane, far_plane; /* distances along -Z that `projection` maps to z = -w, w */
+    /* The ground: the plane dot(up, p) = ground in model space, with the
+     * grid's lines `grid_spacing` apart within `grid_extent` of
+     * `ground_center` (a point on the plane). */
+    float up[3];
+    float ground;
+    float ground_center[3];
+    float grid_spacing, grid_extent;
+} ossa_render_camera;
+
+/* Frames `bounds` (see ossa_render_bounds) for a width x height picture,
+ * `up` being the model's up axis (Z for models: readers convert to it):
+ * the sphere around the box fits the picture whatever the view, so every
+ * frame of an animation framed by its whole bounds stays inside. The
+ * ground is the bottom of the box along `up`. Bounds that are empty or not
+ * finite give a unit box at the origin. Fails on a zero size or an
+ * out-of-range field. `options` may be NULL. */
+ossa_status ossa_render_camera_frame(const ossa_render_camera_options *options,
+                                     const ossa_bounds *bounds, ossa_axis up, uint32_t width,
+                                     uint32_t height, ossa_render_camera *out, ossa_error *error);
+
+/* Bounds of the skinned model over every frame of animation `animation`
+ * (exact when the model's vertices times the frames are at most 2^23,
+ * else from per-joint boxes, which contain them), or of the bind pose
+ * when `animation` is -1. Fails when the index is out of range; a model
+ * without positions gives zero bounds. */
+ossa_status ossa_render_bounds(const ossa_model *model, int32_t animation, ossa_bounds *out,
+                               ossa_error *error);
+
+/* -- Drawing -- */
+
+/* A caller-owned picture. */
+typedef struct ossa_render_image {
+    uint32_t width, height; /* pixels, 1..8192 each */
+    /* RGBA8, not premultiplied, rows top first; row y starts at
+     * pixels + y * stride. stride 0 = width * 4 (so a sub-rectangle of a
+     * larger picture can be drawn into). */
+    uint8_t *pixels;
+    size_t stride;
+    /* Optional: width * height floats (rows of `width`), the window depth
+     * of each pixel, 0 at the near plane to 1 at the far plane (OpenGL's
+     * z/w * 0.5 + 0.5), 1 where the model is not drawn; with
+     * supersampling, the nearest of the pixel's samples. NULL = not wanted. */
+    float *depth;
+} ossa_render_image;
+
+/* Render flags. */
+enum {
+    OSSA_RENDER_GRID = 1u << 0,        /* a grid on the ground, under the model */
+    OSSA_RENDER_SHADOW = 1u << 1,      /* a soft blob shadow on the ground */
+    OSSA_RENDER_SKELETON = 1u << 2,    /* bones drawn on top of everything */
+    OSSA_RENDER_HIDE_MODEL = 1u << 3,  /* leave the meshes out (for the skeleton alone) */
+    OSSA_RENDER_TRANSPARENT = 1u << 4, /* background alpha 0 instead of `background` */
+    OSSA_RENDER_TWO_SIDED = 1u << 5,   /* no culling in this render */
+    OSSA_RENDER_NO_TEXTURES = 1u << 6, /* material colours only */
+    OSSA_RENDER_LIGHTING = 1u << 7     /* use the lighting fields below as given */
+};
+
+typedef struct ossa_render_options {
+    const ossa_render_camera *camera; /* required */
+    /* Model-space joint matrices of the pose (ossa_sample_job.model or
+     * ossa_local_to_model), at least num_joints of them; NULL = the bind
+     * pose. Vertices without blend data stay where they are. */
+    const float (*pose)[16];
+    uint32_t num_pose; /* entries in `pose` */
+    uint32_t flags;    /* OSSA_RENDER_* */
+    /* Anti-aliasing: samples per pixel along each axis, 0 or 1 = none, 2
+     * (4 samples, a 2x2 box), 3 or 4. Costs about its square in time and
+     * needs that many times the work memory. */
+    uint32_t supersample;
+    /* Threads that draw (the calling one among them); 0 = 1. The output
+     * does not depend on it. */
+    uint32_t threads;
+    /* Background colour; all zero = 48 52 60 255 (a dark slate). */
+    uint8_t background[4];
+    /* With OSSA_RENDER_LIGHTING, the shading terms (see the formula
+     * above) as given; otherwise light (-0.4, 0.5, 0.77) normalized,
+     * ambient 0.35, diffuse 0.7, rim 0.25, rim_power 3. `light` points
+     * from the surface to the light, in camera space (x right, y up, z
+     * towards the viewer); it is normalized, zero length gives (0, 0, 1). */
+    float light[3];
+    float ambient, diffuse, rim, rim_power;
+    ossa_simd simd; /* skinning code level; AUTO = the fastest */
+} ossa_render_options;
+
+/* Draws one frame: clears the image (and depth) to the background, draws
+ * the ground, the model and the overlays. The scene's work buffers are
+ * reused, so a scene draws one image at a time (use one scene per thread
+ * to draw in parallel). Fails when an option is out of range or the work
+ * memory cannot be had; the image is then left in an unspecified state.
+ * Vertices that are not finite, or whose triangles are degenerate, are
+ * skipped; triangles crossing the near plane are clipped. */
+ossa_status ossa_render_run(ossa_render_scene *scene, const ossa_render_options *options,
+                            ossa_render_image *image, ossa_error *error);
+
+/* Writes ASCII text with the built-in 3x5 pixel font (digits, letters
+ * shown as capitals, and . , : ; - + / = ( ) % _ ' # ! ?; anything else as
+ * a blank), each font pixel a `scale` x `scale` square (0 = 1) of colour
+ * `rgba` blended by its alpha, top-left corner at (x, y); characters step
+ * 4 * scale pixels, '\n' starts a new line 6 * scale lower. Clipped to the
+ * image. Returns the width of the longest line in pixels. */
+uint32_t ossa_render_text(ossa_render_image *image, int32_t x, int32_t y, uint32_t scale,
+                          const uint8_t rgba[4], const char *text);
+
+/* -- Image files -- */
+
+/* PNG through libpng. encode: a new buffer (from `allocator`, may be
+ * NULL = malloc) holding the image as an 8-bit RGBA PNG. decode: any PNG
+ * that libpng reads, converted to RGBA8, into out->pixels (a new buffer
+ * from `allocator`, stride width * 4; out->depth NULL); images over 16384
+ * pixels on a side or 2^26 pixels in all are refused. Free the buffers
+ * with ossa_render_free. write: atomically, like ossa_write_file. */
+ossa_status ossa_render_png_encode(const ossa_render_image *image, const ossa_allocator *allocator,
+                                   void **out_data, size_t *out_size, ossa_error *error);
+ossa_status ossa_render_png_decode(const void *data, size_t size, const ossa_allocator *allocator,
+                                   ossa_render_image *out, ossa_error *error);
+ossa_status ossa_render_png_write(const ossa_render_image *image, const char *path,
+                                  ossa_error *error);
+void ossa_render_free(void *data, const ossa_allocator *allocator); /* NULL is fine */
+
+/* Animated GIF through libgif: add frames one by one, then finish (to a
+ * buffer) or write (to a file, atomically). Each frame gets its own
+ * 256-colour palette (libgif's median cut over the frame); pixels with
+ * alpha below 128 become transparent. The encoded file is kept in memory
+ * until finished. */
+typedef struct ossa_render_gif ossa_render_gif;
+
+enum {
+    OSSA_RENDER_GIF_ONCE = 1 /* play once (default: loop forever) */
+};
+
+typedef struct ossa_render_gif_options {
+    const ossa_allocator *allocator; /* NULL = malloc/free; libgif itself uses malloc */
+    uint32_t width, height;   /* every frame's size, 1..8192 (required) */
+    /* Frames per second; 0 = 30. GIF delays are whole hundredths of a
+     * second: each frame gets the delay that keeps its start time within
+     * half a hundredth of frame / fps. */
+    float fps;
+    uint32_t flags; /* OSSA_RENDER_GIF_* */
+} ossa_render_gif_options;
+
+ossa_render_gif *ossa_render_gif_create(const ossa_render_gif_options *options, ossa_error *error);
+/* The frame must have the size given at creation. */
+ossa_status ossa_render_gif_add_frame(ossa_render_gif *gif, const ossa_render_image *frame,
+                                      ossa_error *error);
+/* Ends the file and hands its bytes to the caller (free them with
+ * ossa_render_free and the gif's allocator); the gif takes no more
+ * frames but must still be freed. A GIF without frames is refused. */
+ossa_status ossa_render_gif_finish(ossa_render_gif *gif, void **out_data, size_t *out_size,
+                                   ossa_error *error);
+/* Finishes and writes the file atomically. */
+ossa_status ossa_render_gif_write(ossa_render_gif *gif, const char *path, ossa_error *error);
+void ossa_render_gif_free(ossa_render_gif *gif); /* NULL is fine */
 
 #ifdef __cplusplus
 }

@@ -48,7 +48,7 @@ static inline ossa_model *it_load(const char *text, uint32_t flags, const char *
 /* Loading must fail with `kind` at line:column (text) or at `offset`
  * (binary, line 0). */
 static inline void it_expect_error_at(const void *data, size_t size, uint32_t flags,
-                                      ossa_error_kind kind, uint32_t line, uint32_t column,
+                                      ossa_code kind, uint32_t line, uint32_t column,
                                       uint64_t offset, const char *needle, int at_line)
 {
     ossa_error err;
@@ -58,13 +58,13 @@ static inline void it_expect_error_at(const void *data, size_t size, uint32_t fl
         ossa_model_free(m);
         fail_msg("line %d: loading should fail", at_line);
     }
-    bool ok = err.kind == kind && err.line == line && err.column == column &&
+    bool ok = err.code == kind && err.line == line && err.column == column &&
               (line || err.offset == offset) && (!needle || strstr(err.message, needle));
     if (!ok) {
-        print_error("line %d: got %s: %s\n", at_line, ossa_error_kind_name(err.kind),
+        print_error("line %d: got %s: %s\n", at_line, ossa_code_name(err.code),
                     ossa_error_format(&err, buf, sizeof buf));
         fail_msg("line %d: expected %s at %u:%u / byte %llu%s%s", at_line,
-                 ossa_error_kind_name(kind), line, column, (unsigned long long)offset,
+                 ossa_code_name(kind), line, column, (unsigned long long)offset,
                  needle ? " with " : "", needle ? needle : "");
     }
 }

@@ -95,7 +95,7 @@ ossa_model *ts_load(const void *data, size_t size)
 {
     ossa_error err;
     ossa_model *m = ossa_load_memory(data, size, NULL, &err);
-    if (!m) print_error("load failed: %s: %s\n", ossa_error_kind_name(err.kind), err.message);
+    if (!m) print_error("load failed: %s: %s\n", ossa_code_name(err.code), err.message);
     assert_non_null(m);
     return m;
 }
@@ -112,7 +112,7 @@ unsigned char *ts_write(const ossa_model *m, const ossa_write_options *options, 
     void *data;
     ossa_error err;
     ossa_status st = ossa_write_memory(m, options ? options : &iqm, &data, size, &err);
-    if (st) print_error("write failed: %s: %s\n", ossa_error_kind_name(err.kind), err.message);
+    if (st) print_error("write failed: %s: %s\n", ossa_code_name(err.code), err.message);
     assert_int_equal(st, OSSA_OK);
     return data;
 }

@@ -22,14 +22,14 @@ static ossa_transform translated(float x, float y, float z)
 #define ALLOC_NV 1500 /* positions > 16 KiB: the array gets an arena chunk of its own */
 
 /* Builds a model, writes it, loads the result and writes that again, all
- * through `alloc`. Returns OSSA_OK, or OSSA_FAILED with err->kind set. */
+ * through `alloc`. Returns OSSA_OK, or OSSA_FAILED with err->code set. */
 static ossa_status build_write_load(const ossa_allocator *alloc, ossa_error *err, void **bytes,
                                     size_t *size)
 {
     *bytes = NULL;
     ossa_model *m = ossa_model_create(alloc);
     if (!m) {
-        err->kind = OSSA_ERROR_NOMEM; /* documented: NULL on allocation failure */
+        err->code = OSSA_ERROR_NOMEM; /* documented: NULL on allocation failure */
         return OSSA_FAILED;
     }
     static float pos[ALLOC_NV * 3], idx[ALLOC_NV * 4], wgt[ALLOC_NV * 4];
@@ -49,12 +49,12 @@ static ossa_status build_write_load(const ossa_allocator *alloc, ossa_error *err
     void *again = NULL;
     size_t again_size = 0;
     ossa_write_options wo = {
-        .format = OSSA_FORMAT_IQM, .bounds = OSSA_BOUNDS_EXACT, .allocator = *alloc};
-    ossa_load_options lo = {.file_name = "alloc.iqm", .allocator = *alloc};
+        .format = OSSA_FORMAT_IQM, .bounds = OSSA_BOUNDS_EXACT, .allocator = alloc};
+    ossa_load_options lo = {.file_name = "alloc.iqm", .allocator = alloc};
     if (ossa_model_add_joint(m, "root", -1, NULL, err) < 0 ||
         ossa_model_add_joint(m, "a", 0, &b, err) < 0 ||
         ossa_model_add_joint(m, "b", 1, &b, err) < 0 ||
-        ossa_model_set_vertex_count(m, ALLOC_NV, err) ||
+        ossa_model_set_num_vertices(m, ALLOC_NV, err) ||
         !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos,
                                             err) ||
         !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, NULL, idx,
@@ -80,7 +80,7 @@ static ossa_status build_write_load(const ossa_allocator *alloc, ossa_error *err
     assert_true(again_size > 0);
     st = OSSA_OK;
 done:
-    ossa_free_buffer(again, &wo);
+    ossa_free_buffer(again, wo.allocator);
     ossa_model_free(back);
     ossa_model_free(m);
     return st;
@@ -105,22 +105,22 @@ static void run_failures(bool sticky)
         size_t size;
         ossa_status st = build_write_load(&a.allocator, &err, &bytes, &size);
         if (st != OSSA_OK) {
-            if (err.kind != OSSA_ERROR_NOMEM)
+            if (err.code != OSSA_ERROR_NOMEM)
                 print_error("failing allocation %ld of %ld: error kind %s (%s)\n", n, total,
-                            ossa_error_kind_name(err.kind), err.message);
-            assert_int_equal(err.kind, OSSA_ERROR_NOMEM);
+                            ossa_code_name(err.code), err.message);
+            assert_int_equal(err.code, OSSA_ERROR_NOMEM);
             assert_int_equal(a.failures > 0, 1); /* failed only because of us */
         } else {
             /* An allocation failure that was recovered from: same output. */
             assert_int_equal(size, reference_size);
             assert_memory_equal(bytes, reference, size);
         }
-        ossa_free_buffer(bytes, &(ossa_write_options){.allocator = a.allocator});
+        ossa_free_buffer(bytes, &a.allocator);
         if (a.live != 0) print_error("failing allocation %ld: %ld blocks leaked\n", n, a.live);
         assert_int_equal(a.live, 0);
         assert_int_equal(a.bad_frees, 0);
     }
-    ossa_free_buffer(reference, &(ossa_write_options){.allocator = good.allocator});
+    ossa_free_buffer(reference, &good.allocator);
     assert_int_equal(good.live, 0);
     assert_int_equal(good.bad_frees, 0);
 }

@@ -32,7 +32,7 @@ static ossa_model *load_ok(const void *data, size_t size, ossa_format format)
 {
     ossa_error err;
     ossa_model *m = load_mem(data, size, format, NULL, &err);
-    if (!m) print_error("load failed: %s: %s\n", ossa_error_kind_name(err.kind), err.message);
+    if (!m) print_error("load failed: %s: %s\n", ossa_code_name(err.code), err.message);
     assert_non_null(m);
     return m;
 }
@@ -372,7 +372,7 @@ static void shared_gltf_contents(void **state)
         assert_int_equal(m->num_joints, expect[i].joints);
         assert_int_equal(m->num_animations, expect[i].animations);
         assert_int_equal(m->num_meshes, expect[i].meshes);
-        assert_int_equal(ossa_validate(m, NULL, NULL), 0);
+        assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
         ossa_model_free(m);
         free(file);
     }
@@ -406,7 +406,7 @@ static ossa_model *build_full_model(void)
     t.scale[0] = 2, t.scale[1] = 1, t.scale[2] = 0.5f;
     assert_int_equal(ossa_model_add_joint(m, "", -1, &t, &err), 2); /* second root, no name */
     enum { NV = 8 };
-    assert_int_equal(ossa_model_set_vertex_count(m, NV, &err), OSSA_OK);
+    assert_int_equal(ossa_model_set_num_vertices(m, NV, &err), OSSA_OK);
     float pos[NV * 3], uv[NV * 2], nrm[NV * 3], tan[NV * 4], idx[NV * 8], wgt[NV * 8], col[NV * 3],
         custom[NV * 2];
     for (int v = 0; v < NV; v++) {
@@ -534,7 +534,7 @@ static ossa_model *load_json(const char *json)
     return load_ok(json, strlen(json), OSSA_FORMAT_GLTF);
 }
 
-static void expect_error(const char *json, ossa_error_kind kind, const char *text)
+static void expect_error(const char *json, ossa_code kind, const char *text)
 {
     ossa_error err;
     ossa_model *m = load_mem(json, strlen(json), OSSA_FORMAT_GLTF, NULL, &err);
@@ -542,9 +542,9 @@ static void expect_error(const char *json, ossa_error_kind kind, const char *tex
         ossa_model_free(m);
         fail_msg("loaded, expected an error containing '%s'", text);
     }
-    if (err.kind != kind || !strstr(err.message, text))
-        fail_msg("error %s '%s', expected %s containing '%s'", ossa_error_kind_name(err.kind),
-                 err.message, ossa_error_kind_name(kind), text);
+    if (err.code != kind || !strstr(err.message, text))
+        fail_msg("error %s '%s', expected %s containing '%s'", ossa_code_name(err.code),
+                 err.message, ossa_code_name(kind), text);
 }
 
 /* Strip and fan: triangles and their (reversed) winding. */
@@ -769,11 +769,11 @@ static void external_buffer(void **state)
     assert_non_null(strstr((char *)text, "\"gltf%20external.bin\""));
     ossa_model *c = load_mem(text, size, OSSA_FORMAT_AUTO, NULL, &err);
     assert_null(c);
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     assert_non_null(strstr(err.message, "buffers[0].uri"));
     c = load_mem(text, size, OSSA_FORMAT_AUTO, "/nonexistent/dir/x.gltf", &err);
     assert_null(c);
-    assert_int_equal(err.kind, OSSA_ERROR_IO);
+    assert_int_equal(err.code, OSSA_ERROR_IO);
     free(text);
     free(bin);
     free(path);
@@ -812,15 +812,15 @@ static void triangle_count_limit(void **state)
     ossa_load_options o;
     memset(&o, 0, sizeof o);
     o.format = OSSA_FORMAT_GLTF;
-    o.allocator.alloc = capped_alloc;
-    o.allocator.free = capped_free;
+    const ossa_allocator capped = {capped_alloc, capped_free, NULL};
+    o.allocator = &capped;
     ossa_error err;
     memset(&err, 0, sizeof err);
     ossa_model *m = ossa_load_memory(json, strlen(json), &o, &err);
     if (m) ossa_model_free(m);
     assert_null(m);
-    if (err.kind != OSSA_ERROR_UNSUPPORTED || !strstr(err.message, "triangles"))
-        fail_msg("error %s '%s'", ossa_error_kind_name(err.kind), err.message);
+    if (err.code != OSSA_ERROR_UNSUPPORTED || !strstr(err.message, "triangles"))
+        fail_msg("error %s '%s'", ossa_code_name(err.code), err.message);
 }
 
 /* A skin of 200000 root joints, a chain of 100000 joints 100000 deep and
@@ -1013,7 +1013,7 @@ static void malformed_glb(void **state)
     memcpy(bad, glb, size);
     ts_put32(bad + 4, 1);
     assert_null(load_mem(bad, size, OSSA_FORMAT_GLB, NULL, &err));
-    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
     assert_int_equal(err.offset, 4);
     memcpy(bad, glb, size);
     ts_put32(bad + 16, 0x12345678); /* first chunk not JSON */
@@ -1022,7 +1022,7 @@ static void malformed_glb(void **state)
     memcpy(bad, glb, size);
     ts_put32(bad + 12, (uint32_t)size); /* JSON chunk longer than the file */
     assert_null(load_mem(bad, size, OSSA_FORMAT_GLB, NULL, &err));
-    assert_int_equal(err.kind, OSSA_ERROR_TRUNCATED);
+    assert_int_equal(err.code, OSSA_ERROR_TRUNCATED);
     assert_int_equal(err.offset, 12);
     free(bad);
     ossa_free_buffer(glb, NULL);
@@ -1043,8 +1043,8 @@ static void glb_truncation(void **state)
         ossa_error err;
         ossa_model *m = load_mem(cut, n, OSSA_FORMAT_GLB, NULL, &err);
         if (m) fail_msg("a GLB cut to %zu of %zu bytes loaded", n, size);
-        assert_true(err.kind == OSSA_ERROR_TRUNCATED || err.kind == OSSA_ERROR_CORRUPT ||
-                    err.kind == OSSA_ERROR_FORMAT);
+        assert_true(err.code == OSSA_ERROR_TRUNCATED || err.code == OSSA_ERROR_CORRUPT ||
+                    err.code == OSSA_ERROR_FORMAT);
         free(cut);
     }
     ossa_model *whole = load_ok(glb, size, OSSA_FORMAT_AUTO);

@@ -294,15 +294,15 @@ static void test_detection(void **state)
     /* both flags */
     m = it_try(text, strlen(text), OSSA_LOAD_ILL_BINARY | OSSA_LOAD_ILL_TEXT, 0, "t", &err);
     assert_null(m);
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     /* a magic alone, or cut short */
     m = it_try("ILLSK", 5, 0, 0, "x.illskel", &err);
     assert_null(m);
-    assert_int_equal(err.kind, OSSA_ERROR_TRUNCATED);
+    assert_int_equal(err.code, OSSA_ERROR_TRUNCATED);
     assert_int_equal(err.offset, 5);
     m = it_try("ILLSKEL9 1", 10, 0, 0, "x.illskel", &err);
     assert_null(m);
-    assert_int_equal(err.kind, OSSA_ERROR_FORMAT);
+    assert_int_equal(err.code, OSSA_ERROR_FORMAT);
 }
 
 /* -- ILLANIM0 and ILANSET0 ------------------------------------------------------- */
@@ -478,7 +478,7 @@ static void test_binary_set(void **state)
         assert_int_equal(a->channels[3], 0);
         IT_NEAR(a->frames[2 * 4 + 0].translation[0], 4, 1e-6);
         IT_NEAR(a->frames[2 * 4 + 3].translation[2], 30, 1e-6);
-        assert_int_equal(ossa_validate(m, NULL, NULL), 0);
+        assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
         ossa_model_free(m);
     }
 }

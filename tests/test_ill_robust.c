@@ -137,7 +137,7 @@ static void build_samples(sample *s)
  * own format) and loads again. */
 static void invariant(const ossa_model *m)
 {
-    ossa_validate(m, NULL, NULL);
+    ossa_model_validate(m, NULL, NULL);
     if (m->source_format == OSSA_FORMAT_ILLANSET) return;
     ossa_write_options o;
     memset(&o, 0, sizeof o);
@@ -152,9 +152,9 @@ static void invariant(const ossa_model *m)
         print_error("%.*s\n", (int)(size < 2000 ? size : 2000), (const char *)out);
         fail_msg("the written file does not load: %s", ossa_error_format(&err, buf, sizeof buf));
     }
-    ossa_validate(again, NULL, NULL);
+    ossa_model_validate(again, NULL, NULL);
     ossa_model_free(again);
-    ossa_free_buffer(out, &o);
+    ossa_free_buffer(out, o.allocator);
 }
 
 static void test_samples_load(void **state)
@@ -188,11 +188,11 @@ static void test_truncation(void **state)
                 invariant(m);
                 ossa_model_free(m);
             } else if (n >= 8) {
-                if (err.kind != OSSA_ERROR_TRUNCATED && err.kind != OSSA_ERROR_CORRUPT &&
-                    err.kind != OSSA_ERROR_FORMAT)
+                if (err.code != OSSA_ERROR_TRUNCATED && err.code != OSSA_ERROR_CORRUPT &&
+                    err.code != OSSA_ERROR_FORMAT)
                     fail_msg("%s cut to %zu bytes: %s", s[i].name, n, err.message);
-                if (s[i].text && err.kind == OSSA_ERROR_TRUNCATED) assert_true(err.line > 0);
-                if (!err.line && err.kind == OSSA_ERROR_TRUNCATED) assert_true(err.offset <= n);
+                if (s[i].text && err.code == OSSA_ERROR_TRUNCATED) assert_true(err.line > 0);
+                if (!err.line && err.code == OSSA_ERROR_TRUNCATED) assert_true(err.offset <= n);
             }
             free(copy);
         }
@@ -260,7 +260,7 @@ static void test_allocation_failures(void **state)
             ts_alloc_init(&a, k, true);
             ossa_load_options o;
             memset(&o, 0, sizeof o);
-            o.allocator = a.allocator;
+            o.allocator = &a.allocator;
             o.file_name = s[i].name;
             ossa_error err;
             ossa_model *m = ossa_load_memory(s[i].data, s[i].size, &o, &err);
@@ -271,7 +271,7 @@ static void test_allocation_failures(void **state)
                 assert_true(k > 0);
                 break;
             }
-            assert_int_equal(err.kind, OSSA_ERROR_NOMEM);
+            assert_int_equal(err.code, OSSA_ERROR_NOMEM);
             assert_int_equal(a.live, 0);
             assert_int_equal(a.bad_frees, 0);
             assert_true(k < 1000);

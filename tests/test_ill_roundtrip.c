@@ -14,11 +14,11 @@ typedef struct warnings {
     char text[4096];
 } warnings;
 
-static void collect(void *user, const char *message)
+static void collect(void *user, const ossa_diagnostic *d)
 {
     warnings *w = user;
     size_t n = strlen(w->text);
-    snprintf(w->text + n, sizeof w->text - n, "%s\n", message);
+    snprintf(w->text + n, sizeof w->text - n, "%s\n", d->message);
     w->count++;
 }
 
@@ -26,8 +26,8 @@ static void write_ok(const ossa_model *m, const char *path, warnings *w, uint32_
 {
     ossa_write_options o;
     memset(&o, 0, sizeof o);
-    o.warn = collect;
-    o.warn_user = w;
+    o.diagnostic = collect;
+    o.user = w;
     o.animation = animation;
     ossa_error err;
     memset(&err, 0, sizeof err);
@@ -224,7 +224,7 @@ static void test_ill_round_trip(void **state)
     assert_memory_equal(a->animations[0].frames, b->animations[0].frames,
                         sizeof(ossa_transform) * 2 * 3);
     same_poses(a, 0, b, 0, 0);
-    assert_int_equal(ossa_validate(b, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(b, NULL, NULL), 0);
 
     /* writing the reloaded model gives the same mesh and animation files */
     char stem2[480], path2[512];
@@ -301,7 +301,7 @@ static ossa_model *api_model(void)
     assert_int_equal(ossa_model_add_joint(m, "", 0, &t, &err), 1);
     assert_int_equal(ossa_model_add_joint(m, "left_arm", 0, &t, &err), 2);
     assert_int_equal(ossa_model_add_joint(m, "tab\there", 2, &t, &err), 3);
-    assert_int_equal(ossa_model_set_vertex_count(m, 3, &err), OSSA_OK);
+    assert_int_equal(ossa_model_set_num_vertices(m, 3, &err), OSSA_OK);
     float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
     assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, &err));
     /* five influences on vertex 0 */
@@ -405,14 +405,14 @@ static void test_names_and_files(void **state)
     size_t size;
     ossa_error err;
     assert_int_equal(ossa_write_memory(e, &o, &data, &size, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     o.format = OSSA_FORMAT_ILLANIM;
     assert_int_equal(ossa_write_memory(e, &o, &data, &size, &err), OSSA_FAILED);
     ossa_model_free(e);
     m->joints[1].bind.translation[1] = INFINITY;
     o.format = OSSA_FORMAT_ILLSKEL;
     assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
     assert_non_null(strstr(err.message, "joint 1"));
     ossa_model_free(m);
     free(stem);
@@ -512,7 +512,7 @@ static void test_iqm_round_trip(void **state)
     const char *set[] = {".illmesh", ".illskel", ".illanim", suffix};
     ossa_model *ill = load_set(stem, set, 4);
     assert_int_equal(ill->num_animations, 2);
-    assert_int_equal(ossa_validate(ill, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(ill, NULL, NULL), 0);
 
     /* and on to IQM */
     ossa_write_options o;

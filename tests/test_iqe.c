@@ -48,7 +48,7 @@ static ossa_model *load_with(const char *text, const ossa_load_options *opts)
 static ossa_model *load(const char *text) { return load_with(text, NULL); }
 
 /* Loading must fail with `kind` at line:column. */
-static void expect_error(const char *text, ossa_error_kind kind, uint32_t line, uint32_t column)
+static void expect_error(const char *text, ossa_code kind, uint32_t line, uint32_t column)
 {
     ossa_error err;
     ossa_model *m = load_opts(text, NULL, &err);
@@ -57,10 +57,10 @@ static void expect_error(const char *text, ossa_error_kind kind, uint32_t line, 
         fail_msg("loading should fail at %u:%u", line, column);
     }
     char buf[600];
-    if (err.kind != kind || err.line != line || err.column != column)
-        print_error("got %s: %s\n", ossa_error_kind_name(err.kind),
+    if (err.code != kind || err.line != line || err.column != column)
+        print_error("got %s: %s\n", ossa_code_name(err.code),
                     ossa_error_format(&err, buf, sizeof buf));
-    assert_int_equal(err.kind, kind);
+    assert_int_equal(err.code, kind);
     assert_int_equal(err.line, line);
     assert_int_equal(err.column, column);
 }
@@ -516,7 +516,7 @@ static void test_blend(void **state)
     strcat(big, "vp 0 0 0\nvb 299 1\nvp 1 0 0\nvb 0 1\nvp 0 1 0\nvb 0 1\nfa 0 1 2\n");
     ossa_error err;
     assert_null(load_opts(big, NULL, &err));
-    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
     char big2[8300] = "# Inter-Quake Export\nvertexarray blendindexes ushort 4\n";
     strcat(big2, big + strlen("# Inter-Quake Export\n"));
     m = load(big2);
@@ -1114,7 +1114,7 @@ static void test_joint_order(void **state)
     assert_true(fr[0].translation[0] == 20 && fr[1].translation[0] == 10 &&
                 fr[2].translation[0] == 30);
     assert_true(has_warning(m, "reordered", 0));
-    assert_int_equal(ossa_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
     ossa_model_free(m);
 }
 
@@ -1176,7 +1176,7 @@ static void test_decode_limit(void **state)
     memset(&o, 0, sizeof o);
     o.format = OSSA_FORMAT_IQE;
     assert_null(ossa_load_memory(t, n, &o, &err));
-    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
     assert_int_equal(err.line, 20002);
     free(t);
 }
@@ -1299,7 +1299,7 @@ static void test_cube_file(void **state)
     assert_int_equal(m->num_meshes, 1);
     assert_string_equal(m->meshes[0].name, "Cube");
     assert_string_equal(m->meshes[0].material, "Material");
-    assert_int_equal(ossa_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
     static const char *const names[9] = {"tx", "rx", "sx", "ty", "ry", "sy", "tz", "rz", "sz"};
     assert_int_equal(m->num_animations, 9);
     for (int a = 0; a < 9; a++) {
@@ -1360,10 +1360,10 @@ static void survive(const unsigned char *data, size_t size)
     ossa_error err;
     ossa_model *m = ossa_load_memory(data, size, &o, &err);
     if (!m) {
-        assert_true(err.kind != OSSA_ERROR_NONE);
+        assert_true(err.code != OSSA_CODE_NONE);
         return;
     }
-    ossa_validate(m, NULL, NULL);
+    ossa_model_validate(m, NULL, NULL);
     for (int f = 0; f < 2; f++) {
         ossa_write_options w;
         memset(&w, 0, sizeof w);
@@ -1381,7 +1381,7 @@ static void survive(const unsigned char *data, size_t size)
                          ossa_error_format(&err, buf, sizeof buf));
             }
             ossa_model_free(again);
-            ossa_free_buffer(out, &w);
+            ossa_free_buffer(out, w.allocator);
         }
     }
     ossa_model_free(m);
@@ -1415,7 +1415,7 @@ static void test_robust_sample(void **state)
 {
     (void)state;
     ossa_model *m = load(sample);
-    assert_int_equal(ossa_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
     assert_int_equal(m->num_meshes, 2);
     assert_int_equal(m->num_animations, 1);
     ossa_model_free(m);
@@ -1442,9 +1442,9 @@ static char *as_text(const unsigned char *data, size_t size)
     return s;
 }
 
-static void count_warning(void *user, const char *message)
+static void count_warning(void *user, const ossa_diagnostic *d)
 {
-    (void)message;
+    assert_int_equal(d->severity, OSSA_SEVERITY_WARNING);
     ++*(int *)user;
 }
 
@@ -1459,7 +1459,7 @@ static void test_write_text(void **state)
     bind.scale[2] = 0.5f;
     bind.rotation[3] = -1;
     assert_int_equal(ossa_model_add_joint(m, "tip", 0, &bind, NULL), 1);
-    assert_int_equal(ossa_model_set_vertex_count(m, 3, NULL), OSSA_OK);
+    assert_int_equal(ossa_model_set_num_vertices(m, 3, NULL), OSSA_OK);
     static const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 0.1f, 0};
     static const float col[12] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0.2f};
     static const float bi[12] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
@@ -1482,8 +1482,8 @@ static void test_write_text(void **state)
     ossa_write_options wo;
     memset(&wo, 0, sizeof wo);
     wo.format = OSSA_FORMAT_IQE;
-    wo.warn = count_warning;
-    wo.warn_user = &warnings;
+    wo.diagnostic = count_warning;
+    wo.user = &warnings;
     void *outv;
     assert_int_equal(ossa_write_memory(m, &wo, &outv, &size, NULL), OSSA_OK);
     unsigned char *out = outv;
@@ -1555,7 +1555,7 @@ static void test_write_general(void **state)
 {
     (void)state;
     ossa_model *m = ossa_model_create(NULL);
-    assert_int_equal(ossa_model_set_vertex_count(m, 5, NULL), OSSA_OK);
+    assert_int_equal(ossa_model_set_num_vertices(m, 5, NULL), OSSA_OK);
     static const float pos[15] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 2, 2, 2};
     assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", pos, NULL));
     ossa_triangle tris[4] = {{{0, 1, 2}}, {{1, 2, 3}}, {{2, 3, 4}}, {{0, 2, 4}}};
@@ -1570,7 +1570,7 @@ static void test_write_general(void **state)
     /* A vertex no triangle uses is not written, with a warning. */
     {
         ossa_model *u = ossa_model_create(NULL);
-        assert_int_equal(ossa_model_set_vertex_count(u, 4, NULL), OSSA_OK);
+        assert_int_equal(ossa_model_set_num_vertices(u, 4, NULL), OSSA_OK);
         static const float p4[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 5, 5, 5};
         assert_non_null(ossa_model_add_vertex_array_floats(u, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", p4, NULL));
         ossa_triangle one = {{0, 1, 2}};
@@ -1579,8 +1579,8 @@ static void test_write_general(void **state)
         ossa_write_options wo;
         memset(&wo, 0, sizeof wo);
         wo.format = OSSA_FORMAT_IQE;
-        wo.warn = count_warning;
-        wo.warn_user = &warnings;
+        wo.diagnostic = count_warning;
+        wo.user = &warnings;
         void *o2;
         size_t n2;
         assert_int_equal(ossa_write_memory(u, &wo, &o2, &n2, NULL), OSSA_OK);
@@ -1674,7 +1674,7 @@ static void test_identity_api_model(void **state)
     bind.translation[2] = 0.5f;
     assert_int_equal(ossa_model_add_joint(m, "knee", 0, &bind, NULL), 1);
     enum { NV = 8 };
-    assert_int_equal(ossa_model_set_vertex_count(m, NV, NULL), OSSA_OK);
+    assert_int_equal(ossa_model_set_num_vertices(m, NV, NULL), OSSA_OK);
     float pos[NV * 3], uv[NV * 2], nrm[NV * 3], tan[NV * 4], bi[NV * 4], bw[NV * 4], col[NV * 4],
         cu[NV * 2];
     for (int v = 0; v < NV; v++) {
@@ -1712,7 +1712,7 @@ static void test_identity_api_model(void **state)
         }
     }
     assert_int_equal(ossa_model_set_comment(m, "two meshes", 10, NULL), OSSA_OK);
-    assert_int_equal(ossa_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
     check_model_identity(m);
     ossa_model_free(m);
 }

@@ -126,7 +126,7 @@ static ossa_model *irregular_model(void)
         wgt[4 * v + 1] = 0.4f;
     }
     for (uint32_t t = 0; t < 6; t++) tris[t] = (ossa_triangle){{t, t + 1 + t % 2, t + 2 - t % 2}};
-    assert_int_equal(ossa_model_set_vertex_count(m, 8, &err), OSSA_OK);
+    assert_int_equal(ossa_model_set_num_vertices(m, 8, &err), OSSA_OK);
     assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL,
                                                        pos, &err));
     assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4,

@@ -160,7 +160,7 @@ static void test_guy_animations(void **state)
             assert_true(lb->radius == ts_lef32(r + 28));
         }
     }
-    assert_int_equal(ossa_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
 
     /* Loading the file by path gives the same model (the data directory
      * exists: ts_read_shared did not skip). */
@@ -243,20 +243,20 @@ static void test_guyanim(void **state)
 
 /* An error that says what and where (§12). */
 static void assert_load_error(const unsigned char *data, size_t size, ossa_format format,
-                              ossa_error_kind kind1, ossa_error_kind kind2, const char *what)
+                              ossa_code kind1, ossa_code kind2, const char *what)
 {
     ossa_error err;
     memset(&err, 0, sizeof err);
     ossa_load_options opts = {.format = format};
     ossa_model *m = ossa_load_memory(data, size, &opts, &err);
-    if (m || (err.kind != kind1 && err.kind != kind2) || !err.message[0] ||
+    if (m || (err.code != kind1 && err.code != kind2) || !err.message[0] ||
         err.offset == OSSA_NO_OFFSET || err.offset > size)
         print_error("%s: got %s, kind %s, offset %llu, message \"%s\"\n", what,
-                    m ? "a model" : "an error", ossa_error_kind_name(err.kind),
+                    m ? "a model" : "an error", ossa_code_name(err.code),
                     (unsigned long long)err.offset, err.message);
     ossa_model_free(m);
     assert_null(m);
-    assert_true(err.kind == kind1 || err.kind == kind2);
+    assert_true(err.code == kind1 || err.code == kind2);
     assert_true(err.message[0] != 0);
     assert_true(err.offset != OSSA_NO_OFFSET);
     assert_true(err.offset <= size);
@@ -423,11 +423,11 @@ static void test_shared_long_name(void **state)
     }
     ts_alloc a;
     ts_alloc_init(&a, -1, false);
-    ossa_load_options opts = {.allocator = a.allocator};
+    ossa_load_options opts = {.allocator = &a.allocator};
     ossa_error err;
     ossa_model *m = ossa_load_memory(b, size, &opts, &err);
     assert_null(m);
-    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
     assert_true(err.offset != OSSA_NO_OFFSET);
     assert_true(a.max_request < ((size_t)64 << 20));
     assert_int_equal(a.live, 0);
@@ -530,17 +530,17 @@ static void test_mini_absurd_frame_count(void **state)
     ts_alloc a;
     ts_alloc_init(&a, -1, false);
     a.refuse_above = (size_t)256 << 20;
-    ossa_load_options opts = {.allocator = a.allocator};
+    ossa_load_options opts = {.allocator = &a.allocator};
     ossa_error err;
     ossa_model *m = ossa_load_memory(mf.b, mf.size, &opts, &err);
-    if (m || err.kind != OSSA_ERROR_UNSUPPORTED)
+    if (m || err.code != OSSA_ERROR_UNSUPPORTED)
         print_error("got %s (%s: %s); largest allocation attempted: %zu bytes\n",
-                    m ? "a model" : "an error", ossa_error_kind_name(err.kind), err.message,
+                    m ? "a model" : "an error", ossa_code_name(err.code), err.message,
                     a.max_request);
     ossa_model_free(m);
     assert_int_equal(a.live, 0);
     assert_null(m);
-    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
     assert_true(a.max_request <= ((size_t)1 << 30) + 4096);
 }
 
@@ -588,7 +588,7 @@ static void test_mini_v1_upgrade(void **state)
     ossa_model *back = ts_load(o, size);
     check_mini(back, 1, 1.0 / 65535 + 1e-6);
     ossa_model_free(back);
-    ossa_free_buffer(out, &wo);
+    ossa_free_buffer(out, wo.allocator);
     ossa_model_free(m);
 }
 

@@ -29,15 +29,15 @@ static bool exercise(const unsigned char *src, size_t size, ossa_format format,
     ossa_model *m = ossa_load_memory(data, size, &opts, &err);
     free(data);
     if (!m) {
-        if (err.kind == OSSA_ERROR_NONE || !err.message[0])
+        if (err.code == OSSA_CODE_NONE || !err.message[0])
             print_error("%s %zu: failed without a kind or message\n", what, which);
-        assert_true(err.kind != OSSA_ERROR_NONE && err.kind <= OSSA_ERROR_MISMATCH);
+        assert_true(err.code != OSSA_CODE_NONE && err.code <= OSSA_ERROR_MISMATCH);
         assert_true(err.message[0] != 0);
-        out->failed[err.kind]++;
+        out->failed[err.code]++;
         return false;
     }
     out->loaded++;
-    ossa_validate(m, NULL, NULL);
+    ossa_model_validate(m, NULL, NULL);
     if (!bounds) {
         ossa_model_free(m);
         return true;
@@ -53,9 +53,9 @@ static bool exercise(const unsigned char *src, size_t size, ossa_format format,
             print_error("%s %zu: the written file does not load: %s\n", what, which, err.message);
         assert_non_null(again);
         ossa_model_free(again);
-        ossa_free_buffer(bytes, &wo);
+        ossa_free_buffer(bytes, wo.allocator);
     } else {
-        assert_true(err.kind != OSSA_ERROR_NONE);
+        assert_true(err.code != OSSA_CODE_NONE);
         assert_true(err.message[0] != 0);
     }
     ossa_model_free(m);
@@ -66,7 +66,7 @@ static void report(const char *what, const outcome *o)
 {
     printf("%s: %u loaded", what, o->loaded);
     for (int k = 1; k <= OSSA_ERROR_MISMATCH; k++)
-        if (o->failed[k]) printf(", %u %s", o->failed[k], ossa_error_kind_name((ossa_error_kind)k));
+        if (o->failed[k]) printf(", %u %s", o->failed[k], ossa_code_name((ossa_code)k));
     printf("\n");
 }
 
@@ -109,17 +109,17 @@ static void test_truncate_with_filesize(void **state)
         ossa_model *m = ossa_load_memory(exact, n, &opts, &err);
         free(exact);
         if (m || !err.message[0] || err.offset == OSSA_NO_OFFSET ||
-            (err.kind != OSSA_ERROR_TRUNCATED && err.kind != OSSA_ERROR_CORRUPT))
+            (err.code != OSSA_ERROR_TRUNCATED && err.code != OSSA_ERROR_CORRUPT))
             print_error("length %zu: %s (%s at %llu: %s)\n", n, m ? "loaded" : "error",
-                        ossa_error_kind_name(err.kind), (unsigned long long)err.offset,
+                        ossa_code_name(err.code), (unsigned long long)err.offset,
                         err.message);
         ossa_model_free(m);
         assert_null(m);
-        assert_true(err.kind == OSSA_ERROR_TRUNCATED || err.kind == OSSA_ERROR_CORRUPT);
+        assert_true(err.code == OSSA_ERROR_TRUNCATED || err.code == OSSA_ERROR_CORRUPT);
         assert_true(err.message[0] != 0);
         /* Where: a byte offset (a section's declared start may lie past the cut). */
         assert_true(err.offset != OSSA_NO_OFFSET && err.offset < size);
-        o.failed[err.kind]++;
+        o.failed[err.code]++;
     }
     report("truncated, filesize adjusted", &o);
     /* The whole file with filesize intact still loads (nothing else changed). */

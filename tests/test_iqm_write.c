@@ -269,7 +269,7 @@ static void test_guy_adjacency(void **state)
     /* The library's own function agrees with the file it wrote. */
     uint32_t computed[360];
     ossa_error err;
-    assert_int_equal(ossa_compute_adjacency(m, computed, &err), OSSA_OK);
+    assert_int_equal(ossa_model_compute_adjacency(m, computed, &err), OSSA_OK);
     assert_memory_equal(computed, expect, sizeof expect);
     ossa_free_buffer(w, NULL);
     ossa_model_free(m);
@@ -287,8 +287,8 @@ static void test_guy_bounds(void **state)
     double worst = 0;
     for (uint32_t a = 0; a < 2; a++) {
         const ossa_animation *an = &m->animations[a];
-        assert_int_equal(ossa_compute_bounds(m, a, OSSA_BOUNDS_EXACT, exact, &err), OSSA_OK);
-        assert_int_equal(ossa_compute_bounds(m, a, OSSA_BOUNDS_CONSERVATIVE, loose, &err), OSSA_OK);
+        assert_int_equal(ossa_model_compute_bounds(m, a, OSSA_BOUNDS_EXACT, exact, &err), OSSA_OK);
+        assert_int_equal(ossa_model_compute_bounds(m, a, OSSA_BOUNDS_CONSERVATIVE, loose, &err), OSSA_OK);
         for (uint32_t f = 0; f < 61; f++) {
             const ossa_bounds *s = &an->bounds[f], *e = &exact[f], *c = &loose[f];
             /* The file's bounds came from the exporter's unquantized poses,
@@ -319,7 +319,7 @@ static void test_guy_bounds(void **state)
     ossa_write_options o = {.format = OSSA_FORMAT_IQM, .bounds = OSSA_BOUNDS_EXACT};
     size_t size;
     unsigned char *w = ts_write(m, &o, &size);
-    assert_int_equal(ossa_compute_bounds(m, 1, OSSA_BOUNDS_EXACT, exact, &err), OSSA_OK);
+    assert_int_equal(ossa_model_compute_bounds(m, 1, OSSA_BOUNDS_EXACT, exact, &err), OSSA_OK);
     const unsigned char *rec = w + ts_iqm_header(w, TS_IQM_OFS_BOUNDS) + 32 * 61;
     for (uint32_t f = 0; f < 61; f++)
         for (int k = 0; k < 3; k++) assert_true(ts_lef32(rec + 32 * f + 4 * k) == exact[f].min[k]);

@@ -35,7 +35,7 @@ static void test_add_joint_parents(void **state)
     ossa_error err;
     /* No joint 0 exists yet, so parent 0 is not an earlier joint. */
     assert_int_equal(ossa_model_add_joint(m, "bad", 0, NULL, &err), -1);
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     assert_true(err.message[0] != 0);
     assert_int_equal(m->num_joints, 0);
 
@@ -56,16 +56,16 @@ static void test_add_joint_parents(void **state)
     /* A parent equal to the new joint's own index, a later one, or < -1. */
     const int32_t bad[] = {3, 4, 100, -2, INT32_MIN};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        err.kind = OSSA_ERROR_NONE;
+        err.code = OSSA_CODE_NONE;
         assert_int_equal(ossa_model_add_joint(m, "bad", bad[i], NULL, &err), -1);
-        assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+        assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     }
     assert_int_equal(m->num_joints, 3);
 
     /* Once animations exist the frame layout is fixed: no more joints. */
     assert_non_null(ossa_model_add_animation(m, "idle", 2, 30, 0, &err));
     assert_int_equal(ossa_model_add_joint(m, "late", -1, NULL, &err), -1);
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     assert_int_equal(m->num_joints, 3);
     ossa_model_free(m);
 }
@@ -75,31 +75,31 @@ static void test_vertex_count_and_array_arguments(void **state)
     (void)state;
     ossa_model *m = ossa_model_create(NULL);
     ossa_error err;
-    assert_int_equal(ossa_model_set_vertex_count(m, 5, &err), OSSA_OK);
-    assert_int_equal(ossa_model_set_vertex_count(m, 3, &err), OSSA_OK); /* no arrays yet */
+    assert_int_equal(ossa_model_set_num_vertices(m, 5, &err), OSSA_OK);
+    assert_int_equal(ossa_model_set_num_vertices(m, 3, &err), OSSA_OK); /* no arrays yet */
     const float pos[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
     const ossa_vertex_array *a =
         ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "ignored", pos, &err);
     assert_non_null(a);
     assert_string_equal(a->name, ""); /* names are for custom arrays only */
     assert_memory_equal(a->data, pos, sizeof pos);
-    assert_int_equal(ossa_model_set_vertex_count(m, 4, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(ossa_model_set_num_vertices(m, 4, &err), OSSA_FAILED);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     assert_int_equal(m->num_vertices, 3);
-    assert_int_equal(ossa_model_set_vertex_count(m, 3, &err), OSSA_OK); /* unchanged: fine */
+    assert_int_equal(ossa_model_set_num_vertices(m, 3, &err), OSSA_OK); /* unchanged: fine */
 
     /* Unknown format, 0 or too many components, a reserved type. */
     assert_null(
         ossa_model_add_vertex_array(m, OSSA_VERTEX_COLOR, (ossa_component)9, 4, NULL, NULL, &err));
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     assert_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_COLOR, OSSA_UBYTE, 0, NULL, NULL, &err));
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     assert_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_COLOR, OSSA_UBYTE,
                                             OSSA_MAX_COMPONENTS + 1, NULL, NULL, &err));
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     assert_null(
         ossa_model_add_vertex_array(m, (ossa_vertex_type)7, OSSA_UBYTE, 4, NULL, NULL, &err));
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     assert_int_equal(m->num_vertex_arrays, 1);
 
     const ossa_vertex_array *c =
@@ -118,10 +118,10 @@ static void test_triangles_and_meshes(void **state)
     (void)state;
     ossa_model *m = ossa_model_create(NULL);
     ossa_error err;
-    ossa_model_set_vertex_count(m, 4, &err);
+    ossa_model_set_num_vertices(m, 4, &err);
     const ossa_triangle bad[] = {{{0, 1, 2}}, {{1, 2, 4}}};
     assert_int_equal(ossa_model_set_triangles(m, 2, bad, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     assert_int_equal(m->num_triangles, 0);
     const ossa_triangle good[] = {{{0, 1, 2}}, {{1, 3, 2}}};
     assert_int_equal(ossa_model_set_triangles(m, 2, good, &err), OSSA_OK);
@@ -138,9 +138,9 @@ static void test_triangles_and_meshes(void **state)
                                       {0, 1, 3, 0}, {UINT32_MAX, 2, 0, 0}, {0, 0, 1, UINT32_MAX}};
     for (size_t i = 0; i < COUNT(bad_ranges); i++) {
         const uint32_t *r = bad_ranges[i];
-        err.kind = OSSA_ERROR_NONE;
+        err.code = OSSA_CODE_NONE;
         assert_int_equal(ossa_model_add_mesh(m, "x", "y", r[0], r[1], r[2], r[3], &err), -1);
-        assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+        assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     }
     assert_int_equal(m->num_meshes, 2);
     assert_string_equal(m->meshes[0].name, "a");
@@ -266,13 +266,13 @@ static void test_merge_by_index(void **state)
     src = skeleton(NULL, fork, 3, 0);
     add_marked_animation(src, "x", 3);
     assert_int_equal(ossa_model_merge(dst, src, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_MISMATCH);
+    assert_int_equal(err.code, OSSA_ERROR_MISMATCH);
     assert_true(err.message[0] != 0);
     ossa_model_free(src);
     src = skeleton(NULL, chain, 2, 0);
     add_marked_animation(src, "x", 3);
     assert_int_equal(ossa_model_merge(dst, src, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_MISMATCH);
+    assert_int_equal(err.code, OSSA_ERROR_MISMATCH);
     ossa_model_free(dst);
     ossa_model_free(src);
 
@@ -282,7 +282,7 @@ static void test_merge_by_index(void **state)
     src = skeleton(other, chain, 3, 0);
     add_marked_animation(src, "x", 3);
     assert_int_equal(ossa_model_merge(dst, src, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_MISMATCH);
+    assert_int_equal(err.code, OSSA_ERROR_MISMATCH);
     ossa_model_free(dst);
     ossa_model_free(src);
 }
@@ -298,7 +298,7 @@ static ossa_model *quad(float tag)
     const float idx[] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0};
     const float wgt[] = {1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, 0};
     const ossa_triangle tris[] = {{{0, 1, 2}}, {{1, 3, 2}}};
-    assert_int_equal(ossa_model_set_vertex_count(m, 4, &err), OSSA_OK);
+    assert_int_equal(ossa_model_set_num_vertices(m, 4, &err), OSSA_OK);
     assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL,
                                                        pos, &err));
     assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4,
@@ -348,7 +348,7 @@ typedef struct problems {
     char text[2048];
 } problems;
 
-static void collect(void *user, const ossa_problem *p)
+static void collect(void *user, const ossa_diagnostic *p)
 {
     problems *ps = user;
     if (p->severity == OSSA_SEVERITY_ERROR)
@@ -363,7 +363,7 @@ static void collect(void *user, const ossa_problem *p)
 static uint32_t validate(const ossa_model *m, problems *ps)
 {
     memset(ps, 0, sizeof *ps);
-    uint32_t n = ossa_validate(m, collect, ps);
+    uint32_t n = ossa_model_validate(m, collect, ps);
     assert_int_equal(n, ps->errors); /* the return value counts errors only */
     return n;
 }
@@ -387,7 +387,7 @@ static void test_validate_clean(void **state)
     if (validate(m, &ps) || ps.warnings) print_error("%s", ps.text);
     assert_int_equal(ps.errors, 0);
     assert_int_equal(ps.warnings, 0);
-    assert_int_equal(ossa_validate(m, NULL, NULL), 0); /* fn may be NULL */
+    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0); /* fn may be NULL */
     ossa_model_free(m);
 }
 
@@ -432,7 +432,7 @@ static void test_validate_planted(void **state)
     /* A triangle of mesh "low" uses vertex 3, outside the mesh's 0..2 (§3:
      * a mesh's triangles reference only its own vertices). */
     m = ossa_model_create(NULL);
-    ossa_model_set_vertex_count(m, 4, &err);
+    ossa_model_set_num_vertices(m, 4, &err);
     const float pos[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
     ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, &err);
     const ossa_triangle tri[] = {{{1, 3, 2}}};
@@ -457,7 +457,7 @@ static ossa_model *mesh_of(const float *pos, uint32_t nv, const ossa_triangle *t
 {
     ossa_model *m = ossa_model_create(NULL);
     ossa_error err;
-    ossa_model_set_vertex_count(m, nv, &err);
+    ossa_model_set_num_vertices(m, nv, &err);
     assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL,
                                                        pos, &err));
     assert_int_equal(ossa_model_set_triangles(m, nt, tris, &err), OSSA_OK);
@@ -476,7 +476,7 @@ static void test_adjacency_colocated_vertices(void **state)
     ossa_model *m = mesh_of(pos, 6, tris, 2);
     uint32_t adj[6];
     ossa_error err;
-    assert_int_equal(ossa_compute_adjacency(m, adj, &err), OSSA_OK);
+    assert_int_equal(ossa_model_compute_adjacency(m, adj, &err), OSSA_OK);
     const uint32_t expect[6] = {NONE, 1, NONE, NONE, NONE, 0};
     assert_memory_equal(adj, expect, sizeof expect);
     ossa_model_free(m);
@@ -484,7 +484,7 @@ static void test_adjacency_colocated_vertices(void **state)
     /* -0 and +0 are the same place. */
     const float signed_zero[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, -0.0f, 0, -0.0f, 1, -0.0f, 1, 1, 0};
     m = mesh_of(signed_zero, 6, tris, 2);
-    assert_int_equal(ossa_compute_adjacency(m, adj, &err), OSSA_OK);
+    assert_int_equal(ossa_model_compute_adjacency(m, adj, &err), OSSA_OK);
     assert_memory_equal(adj, expect, sizeof expect);
     ossa_model_free(m);
 }
@@ -499,7 +499,7 @@ static void test_adjacency_nonmanifold_and_blend(void **state)
     ossa_model *m = mesh_of(pos, 6, tris, 4);
     uint32_t adj[12];
     ossa_error err;
-    assert_int_equal(ossa_compute_adjacency(m, adj, &err), OSSA_OK);
+    assert_int_equal(ossa_model_compute_adjacency(m, adj, &err), OSSA_OK);
     /* T0: 0->1 fin, 1->2 = T3, 2->0 none. T1: 1->0 fin, rest none.
      * T2: 0->1 fin, rest none. T3: 2->1 = T0, rest none. */
     const uint32_t expect[12] = {NONE, 3, NONE, NONE, NONE, NONE, NONE, NONE, NONE, 0, NONE, NONE};
@@ -515,7 +515,7 @@ static void test_adjacency_nonmanifold_and_blend(void **state)
     m = mesh_of(seam, 6, two, 2);
     ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, NULL, idx, &err);
     ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_UBYTE, 4, NULL, wgt, &err);
-    assert_int_equal(ossa_compute_adjacency(m, adj, &err), OSSA_OK);
+    assert_int_equal(ossa_model_compute_adjacency(m, adj, &err), OSSA_OK);
     for (int i = 0; i < 6; i++) assert_int_equal(adj[i], NONE);
     ossa_model_free(m);
 
@@ -525,7 +525,7 @@ static void test_adjacency_nonmanifold_and_blend(void **state)
     ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, NULL, idx_same,
                                        &err);
     ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_UBYTE, 4, NULL, wgt, &err);
-    assert_int_equal(ossa_compute_adjacency(m, adj, &err), OSSA_OK);
+    assert_int_equal(ossa_model_compute_adjacency(m, adj, &err), OSSA_OK);
     assert_int_equal(adj[1], 1);
     assert_int_equal(adj[5], 0);
     ossa_model_free(m);

@@ -523,7 +523,7 @@ static void test_local_to_model_job(void **state)
     ossa_local_to_model_job bad = {n, NULL, local, NULL, got, OSSA_SIMD_AUTO, NULL};
     ossa_error error;
     assert_int_equal(ossa_local_to_model_validate(&bad, &error), OSSA_FAILED);
-    assert_int_equal(error.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(error.code, OSSA_ERROR_ARGUMENT);
     ossa_model_free(m);
 }
 
@@ -544,7 +544,7 @@ static void test_sample_validation(void **state)
     job.local = local;
     job.num_outputs = 9;
     assert_int_equal(ossa_sample_validate(&job, &error), OSSA_FAILED); /* too small */
-    assert_int_equal(error.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(error.code, OSSA_ERROR_ARGUMENT);
     job.num_outputs = 10;
     assert_int_equal(ossa_sample_validate(&job, &error), OSSA_OK);
     job.time = INFINITY;
@@ -563,18 +563,20 @@ static void test_sample_validation(void **state)
 
     /* Clip creation errors. */
     assert_null(ossa_clip_create(m, 1, NULL, &error));
-    assert_int_equal(error.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(error.code, OSSA_ERROR_ARGUMENT);
     ossa_clip_options opt;
     memset(&opt, 0, sizeof opt);
     opt.root_joint = 3; /* not a root */
-    assert_null(ossa_clip_create_ex(m, 0, &opt, &error));
+    assert_null(ossa_clip_create(m, 0, &opt, &error));
     /* Allocation failure. */
     rt_alloc alloc;
     rt_alloc_init(&alloc, 0, 1);
-    assert_null(ossa_clip_create(m, 0, &alloc.allocator, &error));
-    assert_int_equal(error.kind, OSSA_ERROR_NOMEM);
+    memset(&opt, 0, sizeof opt);
+    opt.allocator = &alloc.allocator;
+    assert_null(ossa_clip_create(m, 0, &opt, &error));
+    assert_int_equal(error.code, OSSA_ERROR_NOMEM);
     rt_alloc_init(&alloc, -1, 0);
-    ossa_clip *c2 = ossa_clip_create(m, 0, &alloc.allocator, &error);
+    ossa_clip *c2 = ossa_clip_create(m, 0, &opt, &error);
     assert_non_null(c2);
     assert_int_equal(alloc.live, 1);
     ossa_clip_free(c2);

@@ -69,7 +69,7 @@ static void fill_job(ossa_skinning_job *job, const vertex *in, outputs *out, uin
                      uint32_t inf, const float (*m)[16], uint32_t nm, int normals, int tangents)
 {
     memset(job, 0, sizeof *job);
-    job->vertex_count = count;
+    job->num_vertices = count;
     job->influences = inf;
     job->matrices = m;
     job->num_matrices = nm;
@@ -140,7 +140,7 @@ static void test_skin_bind_pose(void **state)
     ossa_model *m = load_guy();
     uint32_t n = m->num_joints, nv = m->num_vertices;
     float(*inv)[16] = calloc(n, sizeof *inv), (*model)[16] = calloc(n, sizeof *model);
-    assert_int_equal(ossa_inverse_bind_matrices(m, inv), 0);
+    assert_int_equal(ossa_model_inverse_bind_matrices(m, inv), 0);
     ossa_transform *bind = calloc(n, sizeof *bind);
     int32_t *parents = calloc(n, sizeof *parents);
     for (uint32_t j = 0; j < n; j++) bind[j] = m->joints[j].bind, parents[j] = m->joints[j].parent;
@@ -167,7 +167,7 @@ static void test_skin_bind_pose(void **state)
         if (!ossa_simd_supported(levels[l])) continue;
         ossa_skinning_job job;
         memset(&job, 0, sizeof job);
-        job.vertex_count = nv;
+        job.num_vertices = nv;
         job.matrices = (const float(*)[16])model;
         job.num_matrices = n;
         job.indices = idx, job.indices_stride = 8;
@@ -282,7 +282,7 @@ static void test_skin_packed(void **state)
             op[COUNT * 3] = on[COUNT * 3] = 12345.0f;
             ossa_skinning_job job;
             memset(&job, 0, sizeof job);
-            job.vertex_count = COUNT;
+            job.num_vertices = COUNT;
             job.matrices = (const float(*)[16])m;
             job.num_matrices = JOINTS;
             job.indices = idx, job.indices_stride = 8;
@@ -341,7 +341,7 @@ static void test_skin_edges(void **state)
         vertex work[COUNT];
         memcpy(work, copy, sizeof work);
         memset(&job, 0, sizeof job);
-        job.vertex_count = COUNT;
+        job.num_vertices = COUNT;
         job.matrices = (const float(*)[16])m;
         job.num_matrices = JOINTS;
         job.indices = work->index, job.indices_stride = sizeof *work;
@@ -368,7 +368,7 @@ static void expect_invalid(const ossa_skinning_job *job, const char *what)
     ossa_error error;
     memset(&error, 0, sizeof error);
     if (ossa_skinning_validate(job, &error) != OSSA_FAILED) fail_msg("accepted: %s", what);
-    assert_int_equal(error.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(error.code, OSSA_ERROR_ARGUMENT);
     assert_true(error.message[0] != 0);
     if (ossa_skinning_run(job, NULL) != OSSA_FAILED) fail_msg("ran: %s", what);
 }

@@ -200,7 +200,7 @@ static ossa_model *build_character(void)
             bw[v][3] = 0;
         }
     }
-    assert_int_equal(ossa_model_set_vertex_count(m, nv, NULL), OSSA_OK);
+    assert_int_equal(ossa_model_set_num_vertices(m, nv, NULL), OSSA_OK);
     assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL,
                                                        &pos[0][0], NULL));
     assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL,
@@ -253,7 +253,7 @@ static ossa_model *load_merged(char **paths, int n)
         assert_non_null(src);
         if (ossa_model_merge(dst, src, &err) != OSSA_OK) print_error("merge: %s\n", err.message);
         ossa_model_free(src);
-        assert_int_equal(err.kind, OSSA_ERROR_NONE);
+        assert_int_equal(err.code, OSSA_CODE_NONE);
     }
     return dst;
 }
@@ -366,7 +366,7 @@ static void check_character(const ossa_model *m)
             TS_ASSERT_NEAR(tc[1], 0.5 - 0.125 * t, 1.0 / 4096);
         }
     }
-    assert_int_equal(ossa_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
 }
 
 /* Skinning one vertex of the posed mesh: ossa's matrices against
@@ -377,7 +377,7 @@ static void check_skinning(const ossa_model *m)
     const ossa_vertex_array *bi = ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
     const ossa_vertex_array *bw = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
     float inv[NJ][16], posed[NJ][16], skin[NJ][16];
-    ossa_inverse_bind_matrices(m, inv);
+    ossa_model_inverse_bind_matrices(m, inv);
     const uint32_t frame = 4;
     ossa_transform *local = &m->animations[0].frames[frame * NJ];
     ossa_transform norm[NJ];
@@ -458,7 +458,7 @@ static void test_character(void **state)
     assert_non_null(anim);
     ossa_error err;
     assert_int_equal(ossa_model_merge(skel, anim, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_MISMATCH);
+    assert_int_equal(err.code, OSSA_ERROR_MISMATCH);
     ossa_model_free(skel);
     ossa_model_free(anim);
     ossa_model_free(small);
@@ -486,7 +486,7 @@ static unsigned char *write_memory(const ossa_model *m, ossa_format format, size
     unsigned char *copy = malloc(*size);
     assert_non_null(copy);
     memcpy(copy, out, *size);
-    ossa_free_buffer(out, &wo);
+    ossa_free_buffer(out, wo.allocator);
     return copy;
 }
 
@@ -561,14 +561,14 @@ static void test_skb_layout_and_opt_bones(void **state)
     unsigned char *rec1 = bad + ro + ts_le32(h + 0x2C + 8);
     ts_put32(rec1 + 0x38, 2);
     ossa_error err = load_error(bad, size, OSSA_FORMAT_AUTO);
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
     assert_non_null(strstr(err.message, "bone 1 'spine'"));
     assert_int_equal(err.offset, (uint64_t)(rec1 + 0x38 - bad));
     /* A bone pointer outside .rodata. */
     memcpy(bad, f, size);
     ts_put32(bad + (h - f) + 0x2C + 8, 0x7FFFFFF0u);
     err = load_error(bad, size, OSSA_FORMAT_AUTO);
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
     assert_non_null(strstr(err.message, "bone 1"));
     free(bad);
     ossa_model_free(m);
@@ -598,41 +598,41 @@ static void test_xff_container(void **state)
     memcpy(g, f, size);
     g[1] = 'X';
     err = load_error(g, size, OSSA_FORMAT_SOTC_SKB);
-    assert_int_equal(err.kind, OSSA_ERROR_FORMAT);
+    assert_int_equal(err.code, OSSA_ERROR_FORMAT);
     assert_int_equal(ossa_format_detect(g, size), OSSA_FORMAT_AUTO);
 
     memcpy(g, f, size);
     err = load_error(g, 0x60, OSSA_FORMAT_SOTC_SKB);
-    assert_int_equal(err.kind, OSSA_ERROR_TRUNCATED);
+    assert_int_equal(err.code, OSSA_ERROR_TRUNCATED);
     err = load_error(g, size - 1, OSSA_FORMAT_SOTC_SKB);
-    assert_int_equal(err.kind, OSSA_ERROR_TRUNCATED);
+    assert_int_equal(err.code, OSSA_ERROR_TRUNCATED);
 
     ts_put32(g + 0x5C, (uint32_t)size - 0x30); /* the section table runs past the end */
     err = load_error(g, size, OSSA_FORMAT_SOTC_SKB);
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
     assert_non_null(strstr(err.message, "section table"));
     assert_int_equal(err.offset, 0x5C);
 
     memcpy(g, f, size);
     ts_put32(g + 0x98 + 0x1C, 0xFFFFFF00u); /* .rodata out of the file */
     err = load_error(g, size, OSSA_FORMAT_SOTC_SKB);
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
     assert_non_null(strstr(err.message, ".rodata"));
 
     memcpy(g, f, size);
     ts_put32(g + 0x98 + 0x08, 129); /* .rodata one byte longer than the file */
     err = load_error(g, size, OSSA_FORMAT_SOTC_SKB);
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
 
     memcpy(g, f, size);
     ts_put32(g + 0x40, 3);
     err = load_error(g, size, OSSA_FORMAT_SOTC_SKB);
-    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
 
     memcpy(g, f, size);
     ts_put32(g + 0x4C, 100); /* entry inside .rodata, header past its end */
     err = load_error(g, size, OSSA_FORMAT_SOTC_SKB);
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
     free(g);
     free(f);
 }
@@ -881,7 +881,7 @@ static void test_nmo_malformed(void **state)
     s.n += 16;
     unsigned char *f = nmo_file(&s, &size);
     err = load_error(f, size, OSSA_FORMAT_AUTO);
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
     assert_non_null(strstr(err.message, "VIF code"));
     assert_int_equal(err.offset, 0x100 + 0x200 + 12);
     free(f);
@@ -892,7 +892,7 @@ static void test_nmo_malformed(void **state)
     s.n += 4;
     f = nmo_file(&s, &size);
     err = load_error(f, size, OSSA_FORMAT_AUTO);
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
     free(f);
     /* A packet longer than the stream. */
     memset(&s, 0, sizeof s);
@@ -901,7 +901,7 @@ static void test_nmo_malformed(void **state)
     s.n += 20;
     f = nmo_file(&s, &size);
     err = load_error(f, size, OSSA_FORMAT_AUTO);
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
     assert_non_null(strstr(err.message, "past the end of the stream"));
     free(f);
     /* More than three influences. */
@@ -914,7 +914,7 @@ static void test_nmo_malformed(void **state)
     put_u32(&s, 4);
     f = nmo_file(&s, &size);
     err = load_error(f, size, OSSA_FORMAT_AUTO);
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
     assert_non_null(strstr(err.message, "influences"));
     free(f);
 }
@@ -947,7 +947,7 @@ static void test_nmo_shared_streams(void **state)
     size_t size;
     unsigned char *f = wrap_xff(ro, ro_size, 0, &size);
     ossa_error err = load_error(f, size, OSSA_FORMAT_SOTC_NMO);
-    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
     assert_non_null(strstr(err.message, "out of proportion"));
     free(f);
 
@@ -963,7 +963,7 @@ static void test_nmo_shared_streams(void **state)
     ts_put32(ro + 0x80 + 0x0C, STR);
     f = wrap_xff(ro, ro_size, 0, &size);
     err = load_error(f, size, OSSA_FORMAT_SOTC_NMO);
-    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
     free(f);
     free(ro);
 }
@@ -986,7 +986,7 @@ static void test_skb_shared_names(void **state)
     size_t size;
     unsigned char *f = wrap_xff(ro, ro_size, 0, &size);
     ossa_error err = load_error(f, size, OSSA_FORMAT_SOTC_SKB);
-    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
     assert_non_null(strstr(err.message, "out of proportion"));
     free(f);
 
@@ -1034,11 +1034,11 @@ static void exercise(const unsigned char *src, size_t size, ossa_format format)
     ossa_model *m = ossa_load_memory(data, size, &o, &err);
     free(data);
     if (!m) {
-        assert_true(err.kind != OSSA_ERROR_NONE);
+        assert_true(err.code != OSSA_CODE_NONE);
         assert_true(err.message[0] != 0);
         return;
     }
-    ossa_validate(m, NULL, NULL);
+    ossa_model_validate(m, NULL, NULL);
     ossa_format outs[2] = {OSSA_FORMAT_IQM, format};
     for (int i = 0; i < 2; i++) {
         ossa_write_options wo = {0};
@@ -1052,7 +1052,7 @@ static void exercise(const unsigned char *src, size_t size, ossa_format format)
                                     err.message);
             assert_non_null(again);
             ossa_model_free(again);
-            ossa_free_buffer(out, &wo);
+            ossa_free_buffer(out, wo.allocator);
         }
     }
     ossa_model_free(m);

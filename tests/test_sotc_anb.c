@@ -312,7 +312,7 @@ static void test_unknown_flag(void **state)
     ossa_error err;
     memset(&err, 0, sizeof err);
     assert_null(ossa_load_memory(f, size, NULL, &err));
-    assert_int_equal(err.kind, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
     assert_non_null(strstr(err.message, "bone 1"));
     assert_non_null(strstr(err.message, "flag 7"));
     /* The offset is the flag's byte: .rodata at 0x100, flags at 68. */
@@ -462,19 +462,18 @@ typedef struct messages {
     bool dropped_translation;
 } messages;
 
-static void on_warn(void *user, const char *msg)
+static void on_diagnostic(void *user, const ossa_diagnostic *d)
 {
     messages *m = user;
+    if (d->severity == OSSA_SEVERITY_NOTE) {
+        m->infos++;
+        snprintf(m->last_info, sizeof m->last_info, "%s", d->message);
+        return;
+    }
     m->warnings++;
-    snprintf(m->last_warning, sizeof m->last_warning, "%s", msg);
-    if (strstr(msg, "translation animation")) m->dropped_translation = true;
-}
-
-static void on_info(void *user, const char *msg)
-{
-    messages *m = user;
-    m->infos++;
-    snprintf(m->last_info, sizeof m->last_info, "%s", msg);
+    snprintf(m->last_warning, sizeof m->last_warning, "%s", d->message);
+    if (d->code == OSSA_WARNING_DROPPED && strstr(d->message, "translation animation"))
+        m->dropped_translation = true;
 }
 
 static void test_writer_flags_and_reports(void **state)
@@ -511,9 +510,8 @@ static void test_writer_flags_and_reports(void **state)
     ossa_write_options wo = {0};
     wo.format = OSSA_FORMAT_SOTC_ANB;
     wo.animation = 1;
-    wo.warn = on_warn;
-    wo.info = on_info;
-    wo.warn_user = &msg;
+    wo.diagnostic = on_diagnostic;
+    wo.user = &msg;
     void *out;
     size_t size;
     ossa_error err;
@@ -540,12 +538,12 @@ static void test_writer_flags_and_reports(void **state)
     for (int fr = 0; fr < FRAMES; fr++)
         for (uint32_t j = 0; j < 3; j++) expect_stored(back, (uint32_t)fr, j, tracks[j][fr], 0.006);
     ossa_model_free(back);
-    ossa_free_buffer(out, &wo);
+    ossa_free_buffer(out, wo.allocator);
 
     /* An index past the animations is refused. */
     wo.animation = 2;
     assert_int_equal(ossa_write_memory(m, &wo, &out, &size, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     ossa_model_free(m);
 }
 
@@ -582,25 +580,25 @@ static void test_loaded_alone(void **state)
     ossa_model_free(m);
     m = load(f, size, "run.anb", 24);
     assert_true(m->animations[0].framerate == 24.0f);
-    assert_int_equal(ossa_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
     ossa_model_free(m);
     free(f);
 }
 
 /* -- Malformed files -- */
 
-static void expect_failure(const unsigned char *f, size_t size, ossa_error_kind kind,
+static void expect_failure(const unsigned char *f, size_t size, ossa_code kind,
                            const char *needle)
 {
     ossa_error err;
     memset(&err, 0, sizeof err);
     ossa_load_options o = {.format = OSSA_FORMAT_SOTC_ANB};
     ossa_model *m = ossa_load_memory(f, size, &o, &err);
-    if (m || err.kind != kind || (needle && !strstr(err.message, needle)))
+    if (m || err.code != kind || (needle && !strstr(err.message, needle)))
         print_error("expected kind %d with '%s', got kind %d: %s\n", (int)kind,
-                    needle ? needle : "", (int)err.kind, err.message);
+                    needle ? needle : "", (int)err.code, err.message);
     assert_null(m);
-    assert_int_equal(err.kind, kind);
+    assert_int_equal(err.code, kind);
     if (needle) assert_non_null(strstr(err.message, needle));
 }
 

@@ -98,7 +98,7 @@ static void expect_text(const nto_built *b, uint32_t flags, const char *want)
     assert_int_equal(m->num_joints, 0);
     assert_int_equal(m->num_vertices, 0);
     assert_int_equal(m->num_meshes, 0);
-    assert_int_equal(ossa_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
     const ossa_extra *t = extra(m, "sotc.nto.texture");
     assert_non_null(t);
     char text[256];
@@ -208,7 +208,7 @@ static void test_header_position(void **state)
     b.data[b.ro] = 'X';
     ossa_error err;
     assert_null(load(b.data, b.size, 0, &err));
-    assert_int_equal(err.kind, OSSA_ERROR_FORMAT);
+    assert_int_equal(err.code, OSSA_ERROR_FORMAT);
     assert_int_equal(err.offset, b.ro + b.pixels);
     assert_int_not_equal(ossa_format_detect(b.data, b.size), OSSA_FORMAT_SOTC_NTO);
     free(b.data);
@@ -242,7 +242,7 @@ static void test_warnings(void **state)
     /* An unknown kind still needs its pixel pointer inside .rodata. */
     ts_put32(b.data + b.ro + b.hdr + 0x14, 0x7FFFFFF0u);
     assert_null(load(b.data, b.size, 0, &err));
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
     assert_int_equal(err.offset, b.ro + b.hdr + 0x14);
     free(b.data);
 }
@@ -252,7 +252,7 @@ static void expect_corrupt(const nto_built *b, uint64_t offset, const char *what
     ossa_error err;
     ossa_model *m = load(b->data, b->size, 0, &err);
     if (m) fail_msg("loaded a bad file (%s)", what);
-    assert_int_equal(err.kind, OSSA_ERROR_CORRUPT);
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
     assert_int_equal(err.offset, offset);
     assert_non_null(strstr(err.message, what));
 }
@@ -354,7 +354,7 @@ static void test_random_patches(void **state)
             ossa_error err;
             ossa_model *m = load(copy, b.size, (uint32_t)(round & 1) * OSSA_LOAD_NTO_SWAP_SIZE,
                                  &err);
-            if (m) ossa_validate(m, NULL, NULL);
+            if (m) ossa_model_validate(m, NULL, NULL);
             ossa_model_free(m);
             ossa_format_detect(copy, b.size);
         }

@@ -15,7 +15,7 @@ static ossa_model *encode(ossa_vertex_type type, ossa_component format, uint32_t
     ossa_model *m = ossa_model_create(NULL);
     assert_non_null(m);
     ossa_error err;
-    assert_int_equal(ossa_model_set_vertex_count(m, n / size, &err), OSSA_OK);
+    assert_int_equal(ossa_model_set_num_vertices(m, n / size, &err), OSSA_OK);
     const ossa_vertex_array *a =
         ossa_model_add_vertex_array_floats(m, type, format, size, NULL, values, &err);
     assert_non_null(a);
@@ -223,7 +223,7 @@ static void test_vertex_array_read(void **state)
     (void)state;
     ossa_model *m = ossa_model_create(NULL);
     ossa_error err;
-    ossa_model_set_vertex_count(m, 3, &err);
+    ossa_model_set_num_vertices(m, 3, &err);
     const uint8_t ub[] = {0, 128, 255};
     const int8_t sb[] = {-128, -1, 127};
     const int16_t ss[] = {-32768, 0, 32767};

@@ -35,7 +35,7 @@ static void test_write_file(void **state)
     /* Into a directory that does not exist: IO, and nothing is created. */
     snprintf(missing, sizeof missing, "%s/no-such-dir/out.iqm", dir_path);
     assert_int_equal(ossa_write_file(m, missing, NULL, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_IO);
+    assert_int_equal(err.code, OSSA_ERROR_IO);
     assert_true(err.message[0] != 0);
     char *missing_dir = ts_path_join(dir_path, "no-such-dir");
     struct stat st;
@@ -60,7 +60,7 @@ static void test_write_file(void **state)
 
     /* A failing write (a pose that is not finite) leaves the file alone. */
     assert_int_equal(ossa_write_file(bad, file_path, NULL, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     got = ts_read_file(file_path, &size);
     assert_int_equal(size, expect_size);
     assert_memory_equal(got, expect, size);
@@ -71,12 +71,12 @@ static void test_write_file(void **state)
     char *is_dir = ts_path_join(dir_path, "isdir.iqm");
     assert_int_equal(mkdir(is_dir, 0777), 0);
     assert_int_equal(ossa_write_file(m, is_dir, NULL, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_IO);
+    assert_int_equal(err.code, OSSA_ERROR_IO);
 
     /* No format from the name: an argument error, no file. */
     char *unknown = ts_path_join(dir_path, "model.unknown");
     assert_int_equal(ossa_write_file(m, unknown, NULL, &err), OSSA_FAILED);
-    assert_int_equal(err.kind, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     assert_int_equal(stat(unknown, &st), -1);
 
     /* Nothing but the file and the directory made here is left: no

@@ -70,7 +70,7 @@ static ossa_status vertex_classes(const ossa_model *m, uint32_t *cls, ossa_error
     return OSSA_OK;
 }
 
-ossa_status ossa_compute_adjacency(const ossa_model *m, uint32_t *out, ossa_error *error)
+ossa_status ossa_model_compute_adjacency(const ossa_model *m, uint32_t *out, ossa_error *error)
 {
     size_t n = (size_t)m->num_triangles * 3;
     for (size_t i = 0; i < n; i++) out[i] = OSSA_NO_NEIGHBOR;

@@ -201,7 +201,7 @@ static void conservative_frame(const skin_data *s, const float *box, ossa_bounds
     bounds_finish(b);
 }
 
-ossa_status ossa_compute_bounds(const ossa_model *m, uint32_t animation, ossa_bounds_mode mode,
+ossa_status ossa_model_compute_bounds(const ossa_model *m, uint32_t animation, ossa_bounds_mode mode,
                                 ossa_bounds *out, ossa_error *error)
 {
     if (animation >= m->num_animations)

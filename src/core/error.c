@@ -1,25 +1,37 @@
-/* Error and warning reporting. */
+/* Diagnostics: errors filled for the caller, warnings kept in a model,
+ * the names of codes, and formatting. */
 #include "core/internal.h"
 
 #include <stdio.h>
 
-const char *ossa_version_string(void) { return "0.1.0"; }
-
-static void error_reset(ossa_error *error, ossa_error_kind kind)
+#define STR2(x) #x
+#define STR(x) STR2(x)
+const char *ossa_version_string(void)
 {
-    char file[sizeof error->file];
-    memcpy(file, error->file, sizeof file); /* a caller-set file name survives */
+    return STR(OSSA_VERSION_MAJOR) "." STR(OSSA_VERSION_MINOR) "." STR(OSSA_VERSION_PATCH);
+}
+
+/* ossa__error_set_file marks the struct with this code so that the next
+ * failure of the same call keeps the file name; a failure without it (a
+ * struct left from an earlier call) starts from an empty name. */
+#define FILE_SET ((ossa_code)-1)
+
+static void error_reset(ossa_error *error, ossa_code code)
+{
+    char file[sizeof error->file] = "";
+    if (error->code == FILE_SET) memcpy(file, error->file, sizeof file);
     memset(error, 0, sizeof *error);
     memcpy(error->file, file, sizeof file);
     error->file[sizeof error->file - 1] = 0;
-    error->kind = kind;
+    error->code = code;
+    error->severity = OSSA_SEVERITY_ERROR;
     error->offset = OSSA_NO_OFFSET;
 }
 
-ossa_status ossa__fail(ossa_error *error, ossa_error_kind kind, uint64_t offset, const char *fmt, ...)
+ossa_status ossa__fail(ossa_error *error, ossa_code code, uint64_t offset, const char *fmt, ...)
 {
     if (!error) return OSSA_FAILED;
-    error_reset(error, kind);
+    error_reset(error, code);
     error->offset = offset;
     va_list ap;
     va_start(ap, fmt);
@@ -28,11 +40,11 @@ ossa_status ossa__fail(ossa_error *error, ossa_error_kind kind, uint64_t offset,
     return OSSA_FAILED;
 }
 
-ossa_status ossa__fail_line(ossa_error *error, ossa_error_kind kind, uint32_t line, uint32_t column,
+ossa_status ossa__fail_line(ossa_error *error, ossa_code code, uint32_t line, uint32_t column,
                             const char *fmt, ...)
 {
     if (!error) return OSSA_FAILED;
-    error_reset(error, kind);
+    error_reset(error, code);
     error->line = line;
     error->column = column;
     va_list ap;
@@ -50,17 +62,36 @@ ossa_status ossa__fail_nomem(ossa_error *error)
 void ossa__error_set_file(ossa_error *error, const char *file)
 {
     if (!error) return;
+    bool failed = error->code != OSSA_CODE_NONE && error->code != FILE_SET;
     snprintf(error->file, sizeof error->file, "%s", file ? file : "");
+    /* Naming the file of an error already filled keeps the error. */
+    if (!failed) error->code = FILE_SET;
 }
 
-void ossa__warn(ossa_model *model, uint64_t offset, uint32_t line, uint32_t column, const char *fmt, ...)
+void ossa__error_begin(ossa_error *error, const char *file)
+{
+    if (!error) return;
+    memset(error, 0, sizeof *error);
+    ossa__error_set_file(error, file);
+}
+
+void ossa__error_clear(ossa_error *error)
+{
+    if (error) memset(error, 0, sizeof *error);
+}
+
+void ossa__warn(ossa_model *model, ossa_code code, uint64_t offset, uint32_t line,
+                uint32_t column, const char *fmt, ...)
 {
     ossa_model_internal *in = model->internal;
-    ossa_warning *w = ossa__arena_grow(&in->arena, model->warnings, model->num_warnings,
-                                       &in->cap_warnings, sizeof *w);
+    ossa_diagnostic *w = ossa__arena_grow(&in->arena, model->warnings, model->num_warnings,
+                                          &in->cap_warnings, sizeof *w);
     if (!w) return;
     model->warnings = w;
-    ossa_warning *n = &w[model->num_warnings++];
+    ossa_diagnostic *n = &w[model->num_warnings++];
+    memset(n, 0, sizeof *n);
+    n->code = code;
+    n->severity = OSSA_SEVERITY_WARNING;
     n->offset = offset;
     n->line = line;
     n->column = column;
@@ -70,10 +101,26 @@ void ossa__warn(ossa_model *model, uint64_t offset, uint32_t line, uint32_t colu
     va_end(ap);
 }
 
-const char *ossa_error_kind_name(ossa_error_kind kind)
+void ossa__report(ossa_diagnostic_fn fn, void *user, ossa_severity severity, ossa_code code,
+                  const char *fmt, ...)
 {
-    switch (kind) {
-    case OSSA_ERROR_NONE: return "none";
+    if (!fn) return;
+    ossa_diagnostic d;
+    memset(&d, 0, sizeof d);
+    d.code = code;
+    d.severity = severity;
+    d.offset = OSSA_NO_OFFSET;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d.message, sizeof d.message, fmt, ap);
+    va_end(ap);
+    fn(user, &d);
+}
+
+const char *ossa_code_name(ossa_code code)
+{
+    switch (code) {
+    case OSSA_CODE_NONE: return "none";
     case OSSA_ERROR_IO: return "io";
     case OSSA_ERROR_NOMEM: return "nomem";
     case OSSA_ERROR_FORMAT: return "format";
@@ -82,6 +129,37 @@ const char *ossa_error_kind_name(ossa_error_kind kind)
     case OSSA_ERROR_UNSUPPORTED: return "unsupported";
     case OSSA_ERROR_ARGUMENT: return "argument";
     case OSSA_ERROR_MISMATCH: return "mismatch";
+    case OSSA_ERROR_ACCESS: return "access";
+    case OSSA_WARNING_IGNORED: return "ignored";
+    case OSSA_WARNING_DROPPED: return "dropped";
+    case OSSA_WARNING_REPAIRED: return "repaired";
+    case OSSA_WARNING_INCONSISTENT: return "inconsistent";
+    case OSSA_WARNING_NONSTANDARD: return "nonstandard";
+    case OSSA_WARNING_TRUNCATED: return "truncated-input";
+    case OSSA_WARNING_LIMITED: return "limited";
+    case OSSA_WARNING_RENAMED: return "renamed";
+    case OSSA_PROBLEM_PARENT_ORDER: return "parent-order";
+    case OSSA_PROBLEM_BIND_NOT_FINITE: return "bind-not-finite";
+    case OSSA_PROBLEM_ROTATION_NORM: return "rotation-norm";
+    case OSSA_PROBLEM_DUPLICATE_NAME: return "duplicate-name";
+    case OSSA_PROBLEM_ARRAY_FORMAT: return "array-format";
+    case OSSA_PROBLEM_NOT_FINITE: return "not-finite";
+    case OSSA_PROBLEM_BLEND_PAIR: return "blend-pair";
+    case OSSA_PROBLEM_BLEND_INDEX: return "blend-index";
+    case OSSA_PROBLEM_BLEND_NEGATIVE: return "blend-negative";
+    case OSSA_PROBLEM_BLEND_SUM: return "blend-sum";
+    case OSSA_PROBLEM_UBYTE_SUM: return "ubyte-sum";
+    case OSSA_PROBLEM_NO_WEIGHT: return "no-weight";
+    case OSSA_PROBLEM_TRIANGLE_INDEX: return "triangle-index";
+    case OSSA_PROBLEM_DEGENERATE: return "degenerate";
+    case OSSA_PROBLEM_MESH_RANGE: return "mesh-range";
+    case OSSA_PROBLEM_MESH_VERTEX: return "mesh-vertex";
+    case OSSA_PROBLEM_BOUNDS: return "bounds";
+    case OSSA_PROBLEM_BOUNDS_LOOSE: return "bounds-loose";
+    case OSSA_PROBLEM_FRAMERATE: return "framerate";
+    case OSSA_PROBLEM_NO_FRAMES: return "no-frames";
+    case OSSA_PROBLEM_POSE_NOT_FINITE: return "pose-not-finite";
+    case OSSA_PROBLEM_POSE_ROTATION: return "pose-rotation";
     }
     return "unknown";
 }

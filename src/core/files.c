@@ -46,7 +46,8 @@ static int open_temp(const char *path, char *tmp, size_t cap)
     return -1;
 }
 
-ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count, ossa_error *error)
+ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count,
+                                     const ossa_write_options *options, ossa_error *error)
 {
     /* Every file goes to a temporary beside its target first; only when
      * all are complete are they renamed into place, so a failure leaves no
@@ -91,6 +92,9 @@ ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count
         free(tmps[i]);
     }
     free(tmps);
+    if (!st) ossa__error_clear(error);
+    for (size_t i = 0; i < count && !st && options && options->wrote; i++)
+        options->wrote(options->user, files[i].path);
     return st;
 }
 

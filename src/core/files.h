@@ -12,8 +12,10 @@ typedef struct ossa_output_file {
 } ossa_output_file;
 
 /* Writes every file to a temporary beside it, then renames all into
- * place; on failure nothing is left behind. */
-ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count, ossa_error *error);
+ * place; on failure nothing is left behind. Then reports each path to
+ * options->wrote (options may be NULL). */
+ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count,
+                                     const ossa_write_options *options, ossa_error *error);
 
 /* Reads a whole file (for formats that refer to sibling files, such as
  * external glTF buffers); the buffer has a NUL after its end. Free with

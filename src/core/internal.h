@@ -56,20 +56,38 @@ struct ossa_model_internal {
 
 static inline ossa_arena *ossa__model_arena(ossa_model *m) { return &m->internal->arena; }
 
+/* Zeroed storage for an animation of the model (num_joints channel masks,
+ * num_frames bounds), set on the animation and returned; NULL when memory
+ * runs out. Readers fill them in place. */
+uint8_t *ossa__animation_channels(ossa_model *model, ossa_animation *animation);
+ossa_bounds *ossa__animation_bounds(ossa_model *model, ossa_animation *animation);
+
 /* -- Errors ----------------------------------------------------------------- */
 
 /* Fills `error` (may be NULL) and returns OSSA_FAILED. */
-ossa_status ossa__fail(ossa_error *error, ossa_error_kind kind, uint64_t offset, const char *fmt,
+ossa_status ossa__fail(ossa_error *error, ossa_code code, uint64_t offset, const char *fmt,
                        ...) OSSA_PRINTF(4, 5);
-ossa_status ossa__fail_line(ossa_error *error, ossa_error_kind kind, uint32_t line,
+ossa_status ossa__fail_line(ossa_error *error, ossa_code code, uint32_t line,
                             uint32_t column, const char *fmt, ...) OSSA_PRINTF(5, 6);
 ossa_status ossa__fail_nomem(ossa_error *error);
+/* Names the file of the current call: a failure later in the same call
+ * keeps it (a failure in another call starts from ""). Naming the file of
+ * an error already filled only sets its file. */
 void ossa__error_set_file(ossa_error *error, const char *file);
+/* What a public call that reads or writes a file does first: every field
+ * cleared (the caller's struct may hold anything), then the file named. */
+void ossa__error_begin(ossa_error *error, const char *file);
+/* Every field zero: the state a successful public call leaves. */
+void ossa__error_clear(ossa_error *error);
 
 /* Records a non-fatal problem in the model; silently drops it when memory
  * runs out (a warning must never turn a good load into a failure). */
-void ossa__warn(ossa_model *model, uint64_t offset, uint32_t line, uint32_t column,
-                const char *fmt, ...) OSSA_PRINTF(5, 6);
+void ossa__warn(ossa_model *model, ossa_code code, uint64_t offset, uint32_t line,
+                uint32_t column, const char *fmt, ...) OSSA_PRINTF(6, 7);
+/* Sends one diagnostic (offset unknown, no file) to `fn` when it is set:
+ * the writers' and validation's way to report. */
+void ossa__report(ossa_diagnostic_fn fn, void *user, ossa_severity severity, ossa_code code,
+                  const char *fmt, ...) OSSA_PRINTF(5, 6);
 
 /* -- Little-endian access --------------------------------------------------- */
 

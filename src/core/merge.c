@@ -104,7 +104,7 @@ static ossa_status remap_blend_indexes(ossa_model *m, const uint32_t *fi, ossa_e
     for (size_t i = 0; !st && i < count; i++)
         ossa__component_put(a->format, (unsigned char *)a->data + i * cs, v[i], true);
     if (missing)
-        ossa__warn(m, OSSA_NO_OFFSET, 0, 0,
+        ossa__warn(m, OSSA_WARNING_REPAIRED, OSSA_NO_OFFSET, 0, 0,
                    "%llu blend influences name no joint of the skeleton (first: vertex %llu); "
                    "they now use joint 0",
                    (unsigned long long)missing, (unsigned long long)first);
@@ -156,7 +156,7 @@ static ossa_status take_names(ossa_model *dst, const char *const *names, uint32_
             if (!copy) return ossa__fail_nomem(error);
             dst->joints[d].name = copy;
         } else if (strcmp(dst->joints[d].name, name) != 0) {
-            ossa__warn(dst, OSSA_NO_OFFSET, 0, 0,
+            ossa__warn(dst, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, 0, 0,
                        "joint %u is '%s', the name list says '%s': the joint keeps its name", d,
                        dst->joints[d].name, name);
         }
@@ -195,7 +195,7 @@ static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t 
                     break;
                 }
             if (map[s] < 0)
-                ossa__warn(dst, OSSA_NO_OFFSET, 0, 0,
+                ossa__warn(dst, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0,
                            "joint '%s' is not in the skeleton: its animation is dropped",
                            src->joints[s].name);
         }
@@ -220,7 +220,7 @@ static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t 
             if (map[s] >= 0)
                 matched++;
             else
-                ossa__warn(dst, OSSA_NO_OFFSET, 0, 0,
+                ossa__warn(dst, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0,
                            "joint number %u is not in the skeleton: its animation is dropped",
                            si[s]);
         }
@@ -250,7 +250,7 @@ static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t 
 
 static ossa_status copy_geometry(ossa_model *dst, const ossa_model *src, ossa_error *error)
 {
-    if (ossa_model_set_vertex_count(dst, src->num_vertices, error)) return OSSA_FAILED;
+    if (ossa_model_set_num_vertices(dst, src->num_vertices, error)) return OSSA_FAILED;
     for (uint32_t i = 0; i < src->num_vertex_arrays; i++) {
         const ossa_vertex_array *a = &src->vertex_arrays[i];
         if (!ossa_model_add_vertex_array(dst, a->type, a->format, a->size, a->name, a->data, error))
@@ -374,7 +374,7 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
     if (!st && dst->num_vertices == 0 && src->num_vertices) {
         if (src->num_joints && !identity_map(map, src->num_joints) &&
             ossa_model_find_array(src, OSSA_VERTEX_BLENDINDEXES, NULL)) {
-            ossa__warn(dst, OSSA_NO_OFFSET, 0, 0,
+            ossa__warn(dst, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0,
                        "a mesh whose joints are in another order is not merged");
         } else {
             st = copy_geometry(dst, src, error);
@@ -392,7 +392,7 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
             }
         }
     } else if (!st && src->num_vertices) {
-        ossa__warn(dst, OSSA_NO_OFFSET, 0, 0, "the model already has a mesh: another is ignored");
+        ossa__warn(dst, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0, "the model already has a mesh: another is ignored");
     }
 
     for (uint32_t a = 0; !st && a < src->num_animations; a++) {
@@ -414,8 +414,7 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
                 if (ch & OSSA_CHANNEL_SCALE) memcpy(d->scale, s->scale, sizeof d->scale);
             }
         if (sa->channels) {
-            da->channels = ossa__arena_alloc(ossa__model_arena(dst), dst->num_joints + 1);
-            if (!da->channels) {
+            if (!ossa__animation_channels(dst, da)) {
                 st = ossa__fail_nomem(error);
                 break;
             }
@@ -424,8 +423,7 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
         }
         /* Stored bounds belong to src's mesh. */
         if (sa->bounds && (took_mesh || (src->num_vertices == 0 && dst->num_vertices == 0))) {
-            da->bounds = ossa__arena_array(ossa__model_arena(dst), sa->num_frames, sizeof *da->bounds);
-            if (!da->bounds) {
+            if (!ossa__animation_bounds(dst, da)) {
                 st = ossa__fail_nomem(error);
                 break;
             }

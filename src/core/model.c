@@ -60,7 +60,7 @@ int32_t ossa_model_add_joint(ossa_model *model, const char *name, int32_t parent
     return (int32_t)model->num_joints++;
 }
 
-ossa_status ossa_model_set_vertex_count(ossa_model *model, uint32_t count, ossa_error *error)
+ossa_status ossa_model_set_num_vertices(ossa_model *model, uint32_t count, ossa_error *error)
 {
     if (model->num_vertex_arrays && count != model->num_vertices)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
@@ -238,6 +238,74 @@ ossa_animation *ossa_model_add_animation(ossa_model *model, const char *name, ui
     na->flags = flags;
     na->frames = frames;
     return na;
+}
+
+static ossa_animation *animation_at(ossa_model *model, uint32_t animation, ossa_error *error)
+{
+    if (animation < model->num_animations) return &model->animations[animation];
+    ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "animation %u does not exist (%u)",
+               animation, model->num_animations);
+    return NULL;
+}
+
+ossa_status ossa_model_set_animation_frames(ossa_model *model, uint32_t animation, uint32_t first,
+                                            uint32_t count, const ossa_transform *frames,
+                                            ossa_error *error)
+{
+    ossa_animation *a = animation_at(model, animation, error);
+    if (!a) return OSSA_FAILED;
+    if (first > a->num_frames || count > a->num_frames - first)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "frames %u..%u are outside animation '%s' (%u frames)", first,
+                          first + count, a->name, a->num_frames);
+    if (count && model->num_joints)
+        memcpy(a->frames + (size_t)first * model->num_joints, frames,
+               (size_t)count * model->num_joints * sizeof *frames);
+    return OSSA_OK;
+}
+
+uint8_t *ossa__animation_channels(ossa_model *model, ossa_animation *a)
+{
+    a->channels = ossa__arena_alloc(ossa__model_arena(model), (size_t)model->num_joints + 1);
+    return a->channels;
+}
+
+ossa_bounds *ossa__animation_bounds(ossa_model *model, ossa_animation *a)
+{
+    a->bounds = a->num_frames ? ossa__arena_array(ossa__model_arena(model), a->num_frames,
+                                                  sizeof *a->bounds)
+                              : NULL;
+    return a->bounds;
+}
+
+ossa_status ossa_model_set_animation_bounds(ossa_model *model, uint32_t animation,
+                                            const ossa_bounds *bounds, ossa_error *error)
+{
+    ossa_animation *a = animation_at(model, animation, error);
+    if (!a) return OSSA_FAILED;
+    if (!bounds || !a->num_frames) {
+        a->bounds = NULL;
+        return OSSA_OK;
+    }
+    ossa_bounds *copy = ossa__animation_bounds(model, a);
+    if (!copy) return ossa__fail_nomem(error);
+    memcpy(copy, bounds, (size_t)a->num_frames * sizeof *copy);
+    return OSSA_OK;
+}
+
+ossa_status ossa_model_set_animation_channels(ossa_model *model, uint32_t animation,
+                                              const uint8_t *channels, ossa_error *error)
+{
+    ossa_animation *a = animation_at(model, animation, error);
+    if (!a) return OSSA_FAILED;
+    if (!channels || !model->num_joints) {
+        a->channels = NULL;
+        return OSSA_OK;
+    }
+    uint8_t *copy = ossa__animation_channels(model, a);
+    if (!copy) return ossa__fail_nomem(error);
+    memcpy(copy, channels, model->num_joints);
+    return OSSA_OK;
 }
 
 ossa_status ossa_model_set_comment(ossa_model *model, const void *text, size_t size, ossa_error *error)

@@ -7,16 +7,20 @@
 #include <stdlib.h>
 
 typedef struct checker {
-    ossa_problem_fn fn;
+    ossa_diagnostic_fn fn;
     void *user;
     uint32_t errors;
 } checker;
 
-static void report(checker *c, ossa_severity sev, const char *fmt, ...) OSSA_PRINTF(3, 4);
-static void report(checker *c, ossa_severity sev, const char *fmt, ...)
+static void report(checker *c, ossa_severity sev, ossa_code code, const char *fmt, ...)
+    OSSA_PRINTF(4, 5);
+static void report(checker *c, ossa_severity sev, ossa_code code, const char *fmt, ...)
 {
-    ossa_problem p;
+    ossa_diagnostic p;
+    memset(&p, 0, sizeof p);
+    p.code = code;
     p.severity = sev;
+    p.offset = OSSA_NO_OFFSET;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(p.message, sizeof p.message, fmt, ap);
@@ -42,13 +46,14 @@ static void tally_add(tally *t, const char *fmt, ...)
     }
 }
 
-static void tally_report(checker *c, ossa_severity sev, const tally *t)
+static void tally_report(checker *c, ossa_severity sev, ossa_code code, const tally *t)
 {
     if (!t->count) return;
     if (t->count == 1)
-        report(c, sev, "%s", t->first);
+        report(c, sev, code, "%s", t->first);
     else
-        report(c, sev, "%s (and %llu more like it)", t->first, (unsigned long long)t->count - 1);
+        report(c, sev, code, "%s (and %llu more like it)", t->first,
+               (unsigned long long)t->count - 1);
 }
 
 static bool finite_transform(const ossa_transform *t)
@@ -69,12 +74,15 @@ static void check_joints(checker *c, const ossa_model *m)
     for (uint32_t j = 0; j < m->num_joints; j++) {
         const ossa_joint *jt = &m->joints[j];
         if (jt->parent < -1 || jt->parent >= (int32_t)j)
-            report(c, OSSA_SEVERITY_ERROR, "joint %u '%s': parent %d does not come before it", j,
+            report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_PARENT_ORDER,
+                   "joint %u '%s': parent %d does not come before it", j,
                    jt->name, jt->parent);
         if (!finite_transform(&jt->bind))
-            report(c, OSSA_SEVERITY_ERROR, "joint %u '%s': bind pose is not finite", j, jt->name);
+            report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_BIND_NOT_FINITE,
+                   "joint %u '%s': bind pose is not finite", j, jt->name);
         else if (fabs(quat_norm(jt->bind.rotation) - 1) > 1e-3)
-            report(c, OSSA_SEVERITY_WARNING, "joint %u '%s': rotation has norm %g (expected 1)",
+            report(c, OSSA_SEVERITY_WARNING, OSSA_PROBLEM_ROTATION_NORM,
+                   "joint %u '%s': rotation has norm %g (expected 1)",
                    j, jt->name, quat_norm(jt->bind.rotation));
         if (jt->name[0])
             for (uint32_t k = 0; k < j; k++)
@@ -83,7 +91,7 @@ static void check_joints(checker *c, const ossa_model *m)
                     break;
                 }
     }
-    tally_report(c, OSSA_SEVERITY_WARNING, &dup);
+    tally_report(c, OSSA_SEVERITY_WARNING, OSSA_PROBLEM_DUPLICATE_NAME, &dup);
 }
 
 static void check_arrays(checker *c, const ossa_model *m)
@@ -92,7 +100,8 @@ static void check_arrays(checker *c, const ossa_model *m)
     for (uint32_t i = 0; i < m->num_vertex_arrays; i++) {
         const ossa_vertex_array *a = &m->vertex_arrays[i];
         if (!ossa_component_size(a->format) || a->size < 1 || a->size > OSSA_MAX_COMPONENTS) {
-            report(c, OSSA_SEVERITY_ERROR, "vertex array %u: invalid format or size", i);
+            report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_ARRAY_FORMAT,
+                   "vertex array %u: invalid format or size", i);
             continue;
         }
         tally bad = {0, ""};
@@ -105,7 +114,7 @@ static void check_arrays(checker *c, const ossa_model *m)
                     break;
                 }
         }
-        tally_report(c, OSSA_SEVERITY_ERROR, &bad);
+        tally_report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_NOT_FINITE, &bad);
     }
 }
 
@@ -115,7 +124,8 @@ static void check_weights(checker *c, const ossa_model *m)
     const ossa_vertex_array *bw = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
     if (!bi && !bw) return;
     if (!bi || !bw) {
-        report(c, OSSA_SEVERITY_ERROR, "blend %s without blend %s", bi ? "indexes" : "weights",
+        report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_BLEND_PAIR,
+               "blend %s without blend %s", bi ? "indexes" : "weights",
                bi ? "weights" : "indexes");
         return;
     }
@@ -145,14 +155,14 @@ static void check_weights(checker *c, const ossa_model *m)
             if (s != 255) tally_add(&ubyte, "vertex %u: ubyte blend weights sum to %u, not 255", v, s);
         }
     }
-    tally_report(c, OSSA_SEVERITY_ERROR, &range);
+    tally_report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_BLEND_INDEX, &range);
     if (!m->num_joints)
-        report(c, OSSA_SEVERITY_WARNING,
+        report(c, OSSA_SEVERITY_WARNING, OSSA_PROBLEM_BLEND_INDEX,
                "blend indexes without joints: the skeleton must come from another file");
-    tally_report(c, OSSA_SEVERITY_ERROR, &neg);
-    tally_report(c, OSSA_SEVERITY_ERROR, &sum);
-    tally_report(c, OSSA_SEVERITY_WARNING, &ubyte);
-    tally_report(c, OSSA_SEVERITY_WARNING, &none);
+    tally_report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_BLEND_NEGATIVE, &neg);
+    tally_report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_BLEND_SUM, &sum);
+    tally_report(c, OSSA_SEVERITY_WARNING, OSSA_PROBLEM_UBYTE_SUM, &ubyte);
+    tally_report(c, OSSA_SEVERITY_WARNING, OSSA_PROBLEM_NO_WEIGHT, &none);
 }
 
 static void check_geometry(checker *c, const ossa_model *m)
@@ -171,7 +181,8 @@ static void check_geometry(checker *c, const ossa_model *m)
         const ossa_mesh *me = &m->meshes[i];
         if ((uint64_t)me->first_vertex + me->num_vertices > m->num_vertices ||
             (uint64_t)me->first_triangle + me->num_triangles > m->num_triangles) {
-            report(c, OSSA_SEVERITY_ERROR, "mesh %u '%s': range outside the model", i, me->name);
+            report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_MESH_RANGE,
+                   "mesh %u '%s': range outside the model", i, me->name);
             continue;
         }
         for (uint32_t t = me->first_triangle; t < me->first_triangle + me->num_triangles; t++)
@@ -182,9 +193,9 @@ static void check_geometry(checker *c, const ossa_model *m)
                               i, me->name, t, v);
             }
     }
-    tally_report(c, OSSA_SEVERITY_ERROR, &range);
-    tally_report(c, OSSA_SEVERITY_WARNING, &outside);
-    tally_report(c, OSSA_SEVERITY_WARNING, &degenerate);
+    tally_report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_TRIANGLE_INDEX, &range);
+    tally_report(c, OSSA_SEVERITY_WARNING, OSSA_PROBLEM_MESH_VERTEX, &outside);
+    tally_report(c, OSSA_SEVERITY_WARNING, OSSA_PROBLEM_DEGENERATE, &degenerate);
 }
 
 /* Stored bounds must contain the skinned mesh; checked exactly when the
@@ -202,14 +213,14 @@ static void check_bounds(checker *c, const ossa_model *m, uint32_t a)
         for (int k = 0; k < 3; k++) ok = ok && b->min[k] <= b->max[k];
         if (!ok) tally_add(&bad, "animation '%s' frame %u: invalid bounds", an->name, f);
     }
-    tally_report(c, OSSA_SEVERITY_ERROR, &bad);
+    tally_report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_BOUNDS, &bad);
     if (bad.count || !m->num_joints || !ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL) ||
         !ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL) ||
         (uint64_t)m->num_vertices * an->num_frames > BOUNDS_CHECK_LIMIT)
         return;
     ossa_bounds *exact = ossa__temp_alloc(m, ((size_t)an->num_frames + 1) * sizeof *exact);
     if (!exact) return;
-    if (ossa_compute_bounds(m, a, OSSA_BOUNDS_EXACT, exact, NULL) == OSSA_OK) {
+    if (ossa_model_compute_bounds(m, a, OSSA_BOUNDS_EXACT, exact, NULL) == OSSA_OK) {
         for (uint32_t f = 0; f < an->num_frames; f++) {
             const ossa_bounds *b = &an->bounds[f], *e = &exact[f];
             double tol = 1e-3 * (1 + e->radius);
@@ -223,7 +234,7 @@ static void check_bounds(checker *c, const ossa_model *m, uint32_t a)
         }
     }
     ossa__temp_free(m, exact);
-    tally_report(c, OSSA_SEVERITY_WARNING, &loose);
+    tally_report(c, OSSA_SEVERITY_WARNING, OSSA_PROBLEM_BOUNDS_LOOSE, &loose);
 }
 
 static void check_animations(checker *c, const ossa_model *m)
@@ -231,10 +242,12 @@ static void check_animations(checker *c, const ossa_model *m)
     for (uint32_t a = 0; a < m->num_animations; a++) {
         const ossa_animation *an = &m->animations[a];
         if (!isfinite(an->framerate) || an->framerate < 0)
-            report(c, OSSA_SEVERITY_ERROR, "animation '%s': invalid frame rate %g", an->name,
+            report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_FRAMERATE,
+                   "animation '%s': invalid frame rate %g", an->name,
                    an->framerate);
         if (!an->num_frames)
-            report(c, OSSA_SEVERITY_WARNING, "animation '%s' has no frames", an->name);
+            report(c, OSSA_SEVERITY_WARNING, OSSA_PROBLEM_NO_FRAMES,
+                   "animation '%s' has no frames", an->name);
         tally bad = {0, ""}, norm = {0, ""};
         for (uint32_t f = 0; f < an->num_frames; f++)
             for (uint32_t j = 0; j < m->num_joints; j++) {
@@ -246,13 +259,13 @@ static void check_animations(checker *c, const ossa_model *m)
                     tally_add(&norm, "animation '%s' frame %u joint %u: rotation norm %g",
                               an->name, f, j, quat_norm(t->rotation));
             }
-        tally_report(c, OSSA_SEVERITY_ERROR, &bad);
-        tally_report(c, OSSA_SEVERITY_WARNING, &norm);
+        tally_report(c, OSSA_SEVERITY_ERROR, OSSA_PROBLEM_POSE_NOT_FINITE, &bad);
+        tally_report(c, OSSA_SEVERITY_WARNING, OSSA_PROBLEM_POSE_ROTATION, &norm);
         if (an->bounds) check_bounds(c, m, a);
     }
 }
 
-uint32_t ossa_validate(const ossa_model *model, ossa_problem_fn fn, void *user)
+uint32_t ossa_model_validate(const ossa_model *model, ossa_diagnostic_fn fn, void *user)
 {
     checker c = {fn, user, 0};
     check_joints(&c, model);

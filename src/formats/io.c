@@ -19,7 +19,7 @@ ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_opti
         memset(&defaults, 0, sizeof defaults);
         options = &defaults;
     }
-    ossa__error_set_file(error, options->file_name);
+    ossa__error_begin(error, options->file_name);
     if (!data && size) {
         ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "no data");
         return NULL;
@@ -33,7 +33,7 @@ ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_opti
                    size ? "unknown file format (no known signature or extension)" : "empty file");
         return NULL;
     }
-    ossa_model *model = ossa_model_create(&options->allocator);
+    ossa_model *model = ossa_model_create(options->allocator);
     if (!model) {
         ossa__fail_nomem(error);
         return NULL;
@@ -43,6 +43,7 @@ ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_opti
         ossa_model_free(model);
         return NULL;
     }
+    ossa__error_clear(error);
     return model;
 }
 
@@ -54,7 +55,7 @@ ossa_model *ossa_load_file(const char *path, const ossa_load_options *options, o
     else
         memset(&opts, 0, sizeof opts);
     if (!opts.file_name) opts.file_name = path;
-    ossa__error_set_file(error, opts.file_name);
+    ossa__error_begin(error, opts.file_name);
 
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
@@ -99,12 +100,13 @@ ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options 
     }
     *out_data = NULL;
     *out_size = 0;
+    ossa__error_clear(error);
     const ossa_format_ops *ops = ossa__format_ops(options->format);
     if (!ops || !ops->write)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "no writer for format '%s'", ossa_format_name(options->format));
     ossa_buf buf;
-    ossa__buf_init(&buf, &options->allocator);
+    ossa__buf_init(&buf, options->allocator);
     if (ops->write(model, options, &buf, error) != OSSA_OK) {
         ossa__buf_release(&buf);
         return OSSA_FAILED;
@@ -121,15 +123,15 @@ ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options 
     return OSSA_OK;
 }
 
-void ossa_free_buffer(void *data, const ossa_write_options *options)
+void ossa_free_buffer(void *data, const ossa_allocator *allocator)
 {
-    ossa__free(options ? &options->allocator : NULL, data, 0);
+    ossa__free(allocator, data, 0);
 }
 
 ossa_status ossa_write_file(const ossa_model *model, const char *path,
                             const ossa_write_options *options, ossa_error *error)
 {
-    ossa__error_set_file(error, path);
+    ossa__error_begin(error, path);
     ossa_write_options opts;
     if (options)
         opts = *options;
@@ -149,7 +151,7 @@ ossa_status ossa_write_file(const ossa_model *model, const char *path,
         return OSSA_FAILED;
     }
     ossa_output_file file = {path, data, size};
-    ossa_status st = ossa__write_files_atomic(&file, 1, error);
-    ossa_free_buffer(data, &opts);
+    ossa_status st = ossa__write_files_atomic(&file, 1, &opts, error);
+    ossa_free_buffer(data, opts.allocator);
     return st;
 }

@@ -116,14 +116,6 @@ double ossa__yaw_of(const float q[4], ossa_axis up)
     return y;
 }
 
-void ossa__pose_copy_normalized(uint32_t n, const ossa_transform *in, ossa_transform *out)
-{
-    for (uint32_t j = 0; j < n; j++) {
-        out[j] = in[j];
-        ossa__quat_normalize(out[j].rotation);
-    }
-}
-
 void ossa__depth_order(uint32_t n, const int32_t *parents, uint32_t *order, uint32_t *scratch)
 {
     /* Counting sort by depth: depth in scratch[0..n), then counts of each
@@ -149,15 +141,6 @@ void ossa__depth_order(uint32_t n, const int32_t *parents, uint32_t *order, uint
 /* -- Creation ------------------------------------------------------------------- */
 
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
-
-ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
-                            const ossa_allocator *allocator, ossa_error *error)
-{
-    ossa_clip_options options;
-    memset(&options, 0, sizeof options);
-    if (allocator) options.allocator = *allocator;
-    return ossa_clip_create_ex(model, animation, &options, error);
-}
 
 /* Joint j's transform at source frame f, rotation normalized. */
 static ossa_transform source_frame(const ossa_model *model, const ossa_animation *anim,
@@ -217,7 +200,7 @@ static void build_root_track(ossa_clip *clip)
         tr[nf * 4 + c] = nf >= 2 ? 2 * tr[(nf - 1) * 4 + c] - tr[(nf - 2) * 4 + c] : tr[c];
 }
 
-ossa_clip *ossa_clip_create_ex(const ossa_model *model, uint32_t animation,
+ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
                                const ossa_clip_options *options, ossa_error *error)
 {
     ossa_clip_options opt;
@@ -266,7 +249,9 @@ ossa_clip *ossa_clip_create_ex(const ossa_model *model, uint32_t animation,
     size_t off_data = align_up(off_track + ((size_t)nf + 1) * 4 * sizeof(float), 64);
     size_t size = off_data + ((size_t)nf + 1) * frame_floats * sizeof(float) + 64;
 
-    ossa_allocator alloc = opt.allocator;
+    /* The clip keeps a copy: the caller's allocator struct need not outlive it. */
+    ossa_allocator alloc = {0};
+    if (opt.allocator) alloc = *opt.allocator;
     unsigned char *block = ossa__alloc(&alloc, size);
     if (!block) {
         ossa__fail_nomem(error);

@@ -65,9 +65,6 @@ double ossa__yaw_of(const float q[4], ossa_axis up);
 void ossa__quat_mul(const float a[4], const float b[4], float out[4]);
 void ossa__slerp_reference(const float a[4], const float b[4], double t, float out[4]);
 
-/* Copies transforms while normalizing each rotation. */
-void ossa__pose_copy_normalized(uint32_t n, const ossa_transform *in, ossa_transform *out);
-
 /* Fills order[0..n) with the joints sorted by depth (stable). `scratch`
  * holds 2 * n + 1 words. A parent not smaller than its joint counts as -1. */
 void ossa__depth_order(uint32_t n, const int32_t *parents, uint32_t *order, uint32_t *scratch);

@@ -19,7 +19,7 @@
 
 /* -- Matrices -------------------------------------------------------------- */
 
-uint32_t ossa_inverse_bind_matrices(const ossa_model *model, float (*out)[16])
+uint32_t ossa_model_inverse_bind_matrices(const ossa_model *model, float (*out)[16])
 {
     uint32_t n = model->num_joints, singular = 0;
     /* Model-space bind matrices first (parents come before children), then
@@ -116,7 +116,7 @@ ossa_status ossa_skinning_validate(const ossa_skinning_job *job, ossa_error *err
     if ((job->in_tangents == NULL) != (job->out_tangents == NULL))
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "skinning job: tangents need both an input and an output");
-    if (job->vertex_count == 0) return OSSA_OK;
+    if (job->num_vertices == 0) return OSSA_OK;
     if (!job->matrices || job->num_matrices == 0)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "skinning job: no skinning matrices");
@@ -162,7 +162,7 @@ ossa_status ossa_skinning_validate(const ossa_skinning_job *job, ossa_error *err
 static void skin_reference(const ossa_skinning_job *job, uint32_t inf)
 {
     const float(*nm)[16] = job->normal_matrices ? job->normal_matrices : job->matrices;
-    for (uint32_t v = 0; v < job->vertex_count; v++) {
+    for (uint32_t v = 0; v < job->num_vertices; v++) {
         const uint16_t *idx = CAT(uint16_t, job->indices, job->indices_stride, v);
         const float *w = CAT(float, job->weights, job->weights_stride, v);
         const float *p = CAT(float, job->in_positions, job->in_positions_stride, v);
@@ -269,9 +269,9 @@ static void skin_scalar(const ossa_skinning_job *job, uint32_t inf)
 {
     int normals = job->in_normals != NULL, tangents = job->in_tangents != NULL;
     if (inf == 4 && normals && !tangents)
-        for (uint32_t v = 0; v < job->vertex_count; v++) skin_scalar_vertex(job, v, 4, 1, 0);
+        for (uint32_t v = 0; v < job->num_vertices; v++) skin_scalar_vertex(job, v, 4, 1, 0);
     else
-        for (uint32_t v = 0; v < job->vertex_count; v++)
+        for (uint32_t v = 0; v < job->num_vertices; v++)
             skin_scalar_vertex(job, v, inf, normals, tangents);
 }
 
@@ -320,7 +320,7 @@ static SKIN_INLINE void skin_sse2_loop(const ossa_skinning_job *job, const uint3
                                        const int checked, const int wide_out)
 {
     (void)wide_out;
-    const uint32_t nmat = job->num_matrices, count = job->vertex_count;
+    const uint32_t nmat = job->num_matrices, count = job->num_vertices;
     const float(*mats)[16] = job->matrices;
     const float(*nmats)[16] = job->normal_matrices;
     skin_cursor c;
@@ -509,7 +509,7 @@ static SKIN_INLINE OSSA_AVX2 void skin_avx2_loop(const ossa_skinning_job *job, c
                                                  const int separate, const int checked,
                                                  const int wide_out)
 {
-    const uint32_t nmat = job->num_matrices, count = job->vertex_count;
+    const uint32_t nmat = job->num_matrices, count = job->num_vertices;
     const float(*mats)[16] = job->matrices;
     const float(*nmats)[16] = job->normal_matrices;
     skin_cursor c;
@@ -532,7 +532,7 @@ static int indices_in_range(const ossa_skinning_job *job, uint32_t inf)
     unsigned max = 0;
     if (job->indices_stride == 2 * (size_t)inf) {
         const uint16_t *q = job->indices;
-        size_t n = (size_t)job->vertex_count * inf, i = 0;
+        size_t n = (size_t)job->num_vertices * inf, i = 0;
 #ifdef OSSA_HAVE_SSE2
         /* SSE2 has only a signed 16-bit max: flip the top bit first. */
         const __m128i bias = _mm_set1_epi16((short)0x8000);
@@ -546,7 +546,7 @@ static int indices_in_range(const ossa_skinning_job *job, uint32_t inf)
 #endif
         for (; i < n; i++) max = q[i] > max ? q[i] : max;
     } else {
-        for (uint32_t v = 0; v < job->vertex_count; v++, p += job->indices_stride) {
+        for (uint32_t v = 0; v < job->num_vertices; v++, p += job->indices_stride) {
             const uint16_t *q = (const uint16_t *)(const void *)p;
             for (uint32_t k = 0; k < inf; k++) max = q[k] > max ? q[k] : max;
         }
@@ -569,7 +569,7 @@ static int packed_outputs(const ossa_skinning_job *job, uint32_t inf)
     if (job->out_positions_stride != 12 || (job->out_normals && job->out_normals_stride != 12))
         return 0;
     uintptr_t in[5][2], out[2][2];
-    uint32_t n = job->vertex_count;
+    uint32_t n = job->num_vertices;
     span(job->indices, job->indices_stride, 2 * (size_t)inf, n, &in[0][0], &in[0][1]);
     span(job->weights, job->weights_stride, 4 * (size_t)inf, n, &in[1][0], &in[1][1]);
     span(job->in_positions, job->in_positions_stride, 12, n, &in[2][0], &in[2][1]);
@@ -623,7 +623,7 @@ ossa_status ossa_skinning_run(const ossa_skinning_job *job, ossa_error *error)
     uint32_t inf = job->influences ? job->influences : 4;
     ossa_simd level;
     ossa__simd_resolve(job->simd, OSSA_SIMD_AUTO, &level, NULL);
-    if (job->vertex_count == 0) return OSSA_OK;
+    if (job->num_vertices == 0) return OSSA_OK;
     switch (level) {
 #ifdef OSSA_HAVE_AVX2
     case OSSA_SIMD_AVX2: skin_avx2(job, inf); break;

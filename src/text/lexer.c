@@ -14,6 +14,7 @@ void ossa__lex_init(ossa_lexer *lx, const unsigned char *data, size_t size, cons
     lx->comment = comment;
     lx->delims = delims ? delims : "";
     lx->error = error;
+    lx->block_comments = false;
 }
 
 static bool is_delim(const ossa_lexer *lx, char c) { return c && strchr(lx->delims, c) != NULL; }
@@ -51,6 +52,52 @@ bool ossa__lex_skip_empty(ossa_lexer *lx)
         if (ossa__lex_more(lx)) return true;
         if (!ossa__lex_next_line(lx)) return false;
     }
+}
+
+int ossa__lex_skip_space(ossa_lexer *lx)
+{
+    const char *p = lx->p, *end = lx->end;
+    size_t clen = lx->comment ? strlen(lx->comment) : 0;
+    while (p < end) {
+        char c = *p;
+        if (c == ' ' || c == '\t' || c == '\v' || c == '\f') {
+            p++;
+        } else if (c == '\n' || c == '\r') {
+            /* CRLF is one break: its LF counts it */
+            p++;
+            if (c == '\r' && p < end && *p == '\n') continue;
+            lx->line++;
+            lx->line_start = p;
+        } else if (clen && (size_t)(end - p) >= clen && memcmp(p, lx->comment, clen) == 0) {
+            while (p < end && *p != '\n' && *p != '\r') p++;
+        } else if (lx->block_comments && c == '/' && end - p >= 2 && p[1] == '*') {
+            const char *open = p, *open_line = lx->line_start;
+            uint32_t line = lx->line;
+            for (p += 2;; p++) {
+                if (p >= end) {
+                    lx->p = open;
+                    lx->line = line;
+                    lx->line_start = open_line;
+                    ossa__fail_line(lx->error, OSSA_ERROR_TRUNCATED, line,
+                                    ossa__lex_column(lx, open),
+                                    "the comment opened here does not end ('*/' expected)");
+                    return -1;
+                }
+                if (*p == '*' && end - p >= 2 && p[1] == '/') {
+                    p += 2;
+                    break;
+                }
+                if (*p == '\n' || (*p == '\r' && (end - p < 2 || p[1] != '\n'))) {
+                    lx->line++;
+                    lx->line_start = p + 1;
+                }
+            }
+        } else {
+            break;
+        }
+    }
+    lx->p = p;
+    return p < end;
 }
 
 size_t ossa__lex_token_len(ossa_lexer *lx)
@@ -94,19 +141,20 @@ ossa_status ossa__lex_fail(ossa_lexer *lx, const char *at, bool found, const cha
         else
             snprintf(tail, sizeof tail, ", found '%.*s'", (int)(n > 40 ? 40 : n), at);
     }
-    ossa_error_kind kind = at >= lx->end ? OSSA_ERROR_TRUNCATED : OSSA_ERROR_CORRUPT;
+    ossa_code kind = at >= lx->end ? OSSA_ERROR_TRUNCATED : OSSA_ERROR_CORRUPT;
     return ossa__fail_line(lx->error, kind, lx->line, ossa__lex_column(lx, at), "%s%s", msg, tail);
 }
 
-void ossa__lex_warn(const ossa_lexer *lx, ossa_model *model, const char *at, const char *fmt, ...)
+void ossa__lex_warn(const ossa_lexer *lx, ossa_model *model, ossa_code code, const char *at,
+                    const char *fmt, ...)
 {
     char msg[200];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    ossa__warn(model, (uint64_t)(lx->line_start - lx->data), lx->line, ossa__lex_column(lx, at),
-               "%s", msg);
+    ossa__warn(model, code, (uint64_t)(lx->line_start - lx->data), lx->line,
+               ossa__lex_column(lx, at), "%s", msg);
 }
 
 ossa_status ossa__lex_expect(ossa_lexer *lx, const char *word, const char *context)

@@ -64,6 +64,11 @@ static inline const char *ossa__text_parse_float(const char *p, const char *end,
  * token, or NULL when it is not an integer or does not fit in int64. */
 const char *ossa__text_parse_int(const char *p, const char *end, int64_t *out);
 
+/* Parses the number token [p, end) (the same syntax) as a double: exact
+ * for up to 15 digits and powers of ten within +-22, otherwise within one
+ * ulp (text/double.c). Returns end, or NULL when it is not a number. */
+const char *ossa__text_parse_double(const char *p, const char *end, double *out);
+
 /* The float nearest to mantissa * 10^exp10 (ties to even), negated when
  * `negative`. Exact for every input. */
 float ossa__text_decimal_to_float(uint64_t mantissa, int exp10, bool negative);
@@ -91,6 +96,9 @@ typedef struct ossa_lexer {
     const char *comment;    /* line comment prefix, or NULL */
     const char *delims;     /* one-character tokens; "" for none */
     ossa_error *error;
+    /* Free-form formats (MD5): slash-star comments too, skipped by
+     * ossa__lex_skip_space. False after ossa__lex_init. */
+    bool block_comments;
 } ossa_lexer;
 
 void ossa__lex_init(ossa_lexer *lx, const unsigned char *data, size_t size, const char *comment,
@@ -103,6 +111,12 @@ bool ossa__lex_next_line(ossa_lexer *lx);
 /* From the cursor, moves past lines holding no token; true when a token
  * follows, false at the end of the data. */
 bool ossa__lex_skip_empty(ossa_lexer *lx);
+/* For free-form layouts, where a line break is a blank (MD5): moves past
+ * blanks, line breaks (LF, CRLF or a lone CR, each counted as a line), line
+ * comments and, with block_comments, slash-star comments. Returns 1 when a
+ * token follows, 0 at the end of the data, and -1 (TRUNCATED, located at
+ * its opening) for a block comment that never ends. */
+int ossa__lex_skip_space(ossa_lexer *lx);
 /* Bytes of the token at the cursor (0 at the end of the line). */
 size_t ossa__lex_token_len(ossa_lexer *lx);
 /* Whether the token at the cursor is `word` (consumed when it is). */
@@ -126,8 +140,8 @@ uint32_t ossa__lex_column(const ossa_lexer *lx, const char *at);
 ossa_status ossa__lex_fail(ossa_lexer *lx, const char *at, bool found, const char *fmt, ...)
     OSSA_PRINTF(4, 5);
 /* Records a warning located at `at` in the model. */
-void ossa__lex_warn(const ossa_lexer *lx, ossa_model *model, const char *at, const char *fmt, ...)
-    OSSA_PRINTF(4, 5);
+void ossa__lex_warn(const ossa_lexer *lx, ossa_model *model, ossa_code code, const char *at,
+                    const char *fmt, ...) OSSA_PRINTF(5, 6);
 
 /* -- Line writer (writer.c) --------------------------------------------------
  *

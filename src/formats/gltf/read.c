@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-ossa_status ossa__gltf_fail(gltf_reader *r, ossa_error_kind kind, const char *fmt, ...)
+ossa_status ossa__gltf_fail(gltf_reader *r, ossa_code kind, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
@@ -178,7 +178,7 @@ static ossa_status load_external(gltf_reader *r, uint32_t i, const char *uri, gl
     size_t size = 0;
     ossa_status st = ossa__read_file(path, r->alloc, &data, &size, &sub);
     if (st) {
-        if (sub.kind == OSSA_ERROR_NOMEM) st = ossa__fail_nomem(r->error);
+        if (sub.code == OSSA_ERROR_NOMEM) st = ossa__fail_nomem(r->error);
         else st = ossa__gltf_fail(r, OSSA_ERROR_IO, "buffers[%u].uri: %s", i, sub.message);
     } else {
         b->owned = data;
@@ -443,7 +443,7 @@ ossa_status ossa__gltf_accessor_raw(gltf_reader *r, int64_t index, const char *p
         if (!stride) stride = elem;
         if (fits(r, ap, offset, info->count, elem, stride, size)) return OSSA_FAILED;
         if ((size_t)offset % info->csize)
-            ossa__warn(r->model, OSSA_NO_OFFSET, 0, 0,
+            ossa__warn(r->model, OSSA_WARNING_NONSTANDARD, OSSA_NO_OFFSET, 0, 0,
                        "%s.byteOffset: %.0f is not a multiple of the component size %zu", ap,
                        offset, info->csize);
     }
@@ -555,7 +555,7 @@ static ossa_status read_glb(gltf_reader *r, const char **json, size_t *json_size
         return ossa__fail(r->error, OSSA_ERROR_CORRUPT, 8,
                           "the GLB length %u leaves no room for the JSON chunk", length);
     if (length < size)
-        ossa__warn(r->model, length, 0, 0, "%zu bytes after the end of the GLB data ignored",
+        ossa__warn(r->model, OSSA_WARNING_IGNORED, length, 0, 0, "%zu bytes after the end of the GLB data ignored",
                    size - length);
     size = length;
     size_t at = GLB_HEADER_SIZE;
@@ -585,10 +585,10 @@ static ossa_status read_glb(gltf_reader *r, const char **json, size_t *json_size
                               "chunk %d: a second %s chunk", chunk,
                               ctype == GLB_CHUNK_JSON ? "JSON" : "BIN");
         } else {
-            ossa__warn(r->model, at + 4, 0, 0, "chunk %d: unknown type 0x%08X skipped", chunk, ctype);
+            ossa__warn(r->model, OSSA_WARNING_IGNORED, at + 4, 0, 0, "chunk %d: unknown type 0x%08X skipped", chunk, ctype);
         }
         if (clen % 4)
-            ossa__warn(r->model, at, 0, 0, "chunk %d: length %u is not a multiple of 4", chunk, clen);
+            ossa__warn(r->model, OSSA_WARNING_NONSTANDARD, at, 0, 0, "chunk %d: length %u is not a multiple of 4", chunk, clen);
         at += GLB_CHUNK_HEADER_SIZE + (size_t)clen;
     }
     return OSSA_OK;
@@ -613,7 +613,7 @@ static ossa_status parse_json(gltf_reader *r, const char *json, size_t size)
 {
     size_t json_offset = (size_t)((const unsigned char *)json - r->file);
     if (size >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) { /* a BOM, which the spec forbids */
-        ossa__warn(r->model, json_offset, 0, 0, "the JSON starts with a byte order mark");
+        ossa__warn(r->model, OSSA_WARNING_NONSTANDARD, json_offset, 0, 0, "the JSON starts with a byte order mark");
         json += 3;
         size -= 3;
         json_offset += 3;

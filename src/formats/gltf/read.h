@@ -49,7 +49,7 @@ typedef struct gltf_accessor {
 
 /* Fills `error` with "PATH: message" (kind CORRUPT unless given) and
  * returns OSSA_FAILED. */
-ossa_status ossa__gltf_fail(gltf_reader *r, ossa_error_kind kind, const char *fmt, ...)
+ossa_status ossa__gltf_fail(gltf_reader *r, ossa_code kind, const char *fmt, ...)
     OSSA_PRINTF(3, 4);
 
 /* Property access with checks; `path` names the object for messages

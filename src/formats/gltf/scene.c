@@ -418,7 +418,7 @@ static ossa_status build_joints(scene *s)
     ossa__free(r->alloc, fc.chain, 0);
     if (st) return st;
     if (replaced)
-        ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0,
+        ossa__warn(s->m, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, 0, 0,
                    "%u joint%s: the skin's inverse bind matrices differ from the nodes' rest "
                    "transforms; the bind pose follows the skin",
                    replaced, replaced == 1 ? "" : "s");
@@ -528,7 +528,7 @@ static ossa_status scan_primitive(scene *s, prim *p, layout *L)
         const char *k = a->string;
         int set;
         if (((set = attr_set(k, "TEXCOORD_")) >= MAX_SETS || (set = attr_set(k, "COLOR_")) >= MAX_SETS)) {
-            ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0, "%s: only sets 0..%d are read (ignored)", ap,
+            ossa__warn(s->m, OSSA_WARNING_LIMITED, OSSA_NO_OFFSET, 0, 0, "%s: only sets 0..%d are read (ignored)", ap,
                        MAX_SETS - 1);
             continue;
         }
@@ -652,17 +652,17 @@ static ossa_status collect_primitives(scene *s, prim **out, uint32_t *count, lay
                 md = (int)mode->valuedouble;
             }
             if (md < GLTF_TRIANGLES) {
-                ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0, "%s: points and lines (mode %d) skipped", path, md);
+                ossa__warn(s->m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, 0, 0, "%s: points and lines (mode %d) skipped", path, md);
                 continue;
             }
             if (cJSON_GetObjectItemCaseSensitive(po, "targets") && !warned_targets) {
-                ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0, "%s: morph targets are not supported (ignored)", path);
+                ossa__warn(s->m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, 0, 0, "%s: morph targets are not supported (ignored)", path);
                 warned_targets = true;
             }
             const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(po, "attributes");
             const cJSON *pos = cJSON_GetObjectItemCaseSensitive(attrs, "POSITION");
             if (!pos) {
-                ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0, "%s: no POSITION attribute: skipped", path);
+                ossa__warn(s->m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, 0, 0, "%s: no POSITION attribute: skipped", path);
                 continue;
             }
             char pp[96];
@@ -739,7 +739,7 @@ static ossa_component component_of(int ctype)
 
 static ossa_status make_arrays(scene *s, const layout *L, arrays *A, uint32_t total)
 {
-    if (ossa_model_set_vertex_count(s->m, total, s->r->error)) return OSSA_FAILED;
+    if (ossa_model_set_num_vertices(s->m, total, s->r->error)) return OSSA_FAILED;
     for (int k = 0; k < MAX_SETS; k++) A->tex[k] = A->col[k] = -1;
     for (int k = 0; k < 16; k++) A->custom[k] = -1;
     A->nrm = A->tan = A->idx = A->wgt = -1;
@@ -936,7 +936,7 @@ static ossa_status fill_blend(scene *s, const prim *p, const arrays *A)
         float one = 1;
         uint8_t full = 255;
         if (j < 0 && !s->warned_static) {
-            ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0,
+            ossa__warn(s->m, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0,
                        "meshes[%u]: not skinned and not below a joint: its vertices have no "
                        "blend weights",
                        p->mesh);
@@ -1054,7 +1054,7 @@ static ossa_status fill_triangles(scene *s, const prim *p, bool flip, tri_list *
     }
     uint32_t count = p->mode == GLTF_TRIANGLES ? n / 3 : n >= 3 ? n - 2 : 0;
     if (p->mode == GLTF_TRIANGLES && n % 3)
-        ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0, "%s: %u indices are not a multiple of 3", path, n);
+        ossa__warn(s->m, OSSA_WARNING_TRUNCATED, OSSA_NO_OFFSET, 0, 0, "%s: %u indices are not a multiple of 3", path, n);
     /* An index accessor may be shared by any number of primitives: refuse
      * triangle counts out of proportion to the file (every triangle takes
      * at least 3 bytes of it otherwise). */
@@ -1262,7 +1262,7 @@ static ossa_status read_tracks(scene *s, uint32_t a, track **out, uint32_t *ntra
                              : strcmp(tpath, "scale") == 0 ? 2 : -1;
         if (pk < 0 || node < 0) {
             if (!warned)
-                ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0, "%s: target path '%s' is not supported (ignored)",
+                ossa__warn(s->m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, 0, 0, "%s: target path '%s' is not supported (ignored)",
                            path, tpath ? tpath : "(none)");
             warned = true;
             continue;
@@ -1501,7 +1501,7 @@ static ossa_status read_animations(scene *s)
     gltf_reader *r = s->r;
     if (!r->animations.count) return OSSA_OK;
     if (!s->J) {
-        ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0, "the animations move no node: ignored");
+        ossa__warn(s->m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, 0, 0, "the animations move no node: ignored");
         return OSSA_OK;
     }
     /* At most one cached input per channel. */
@@ -1542,7 +1542,7 @@ static ossa_status read_root_extras(scene *s)
         if (ossa__base64_decode(data, len, buf, &size, &bad))
             st = ossa_model_add_extra(s->m, key, buf, size, s->r->error);
         else
-            ossa__warn(s->m, OSSA_NO_OFFSET, 0, 0, "extras.%s.extras: '%s' is not base64: dropped",
+            ossa__warn(s->m, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0, "extras.%s.extras: '%s' is not base64: dropped",
                        GLTF_EXTRAS_KEY, key);
         ossa__free(s->r->alloc, buf, cap);
         if (st) return st;

@@ -1025,7 +1025,7 @@ static void init(gw *w, const ossa_model *model, const ossa_write_options *optio
     memset(w, 0, sizeof *w);
     w->m = model;
     w->opt = options;
-    w->alloc = &options->allocator;
+    w->alloc = options->allocator;
     w->error = error;
     ossa__buf_init(&w->bin, w->alloc);
 }
@@ -1126,7 +1126,7 @@ ossa_status ossa__gltf_write_files(const ossa_model *model, const char *path,
         size_t jn = strlen(json);
         json[jn - 0] = 0;
         ossa_output_file files[2] = {{path, json, jn}, {bin_path, w.bin.data, w.bin.size}};
-        st = ossa__write_files_atomic(files, !embed && w.bin.size ? 2 : 1, error);
+        st = ossa__write_files_atomic(files, !embed && w.bin.size ? 2 : 1, options, error);
     }
     cJSON_free(json);
     free(bin_path);

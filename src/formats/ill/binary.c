@@ -54,7 +54,7 @@ static ossa_status f32(cursor *c, float *out, const char *what)
 static void trailing(ossa_model *model, const cursor *c)
 {
     if (c->pos < c->size)
-        ossa__warn(model, c->pos, 0, 0, "%zu bytes after the end of the data are ignored",
+        ossa__warn(model, OSSA_WARNING_IGNORED, c->pos, 0, 0, "%zu bytes after the end of the data are ignored",
                    c->size - c->pos);
 }
 
@@ -153,7 +153,7 @@ static ossa_status read_mesh(ossa_model *model, cursor *c, int version,
         switch (type) {
         case PRIM_TRIANGLES:
             if (count % 3)
-                ossa__warn(model, at + 3, 0, 0,
+                ossa__warn(model, OSSA_WARNING_TRUNCATED, at + 3, 0, 0,
                            "primitive group %u: %u indices are not whole triangles; the last %u "
                            "are ignored",
                            g, count, count % 3);
@@ -197,7 +197,7 @@ static ossa_status read_mesh(ossa_model *model, cursor *c, int version,
     }
 #undef IX
     if (skipped)
-        ossa__warn(model, groups_at, 0, 0,
+        ossa__warn(model, OSSA_WARNING_IGNORED, groups_at, 0, 0,
                    "%llu primitive groups of points or lines are not triangles: ignored",
                    (unsigned long long)skipped);
     if (!st) {
@@ -261,7 +261,7 @@ static void check_offsets(ossa_model *model, const ill_bone *bones, const double
         if (!(err <= 1e-3 * big) && !bad++) first_bad = i;
     }
     if (bad)
-        ossa__warn(model, first_at + (size_t)first_bad * 128 + 64, 0, 0,
+        ossa__warn(model, OSSA_WARNING_INCONSISTENT, first_at + (size_t)first_bad * 128 + 64, 0, 0,
                    "%llu offset matrices (first: bone %u) are not the inverse of the accumulated "
                    "bind pose; ossa uses the bind pose",
                    (unsigned long long)bad, first_bad);
@@ -438,7 +438,7 @@ static ossa_status read_anset(ossa_model *model, cursor *c, const ossa_load_opti
     bool big_endian = true;
     if (end_be != c->size && end_le == c->size) {
         big_endian = false;
-        ossa__warn(model, c->pos, 0, 0,
+        ossa__warn(model, OSSA_WARNING_NONSTANDARD, c->pos, 0, 0,
                    "name lengths are little-endian (an early variant of the format)");
     } else if (!end_be) {
         return ossa__fail(c->error, OSSA_ERROR_TRUNCATED, bad_be,
@@ -451,7 +451,7 @@ static ossa_status read_anset(ossa_model *model, cursor *c, const ossa_load_opti
     uint64_t dups = 0;
     uint32_t first_dup = 0;
     ill_name_set set;
-    if (!ossa__ill_set_init(&set, n, &options->allocator)) {
+    if (!ossa__ill_set_init(&set, n, options->allocator)) {
         ossa__ill_tfree(options, name);
         return ossa__fail_nomem(c->error);
     }
@@ -477,7 +477,7 @@ static ossa_status read_anset(ossa_model *model, cursor *c, const ossa_load_opti
     ossa__ill_tfree(options, (void *)set.slot);
     if (st) return st;
     if (dups)
-        ossa__warn(model, OSSA_NO_OFFSET, 0, 0,
+        ossa__warn(model, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, 0, 0,
                    "%llu bone names repeat earlier ones (first: name %u); the engine keeps the "
                    "first",
                    (unsigned long long)dups, first_dup);

@@ -12,7 +12,7 @@ const float ossa__ill_rx_minus_90[16] = {1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0,
 
 /* -- Messages, names, temporary memory -------------------------------------- */
 
-ossa_status ossa__ill_fail(ossa_error *error, ossa_error_kind kind, ill_loc at, const char *fmt,
+ossa_status ossa__ill_fail(ossa_error *error, ossa_code kind, ill_loc at, const char *fmt,
                            ...)
 {
     char msg[256];
@@ -24,14 +24,14 @@ ossa_status ossa__ill_fail(ossa_error *error, ossa_error_kind kind, ill_loc at, 
     return ossa__fail(error, kind, at.offset, "%s", msg);
 }
 
-void ossa__ill_warn(ossa_model *model, ill_loc at, const char *fmt, ...)
+void ossa__ill_warn(ossa_model *model, ossa_code code, ill_loc at, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    ossa__warn(model, at.line ? OSSA_NO_OFFSET : at.offset, at.line, at.column, "%s", msg);
+    ossa__warn(model, code, at.line ? OSSA_NO_OFFSET : at.offset, at.line, at.column, "%s", msg);
 }
 
 void ossa__ill_stem(const ossa_load_options *options, const char *fallback, char *out, size_t cap)
@@ -51,12 +51,12 @@ void ossa__ill_stem(const ossa_load_options *options, const char *fallback, char
 void *ossa__ill_talloc(const ossa_load_options *options, size_t count, size_t elem)
 {
     if (elem && count > (SIZE_MAX - 16) / elem) return NULL;
-    return ossa__alloc(&options->allocator, count * elem + 16);
+    return ossa__alloc(options->allocator, count * elem + 16);
 }
 
 void ossa__ill_tfree(const ossa_load_options *options, void *ptr)
 {
-    ossa__free(&options->allocator, ptr, 0);
+    ossa__free(options->allocator, ptr, 0);
 }
 
 bool ossa__ill_set_init(ill_name_set *s, uint32_t count, const ossa_allocator *allocator)
@@ -122,7 +122,7 @@ ossa_status ossa__ill_build_mesh(ossa_model *model, const ill_mesh *mesh,
     o += mask & ILL_HAS_TEXCOORD ? 2 : 0;
     o_col = o;
 
-    if (ossa_model_set_vertex_count(model, nv, error)) return OSSA_FAILED;
+    if (ossa_model_set_num_vertices(model, nv, error)) return OSSA_FAILED;
     float *tmp = ossa__ill_talloc(options, stride ? (size_t)nv + 1 : 1, 4 * sizeof *tmp);
     if (!tmp) return ossa__fail_nomem(error);
     ossa_status st = OSSA_OK;
@@ -289,7 +289,7 @@ ossa_status ossa__ill_build_skeleton(ossa_model *model, ill_bone *bones, uint32_
     unsigned char *state = ossa__ill_talloc(options, count, 1);
     ill_name_set names = {NULL, 0};
     ossa_status st = OSSA_OK;
-    if (!parent || !order || !pos || !chain || !state || (text && !ossa__ill_set_init(&names, count, &options->allocator))) {
+    if (!parent || !order || !pos || !chain || !state || (text && !ossa__ill_set_init(&names, count, options->allocator))) {
         st = ossa__fail_nomem(error);
         goto done;
     }
@@ -333,7 +333,7 @@ ossa_status ossa__ill_build_skeleton(ossa_model *model, ill_bone *bones, uint32_
     }
     if (st) goto done;
     if (roots > 1)
-        ossa__warn(model, OSSA_NO_OFFSET, 0, 0,
+        ossa__warn(model, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, 0, 0,
                    "%u root bones; the engine uses only the last one (bone %u)", roots, last_root);
 
     uint64_t sheared = 0, projective = 0;
@@ -362,7 +362,7 @@ ossa_status ossa__ill_build_skeleton(ossa_model *model, ill_bone *bones, uint32_
         if (b->name) {
             const char *dup = ossa__ill_set_add(&names, b->name);
             if (dup)
-                ossa__ill_warn(model, b->name_at,
+                ossa__ill_warn(model, OSSA_WARNING_INCONSISTENT, b->name_at,
                                "bone %u: the name '%s' is taken by an earlier bone; the engine "
                                "finds only the first",
                                order[k], name);
@@ -373,12 +373,12 @@ ossa_status ossa__ill_build_skeleton(ossa_model *model, ill_bone *bones, uint32_
     }
     if (st) goto done;
     if (projective)
-        ossa__warn(model, OSSA_NO_OFFSET, 0, 0,
+        ossa__warn(model, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, 0, 0,
                    "%llu bone matrices (first: bone %u) have a last row other than 0 0 0 1; it "
                    "is ignored",
                    (unsigned long long)projective, first_projective);
     if (sheared)
-        ossa__warn(model, OSSA_NO_OFFSET, 0, 0,
+        ossa__warn(model, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, 0, 0,
                    "%llu bone matrices (first: bone %u) are not translation * rotation * scale "
                    "(shear); they are approximated",
                    (unsigned long long)sheared, first_sheared);
@@ -415,7 +415,7 @@ static ossa_status check_names(const char *const *names, const ill_loc *at, size
                                uint32_t count, const ossa_load_options *options, ossa_error *error)
 {
     ill_name_set set;
-    if (!ossa__ill_set_init(&set, count, &options->allocator)) return ossa__fail_nomem(error);
+    if (!ossa__ill_set_init(&set, count, options->allocator)) return ossa__fail_nomem(error);
     ossa_status st = OSSA_OK;
     for (uint32_t i = 0; i < count && !st; i++) {
         const ill_loc *loc = (const ill_loc *)((const char *)at + i * stride_at);
@@ -449,8 +449,7 @@ ossa_status ossa__ill_build_fixed(ossa_model *model, float framerate, uint32_t n
     ossa_animation *a =
         ossa_model_add_animation(model, name, num_frames, framerate, OSSA_ANIMATION_LOOP, error);
     if (!a) return OSSA_FAILED;
-    a->channels = ossa__arena_alloc(ossa__model_arena(model), (size_t)count + 1);
-    if (!a->channels) return ossa__fail_nomem(error);
+    if (!ossa__animation_channels(model, a)) return ossa__fail_nomem(error);
     memset(a->channels, 7, count);
     for (uint32_t i = 0; i < count; i++)
         for (uint32_t f = 0; f < num_frames; f++) {
@@ -632,8 +631,7 @@ ossa_status ossa__ill_build_keyed(ossa_model *model, double duration, ill_loc du
     ossa_animation *a =
         ossa_model_add_animation(model, name, num_frames, rate, OSSA_ANIMATION_LOOP, error);
     if (!a) return OSSA_FAILED;
-    a->channels = ossa__arena_alloc(ossa__model_arena(model), (size_t)count + 1);
-    if (!a->channels) return ossa__fail_nomem(error);
+    if (!ossa__animation_channels(model, a)) return ossa__fail_nomem(error);
     for (uint32_t i = 0; i < count; i++)
         a->channels[i] = (uint8_t)((tracks[i].pos.count ? OSSA_CHANNEL_TRANSLATION : 0) |
                                    (tracks[i].rot.count ? OSSA_CHANNEL_ROTATION : 0) |

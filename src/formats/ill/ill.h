@@ -29,9 +29,10 @@ typedef struct ill_loc {
     uint32_t line, column;
 } ill_loc;
 
-ossa_status ossa__ill_fail(ossa_error *error, ossa_error_kind kind, ill_loc at, const char *fmt,
+ossa_status ossa__ill_fail(ossa_error *error, ossa_code kind, ill_loc at, const char *fmt,
                            ...) OSSA_PRINTF(4, 5);
-void ossa__ill_warn(ossa_model *model, ill_loc at, const char *fmt, ...) OSSA_PRINTF(3, 4);
+void ossa__ill_warn(ossa_model *model, ossa_code code, ill_loc at, const char *fmt, ...)
+    OSSA_PRINTF(4, 5);
 
 /* The model name for an animation or mesh: the file name without
  * directory and extension, or `fallback`. */

@@ -286,13 +286,13 @@ static ossa_status read_mesh(lexer *lx)
             bool valid = v0a ? valid_a : valid_b, other_valid = v0a ? valid_b : valid_a;
             uint32_t plaus = v0a ? plaus_a : plaus_b, other = v0a ? plaus_b : plaus_a;
             if (!valid && other_valid) {
-                ossa__ill_warn(lx->model, nv_at,
+                ossa__ill_warn(lx->model, OSSA_WARNING_INCONSISTENT, nv_at,
                                "the layout says %s (%s blank line after each vertex), but its "
                                "blend indices are not whole numbers: read as %s",
                                v0a ? "v0a" : "v0b", v0a ? "no" : "a", v0a ? "v0b" : "v0a");
                 v0a = !v0a;
             } else if (other == nv && plaus < nv) {
-                ossa__ill_warn(lx->model, nv_at,
+                ossa__ill_warn(lx->model, OSSA_WARNING_INCONSISTENT, nv_at,
                                "read as %s (%s blank line after each vertex), but the blend data "
                                "is plausible for %u of %u vertices, and for all of them as %s",
                                v0a ? "v0a" : "v0b", v0a ? "no" : "a", plaus, nv,

@@ -126,16 +126,17 @@ static void writer_init(writer *w, const ossa_model *m, const ossa_write_options
     w->at_line_start = true;
 }
 
-static void warnf(const ossa_write_options *opt, const char *fmt, ...) OSSA_PRINTF(2, 3);
-static void warnf(const ossa_write_options *opt, const char *fmt, ...)
+static void warnf(const ossa_write_options *opt, ossa_code code, const char *fmt, ...)
+    OSSA_PRINTF(3, 4);
+static void warnf(const ossa_write_options *opt, ossa_code code, const char *fmt, ...)
 {
-    if (!opt->warn) return;
+    if (!opt->diagnostic) return;
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    opt->warn(opt->warn_user, msg);
+    ossa__report(opt->diagnostic, opt->user, OSSA_SEVERITY_WARNING, code, "%s", msg);
 }
 
 /* -- Names ------------------------------------------------------------------- */
@@ -148,10 +149,10 @@ static char **joint_names(const ossa_model *m, const ossa_write_options *opt, os
 {
     size_t total = (size_t)m->num_joints * sizeof(char *);
     for (uint32_t j = 0; j < m->num_joints; j++) total += strlen(m->joints[j].name) + 48;
-    char **names = ossa__alloc(&opt->allocator, total + 1);
+    char **names = ossa__alloc(opt->allocator, total + 1);
     ill_name_set set;
-    if (!names || !ossa__ill_set_init(&set, m->num_joints, &opt->allocator)) {
-        ossa__free(&opt->allocator, names, 0);
+    if (!names || !ossa__ill_set_init(&set, m->num_joints, opt->allocator)) {
+        ossa__free(opt->allocator, names, 0);
         ossa__fail_nomem(error);
         return NULL;
     }
@@ -173,22 +174,22 @@ static char **joint_names(const ossa_model *m, const ossa_write_options *opt, os
             }
             text[len] = 0;
             if (touched && !changed++)
-                warnf(opt, "joint %u '%s': whitespace or control characters in its name are "
+                warnf(opt, OSSA_WARNING_RENAMED, "joint %u '%s': whitespace or control characters in its name are "
                            "written as '_'",
                       j, src);
         }
         for (int k = 0; ossa__ill_set_add(&set, names[j]); k++) {
             sprintf(text + len, k ? "_%u_%d" : "_%u", j, k);
             if (!renamed++)
-                warnf(opt, "joint %u: its name is taken by an earlier joint; written as '%s'", j,
+                warnf(opt, OSSA_WARNING_RENAMED, "joint %u: its name is taken by an earlier joint; written as '%s'", j,
                       names[j]);
         }
         text += strlen(text) + 1;
     }
-    ossa__free(&opt->allocator, (void *)set.slot, 0);
-    if (unnamed) warnf(opt, "%u joints have no name: written as bone<index>", unnamed);
-    if (changed > 1) warnf(opt, "%u joint names had whitespace or control characters", changed);
-    if (renamed > 1) warnf(opt, "%u joint names were repeats and were renamed", renamed);
+    ossa__free(opt->allocator, (void *)set.slot, 0);
+    if (unnamed) warnf(opt, OSSA_WARNING_RENAMED, "%u joints have no name: written as bone<index>", unnamed);
+    if (changed > 1) warnf(opt, OSSA_WARNING_RENAMED, "%u joint names had whitespace or control characters", changed);
+    if (renamed > 1) warnf(opt, OSSA_WARNING_RENAMED, "%u joint names were repeats and were renamed", renamed);
     return names;
 }
 
@@ -278,10 +279,10 @@ ossa_status ossa__ill_write_mesh(const ossa_model *m, const ossa_write_options *
     for (uint32_t i = 0; i < m->num_vertex_arrays; i++) {
         const ossa_vertex_array *a = &m->vertex_arrays[i];
         if (a->type == OSSA_VERTEX_CUSTOM && a != bit)
-            warnf(opt, "custom vertex array '%s' has no place in the file: not written", a->name);
+            warnf(opt, OSSA_WARNING_DROPPED, "custom vertex array '%s' has no place in the file: not written", a->name);
     }
     if (m->num_meshes > 1)
-        warnf(opt, "%u meshes are written as one (the file holds one mesh)", m->num_meshes);
+        warnf(opt, OSSA_WARNING_RENAMED, "%u meshes are written as one (the file holds one mesh)", m->num_meshes);
     /* The reader turns a mesh by Rx(-90) when its skeleton has a bone
      * named <MD5_Root> (docs/ill.md): write it turned back so that reading
      * gives this model again. */
@@ -356,7 +357,7 @@ ossa_status ossa__ill_write_mesh(const ossa_model *m, const ossa_write_options *
         newline(&w);
     }
     if (cut)
-        warnf(opt, "%u vertices have more than 4 blend influences: the 4 largest are kept", cut);
+        warnf(opt, OSSA_WARNING_LIMITED, "%u vertices have more than 4 blend influences: the 4 largest are kept", cut);
     /* ossa's front faces are clockwise, illEngine's counter-clockwise. */
     for (uint32_t t = 0; t < m->num_triangles; t++) {
         const uint32_t *v = m->triangles[t].v;
@@ -405,7 +406,7 @@ ossa_status ossa__ill_write_skel(const ossa_model *m, const ossa_write_options *
         put_word(&w, names[j]);
         newline(&w);
     }
-    ossa__free(&opt->allocator, names, 0);
+    ossa__free(opt->allocator, names, 0);
     return finish(&w, error);
 }
 
@@ -424,12 +425,12 @@ static ossa_status write_anim(const ossa_model *m, const ossa_write_options *opt
     if (!names) return OSSA_FAILED;
     float rate = a->framerate;
     if (!(rate > 0) || !isfinite(rate)) {
-        warnf(opt, "animation '%s': no frame rate; written as %g", a->name,
+        warnf(opt, OSSA_WARNING_RENAMED, "animation '%s': no frame rate; written as %g", a->name,
               (double)OSSA_DEFAULT_FRAMERATE);
         rate = OSSA_DEFAULT_FRAMERATE;
     }
     uint32_t frames = a->num_frames;
-    if (!frames) warnf(opt, "animation '%s' has no frames: the bind pose is written as one", a->name);
+    if (!frames) warnf(opt, OSSA_WARNING_RENAMED, "animation '%s' has no frames: the bind pose is written as one", a->name);
     /* Bones whose channels the animation does not drive keep their bind
      * pose when read: they are left out. */
     uint32_t bones = 0;
@@ -460,7 +461,7 @@ static ossa_status write_anim(const ossa_model *m, const ossa_write_options *opt
         }
         newline(&w);
     }
-    ossa__free(&opt->allocator, names, 0);
+    ossa__free(opt->allocator, names, 0);
     return finish(&w, error);
 }
 
@@ -468,7 +469,7 @@ ossa_status ossa__ill_write_anim(const ossa_model *m, const ossa_write_options *
                                  ossa_error *error)
 {
     if (m->num_animations > 1)
-        warnf(opt, "the file holds one animation: '%s' is written, %u others are not "
+        warnf(opt, OSSA_WARNING_DROPPED, "the file holds one animation: '%s' is written, %u others are not "
                    "(write a .illmesh to get every animation)",
               opt->animation < m->num_animations ? m->animations[opt->animation].name : "",
               m->num_animations - 1);
@@ -512,18 +513,18 @@ ossa_status ossa__ill_write_files(const ossa_model *m, const char *path,
                           "animation %u does not exist (the model has %u)", opt->animation, na);
     size_t count = 1 + (skel ? 1 : 0) + na;
     size_t stem = stem_length(path);
-    ossa_output_file *files = ossa__alloc(&opt->allocator, count * sizeof *files);
-    ossa_buf *bufs = ossa__alloc(&opt->allocator, count * sizeof *bufs);
-    char **paths = ossa__alloc(&opt->allocator, count * sizeof *paths);
+    ossa_output_file *files = ossa__alloc(opt->allocator, count * sizeof *files);
+    ossa_buf *bufs = ossa__alloc(opt->allocator, count * sizeof *bufs);
+    char **paths = ossa__alloc(opt->allocator, count * sizeof *paths);
     ossa_status st = OSSA_OK;
     if (!files || !bufs || !paths) {
-        ossa__free(&opt->allocator, files, 0);
-        ossa__free(&opt->allocator, bufs, 0);
-        ossa__free(&opt->allocator, paths, 0);
+        ossa__free(opt->allocator, files, 0);
+        ossa__free(opt->allocator, bufs, 0);
+        ossa__free(opt->allocator, paths, 0);
         return ossa__fail_nomem(error);
     }
     for (size_t i = 0; i < count; i++) {
-        ossa__buf_init(&bufs[i], &opt->allocator);
+        ossa__buf_init(&bufs[i], opt->allocator);
         paths[i] = NULL;
     }
     for (size_t i = 0; i < count && !st; i++) {
@@ -557,7 +558,7 @@ ossa_status ossa__ill_write_files(const ossa_model *m, const char *path,
             }
         }
         size_t len = ext ? stem + strlen(part) + strlen(ext) : strlen(path);
-        paths[i] = ossa__alloc(&opt->allocator, len + 1);
+        paths[i] = ossa__alloc(opt->allocator, len + 1);
         if (!paths[i]) {
             st = ossa__fail_nomem(error);
             break;
@@ -578,13 +579,13 @@ ossa_status ossa__ill_write_files(const ossa_model *m, const char *path,
         files[i].data = bufs[i].data ? (const void *)bufs[i].data : "";
         files[i].size = bufs[i].size;
     }
-    if (!st) st = ossa__write_files_atomic(files, count, error);
+    if (!st) st = ossa__write_files_atomic(files, count, opt, error);
     for (size_t i = 0; i < count; i++) {
         ossa__buf_release(&bufs[i]);
-        ossa__free(&opt->allocator, paths[i], 0);
+        ossa__free(opt->allocator, paths[i], 0);
     }
-    ossa__free(&opt->allocator, files, 0);
-    ossa__free(&opt->allocator, bufs, 0);
-    ossa__free(&opt->allocator, paths, 0);
+    ossa__free(opt->allocator, files, 0);
+    ossa__free(opt->allocator, bufs, 0);
+    ossa__free(opt->allocator, paths, 0);
     return st;
 }

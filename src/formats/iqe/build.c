@@ -138,7 +138,7 @@ static ossa_status build_joints(builder *b)
         }
     }
     if (!st && reordered)
-        ossa__warn(b->m, OSSA_NO_OFFSET, 0, 0,
+        ossa__warn(b->m, OSSA_WARNING_REPAIRED, OSSA_NO_OFFSET, 0, 0,
                    "joints with a parent listed after them: joints reordered parents-first");
     uint32_t missing = 0;
     for (uint32_t i = 0; i < nj && !st; i++) {
@@ -153,10 +153,10 @@ static ossa_status build_joints(builder *b)
             st = OSSA_FAILED;
     }
     if (!st && missing)
-        ossa__warn(b->m, OSSA_NO_OFFSET, nj ? J[nj - missing].line : 0, 0,
+        ossa__warn(b->m, OSSA_WARNING_REPAIRED, OSSA_NO_OFFSET, nj ? J[nj - missing].line : 0, 0,
                    "%u joints have no base pose: identity used", missing);
     if (!st && d->base_poses.count > nj)
-        ossa__warn(b->m, OSSA_NO_OFFSET, IQE_AT(d->base_lines, uint32_t, nj), 1,
+        ossa__warn(b->m, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, IQE_AT(d->base_lines, uint32_t, nj), 1,
                    "%zu base poses for %u joints: the extra ones are ignored",
                    d->base_poses.count, nj);
     tfree(b, order);
@@ -383,7 +383,7 @@ static void geometry_warnings(builder *b)
 {
     iqe_doc *d = b->d;
     if (d->fs.count && d->fs.count != d->face_n.count)
-        ossa__warn(b->m, OSSA_NO_OFFSET, IQE_AT(d->fs, iqe_fs, 0).line, 0,
+        ossa__warn(b->m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, IQE_AT(d->fs, iqe_fs, 0).line, 0,
                    "%zu 'fs' lines for %zu faces: flags are paired with faces by position",
                    d->fs.count, d->face_n.count);
     uint32_t mismatched = 0, first_bad = 0;
@@ -391,7 +391,7 @@ static void geometry_warnings(builder *b)
         if (IQE_AT(d->fs, iqe_fs, i).count != IQE_AT(d->face_n, uint32_t, i) && !mismatched++)
             first_bad = IQE_AT(d->fs, iqe_fs, i).line;
     if (mismatched)
-        ossa__warn(b->m, OSSA_NO_OFFSET, first_bad, 0,
+        ossa__warn(b->m, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, first_bad, 0,
                    "%u 'fs' lines have a different number of flags than their face has indices "
                    "(missing flags smooth)",
                    mismatched);
@@ -549,7 +549,7 @@ static ossa_status build_geometry(builder *b)
     tfree(b, seen_vertex), seen_vertex = NULL;
     tfree(b, torder), torder = NULL;
 
-    if (ossa_model_set_vertex_count(b->m, (uint32_t)ov_count, b->error) ||
+    if (ossa_model_set_num_vertices(b->m, (uint32_t)ov_count, b->error) ||
         ossa_model_set_triangles(b->m, tri_out, out_tris, b->error)) {
         st = OSSA_FAILED;
         goto done;
@@ -651,12 +651,12 @@ static ossa_status build_animations(builder *b)
             }
         }
         if (short_frames)
-            ossa__warn(b->m, OSSA_NO_OFFSET, short_line, 0,
+            ossa__warn(b->m, OSSA_WARNING_REPAIRED, OSSA_NO_OFFSET, short_line, 0,
                        "animation '%s': %u frames have fewer poses than the %u joints: padded "
                        "with the base pose",
                        out->name, short_frames, nj);
         if (long_frames)
-            ossa__warn(b->m, OSSA_NO_OFFSET, long_line, 0,
+            ossa__warn(b->m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, long_line, 0,
                        "animation '%s': %u frames have more poses than the %u joints: the extra "
                        "ones are ignored",
                        out->name, long_frames, nj);

@@ -64,16 +64,17 @@ static ossa_status fail_at(parser *ps, const char *at, const char *fmt, ...)
     return ossa__fail_line(ps->error, OSSA_ERROR_CORRUPT, ps->line, column_of(ps, at), "%s", msg);
 }
 
-static void warn_at(parser *ps, const char *at, const char *fmt, ...) OSSA_PRINTF(3, 4);
-static void warn_at(parser *ps, const char *at, const char *fmt, ...)
+static void warn_at(parser *ps, ossa_code code, const char *at, const char *fmt, ...)
+    OSSA_PRINTF(4, 5);
+static void warn_at(parser *ps, ossa_code code, const char *at, const char *fmt, ...)
 {
     char msg[200];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    ossa__warn(ps->d->model, (uint64_t)(ps->line_start - ps->data), ps->line, column_of(ps, at),
-               "%s", msg);
+    ossa__warn(ps->d->model, code, (uint64_t)(ps->line_start - ps->data), ps->line,
+               column_of(ps, at), "%s", msg);
 }
 
 /* Length of the token at p, for quoting it in messages (at most 40). */
@@ -522,7 +523,7 @@ static ossa_status cmd_fs(parser *ps)
     if (count < 3) { /* ignored (§5) */
         d->fs_flags.count = first;
         if (ps->short_fs++ == 0)
-            warn_at(ps, ps->word, "'fs' with fewer than 3 flags is ignored");
+            warn_at(ps, OSSA_WARNING_TRUNCATED, ps->word, "'fs' with fewer than 3 flags is ignored");
         return OSSA_OK;
     }
     if (first > UINT32_MAX || count > UINT32_MAX) return fail_at(ps, ps->word, "too many flags");
@@ -573,7 +574,7 @@ static ossa_status cmd_vertexarray(parser *ps)
                                         "blendindexes", "blendweights", "color"};
     static const char *const formats[] = {"byte", "ubyte", "short", "ushort", "int",
                                           "uint", "half",  "float", "double"};
-    if (!next_token(ps)) return warn_at(ps, ps->word, "'vertexarray' without a type is ignored"), OSSA_OK;
+    if (!next_token(ps)) return warn_at(ps, OSSA_WARNING_IGNORED, ps->word, "'vertexarray' without a type is ignored"), OSSA_OK;
     const char *tw = ps->p;
     int tl = token_len(ps, tw);
     ps->p += tl;
@@ -583,12 +584,12 @@ static ossa_status cmd_vertexarray(parser *ps)
     if (tl == 7 && word_is(tw, 6, "custom") && tw[6] >= '0' && tw[6] <= '9')
         slot = IQE_SLOT_CUSTOM0 + (tw[6] - '0');
     if (slot < 0) {
-        warn_at(ps, tw, "unknown vertex array type '%.*s': line ignored", tl, tw);
+        warn_at(ps, OSSA_WARNING_IGNORED, tw, "unknown vertex array type '%.*s': line ignored", tl, tw);
         return OSSA_OK;
     }
     iqe_decl *decl = &ps->d->decl[slot];
     if (decl->declared) {
-        warn_at(ps, tw, "'%.*s' is declared again: the first declaration is kept", tl, tw);
+        warn_at(ps, OSSA_WARNING_IGNORED, tw, "'%.*s' is declared again: the first declaration is kept", tl, tw);
         return OSSA_OK;
     }
     decl->declared = true;
@@ -602,7 +603,7 @@ static ossa_status cmd_vertexarray(parser *ps)
                 decl->has_format = true;
             }
         if (!decl->has_format)
-            warn_at(ps, fw, "unknown component format '%.*s': the default is kept", fl, fw);
+            warn_at(ps, OSSA_WARNING_IGNORED, fw, "unknown component format '%.*s': the default is kept", fl, fw);
     }
     const char *at = (next_token(ps), ps->p);
     int64_t size;
@@ -613,7 +614,7 @@ static ossa_status cmd_vertexarray(parser *ps)
             decl->size = (uint32_t)size;
             decl->has_size = true;
         } else {
-            warn_at(ps, at, "vertex array size %lld is not 1..4: the default is kept",
+            warn_at(ps, OSSA_WARNING_IGNORED, at, "vertex array size %lld is not 1..4: the default is kept",
                     (long long)size);
         }
     }
@@ -788,7 +789,7 @@ static ossa_status soup(parser *ps)
             t->v[2] = v + 2;
         }
         if ((last - first) % 3)
-            ossa__warn(d->model, OSSA_NO_OFFSET, i ? IQE_AT(d->segments, iqe_segment, i - 1).line : 0,
+            ossa__warn(d->model, OSSA_WARNING_TRUNCATED, OSSA_NO_OFFSET, i ? IQE_AT(d->segments, iqe_segment, i - 1).line : 0,
                        0, "mesh '%s': %u vertices left over after the last whole triangle",
                        ossa__iqe_str(d, ps->mesh_name), (last - first) % 3);
     }
@@ -800,7 +801,7 @@ static ossa_status soup(parser *ps)
 static ossa_status unknown(parser *ps)
 {
     if (ps->unknown++ < MAX_UNKNOWN_WARNINGS)
-        warn_at(ps, ps->word, "unknown command '%.*s' ignored", ps->word_len, ps->word);
+        warn_at(ps, OSSA_WARNING_IGNORED, ps->word, "unknown command '%.*s' ignored", ps->word_len, ps->word);
     return OSSA_OK;
 }
 
@@ -892,7 +893,7 @@ ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *
                             size_t size, const ossa_load_options *options, ossa_error *error)
 {
     memset(d, 0, sizeof *d);
-    d->allocator = &options->allocator;
+    d->allocator = options->allocator;
     d->size = size;
     d->model = model;
     d->influences = options->max_influences ? options->max_influences : 4;
@@ -949,7 +950,7 @@ ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *
         if (p < end) p++;
     }
     if (!st && ps.unknown > MAX_UNKNOWN_WARNINGS)
-        ossa__warn(model, OSSA_NO_OFFSET, 0, 0, "%u more unknown commands ignored",
+        ossa__warn(model, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, 0, 0, "%u more unknown commands ignored",
                    ps.unknown - MAX_UNKNOWN_WARNINGS);
     if (!st && !d->any_faces) st = soup(&ps);
     ossa__iqe_vec_free(d->allocator, &ps.face_idx);

@@ -33,16 +33,16 @@ typedef struct writer {
 } writer;
 
 /* Reports a loss of data through the options' warn callback, if any. */
-static void warn(const writer *w, const char *fmt, ...) OSSA_PRINTF(2, 3);
-static void warn(const writer *w, const char *fmt, ...)
+static void warn(const writer *w, ossa_code code, const char *fmt, ...) OSSA_PRINTF(3, 4);
+static void warn(const writer *w, ossa_code code, const char *fmt, ...)
 {
-    if (!w->options->warn) return;
+    if (!w->options->diagnostic) return;
     char msg[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    w->options->warn(w->options->warn_user, msg);
+    ossa__report(w->options->diagnostic, w->options->user, OSSA_SEVERITY_WARNING, code, "%s", msg);
 }
 
 static void flush(writer *w)
@@ -318,13 +318,13 @@ static ossa_status write_geometry(writer *w)
     const ossa_model *m = w->m;
     if (!w->slot[OSSA_VERTEX_POSITION]) {
         if (m->num_triangles)
-            warn(w, "the model has %u triangles but no positions: IQE cannot hold them",
+            warn(w, OSSA_WARNING_DROPPED, "the model has %u triangles but no positions: IQE cannot hold them",
                  m->num_triangles);
         return OSSA_OK;
     }
     if (!m->num_triangles) {
         if (m->num_vertices)
-            warn(w, "%u vertices without triangles are not written (IQE keeps only vertices "
+            warn(w, OSSA_WARNING_DROPPED, "%u vertices without triangles are not written (IQE keeps only vertices "
                     "that faces use)",
                  m->num_vertices);
         return OSSA_OK;
@@ -358,7 +358,7 @@ static ossa_status write_geometry(writer *w)
         uint32_t unused = 0;
         for (size_t v = 0; v < nv; v++) unused += g.stamp[v] == UINT32_MAX;
         if (unused)
-            warn(w, "%u vertices that no triangle uses are not written (IQE keeps only vertices "
+            warn(w, OSSA_WARNING_DROPPED, "%u vertices that no triangle uses are not written (IQE keeps only vertices "
                     "that faces use)",
                  unused);
     }
@@ -399,7 +399,7 @@ ossa_status ossa__iqe_write(const ossa_model *model, const ossa_write_options *o
     w.m = model;
     w.out = out;
     w.error = error;
-    w.alloc = &options->allocator;
+    w.alloc = options->allocator;
     w.options = options;
     if (collect_arrays(&w)) return OSSA_FAILED;
     put(&w, IQE_HEADER "\n\n");
@@ -409,7 +409,7 @@ ossa_status ossa__iqe_write(const ossa_model *model, const ossa_write_options *o
     write_animations(&w);
     flush(&w);
     if (w.renamed)
-        warn(&w, "%u names held '\"' or line breaks, which IQE names cannot: written as ' and spaces",
+        warn(&w, OSSA_WARNING_RENAMED, "%u names held '\"' or line breaks, which IQE names cannot: written as ' and spaces",
              w.renamed);
     if (model->comment_size) {
         ossa__buf_append(out, "comment\n", 8);

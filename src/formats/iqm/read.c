@@ -102,7 +102,7 @@ static ossa_status read_header(iqm_reader *r)
                           "filesize %u is smaller than the header", filesize);
     r->size = filesize;
     if (header(r, IQM_H_FLAGS))
-        ossa__warn(r->model, IQM_H_FLAGS, 0, 0, "header flags 0x%x are reserved (expected 0)",
+        ossa__warn(r->model, OSSA_WARNING_NONSTANDARD, IQM_H_FLAGS, 0, 0, "header flags 0x%x are reserved (expected 0)",
                    header(r, IQM_H_FLAGS));
     return OSSA_OK;
 }
@@ -124,14 +124,14 @@ static ossa_status read_vertex_arrays(iqm_reader *r)
     uint32_t nv = header(r, IQM_H_NUM_VERTEXES);
     if (section(r, "vertex arrays", ofs, num, IQM_VERTEXARRAY_SIZE, IQM_H_OFS_VERTEXARRAYS))
         return OSSA_FAILED;
-    ossa_model_set_vertex_count(r->model, nv, NULL);
+    ossa_model_set_num_vertices(r->model, nv, NULL);
     for (uint32_t i = 0; i < num; i++) {
         uint64_t at = (uint64_t)ofs + (uint64_t)i * IQM_VERTEXARRAY_SIZE;
         const unsigned char *p = r->data + at;
         uint32_t type = ossa__rd32(p), format = ossa__rd32(p + 8), size = ossa__rd32(p + 12),
                  data_ofs = ossa__rd32(p + 16);
         if (type > OSSA_VERTEX_COLOR && type < OSSA_VERTEX_CUSTOM) {
-            ossa__warn(r->model, at, 0, 0, "vertex array %u has reserved type %u: skipped", i, type);
+            ossa__warn(r->model, OSSA_WARNING_NONSTANDARD, at, 0, 0, "vertex array %u has reserved type %u: skipped", i, type);
             continue;
         }
         size_t cs = ossa_component_size((ossa_component)format);
@@ -149,7 +149,7 @@ static ossa_status read_vertex_arrays(iqm_reader *r)
         snprintf(what, sizeof what, "vertex array %u data", i);
         if (section(r, what, data_ofs, (uint64_t)nv * size, cs, (int)(at + 16))) return OSSA_FAILED;
         if (data_ofs % (cs > 4 ? cs : 4))
-            ossa__warn(r->model, at + 16, 0, 0, "vertex array %u: offset %u is not aligned", i,
+            ossa__warn(r->model, OSSA_WARNING_NONSTANDARD, at + 16, 0, 0, "vertex array %u: offset %u is not aligned", i,
                        data_ofs);
         ossa_vertex_type vt = type >= OSSA_VERTEX_CUSTOM ? OSSA_VERTEX_CUSTOM : (ossa_vertex_type)type;
         ossa_vertex_array *a = ossa_model_add_vertex_array(r->model, vt, (ossa_component)format,
@@ -194,7 +194,7 @@ static ossa_status read_triangles(iqm_reader *r)
     for (size_t i = 0; i < (size_t)num * 3; i++) {
         a[i] = ossa__rd32(r->data + adj + i * 4);
         if (a[i] != OSSA_NO_NEIGHBOR && a[i] >= num) {
-            ossa__warn(m, adj + i * 4, 0, 0,
+            ossa__warn(m, OSSA_WARNING_DROPPED, adj + i * 4, 0, 0,
                        "adjacency entry %zu names triangle %u of %u: adjacency dropped", i, a[i],
                        num);
             return OSSA_OK;
@@ -292,7 +292,7 @@ static ossa_status order_skeleton(iqm_reader *r, const int32_t *parent, uint32_t
         return ossa__fail(r->error, OSSA_ERROR_CORRUPT, base + (uint64_t)j * stride,
                           "%s %u: its parents form a cycle", what, j);
     }
-    ossa__warn(r->model, base, 0, 0, "%ss are listed before their parents: reordered", what);
+    ossa__warn(r->model, OSSA_WARNING_REPAIRED, base, 0, 0, "%ss are listed before their parents: reordered", what);
     return OSSA_OK;
 }
 
@@ -454,7 +454,7 @@ static ossa_status read_animations(iqm_reader *r, const iqm_pose *poses)
 
     bool bind = m->num_joints == num_poses;
     if (!bind && num_poses) {
-        ossa__warn(m, IQM_H_NUM_POSES, 0, 0,
+        ossa__warn(m, OSSA_WARNING_INCONSISTENT, IQM_H_NUM_POSES, 0, 0,
                    "%u poses for %u joints: the animations cannot drive this skeleton and are "
                    "not loaded",
                    num_poses, m->num_joints);
@@ -491,12 +491,12 @@ static ossa_status read_animations(iqm_reader *r, const iqm_pose *poses)
                               "animation %u '%s': frames %u..%llu are outside the %u frames", a,
                               name, first, (unsigned long long)first + count, num_frames);
         if (!isfinite(rate) || rate < 0) {
-            ossa__warn(m, at + 12, 0, 0, "animation %u '%s': invalid frame rate, taken as 0", a,
+            ossa__warn(m, OSSA_WARNING_REPAIRED, at + 12, 0, 0, "animation %u '%s': invalid frame rate, taken as 0", a,
                        name);
             rate = 0;
         }
         if (flags & ~(uint32_t)OSSA_ANIMATION_LOOP)
-            ossa__warn(m, at + 16, 0, 0, "animation %u '%s': unknown flags 0x%x", a, name, flags);
+            ossa__warn(m, OSSA_WARNING_NONSTANDARD, at + 16, 0, 0, "animation %u '%s': unknown flags 0x%x", a, name, flags);
         ossa_animation *anim = ossa_model_add_animation(m, name, count, rate, flags, r->error);
         if (!anim) return OSSA_FAILED;
         for (uint32_t f = 0; f < count && num_poses; f++) {
@@ -511,8 +511,7 @@ static ossa_status read_animations(iqm_reader *r, const iqm_pose *poses)
             for (uint32_t j = 0; j < num_poses; j++) out[r->new_of_old[j]] = scratch[j];
         }
         if (ofs_bounds && count) {
-            anim->bounds = ossa__arena_array(ossa__model_arena(m), count, sizeof *anim->bounds);
-            if (!anim->bounds) return ossa__fail_nomem(r->error);
+            if (!ossa__animation_bounds(m, anim)) return ossa__fail_nomem(r->error);
             for (uint32_t f = 0; f < count; f++) {
                 const unsigned char *b = r->data + ofs_bounds + ((uint64_t)first + f) * 32;
                 ossa_bounds *o = &anim->bounds[f];
@@ -627,7 +626,7 @@ static ossa_status read_extensions(iqm_reader *r)
     for (uint32_t i = 0; i < num && !st; i++) {
         st = read_extension(r, i, &ofs, &field, visited);
         if (!st && !ofs && i + 1 < num) {
-            ossa__warn(r->model, field, 0, 0, "the extension list ends after %u of %u entries",
+            ossa__warn(r->model, OSSA_WARNING_TRUNCATED, field, 0, 0, "the extension list ends after %u of %u entries",
                        i + 1, num);
             break;
         }
@@ -655,7 +654,7 @@ ossa_status ossa__iqm_read(ossa_model *model, const unsigned char *data, size_t 
             int32_t jp = model->joints[joint].parent;
             if (jp >= 0 && r.old_of_new) jp = (int32_t)r.old_of_new[jp];
             if (poses[j].parent != jp)
-                ossa__warn(model,
+                ossa__warn(model, OSSA_WARNING_INCONSISTENT,
                            header(&r, IQM_H_OFS_POSES) +
                                (uint64_t)j * (r.version == 1 ? IQM_POSE_V1_SIZE : IQM_POSE_SIZE),
                            0, 0, "pose %u: parent %d differs from its joint's parent %d", j,

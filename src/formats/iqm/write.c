@@ -159,7 +159,7 @@ static float stable_scale(float offset, float scale)
 static ossa_status quantize_setup(iqm_writer *w)
 {
     const ossa_model *m = w->model;
-    const ossa_allocator *alloc = &w->options->allocator;
+    const ossa_allocator *alloc = w->options->allocator;
     uint32_t nj = m->num_joints;
     w->masks = ossa__alloc(alloc, (nj + 1) * sizeof *w->masks);
     w->offsets = ossa__alloc(alloc, (nj + 1) * sizeof *w->offsets);
@@ -281,7 +281,7 @@ static ossa_status write_vertex_data(iqm_writer *w, const uint32_t *order, uint3
 static ossa_status write_geometry(iqm_writer *w)
 {
     const ossa_model *m = w->model;
-    const ossa_allocator *alloc = &w->options->allocator;
+    const ossa_allocator *alloc = w->options->allocator;
     if (m->num_meshes) {
         set_header(w, IQM_H_NUM_MESHES, m->num_meshes);
         set_header(w, IQM_H_OFS_MESHES, here(w));
@@ -333,7 +333,7 @@ static ossa_status write_geometry(iqm_writer *w)
             for (int k = 0; k < 3; k++) ossa__wr32(p + t * 12 + k * 4, m->triangles[t].v[k]);
         uint32_t *adj = ossa__alloc(alloc, (size_t)m->num_triangles * 3 * sizeof *adj);
         if (!adj) return ossa__fail_nomem(w->error);
-        if (ossa_compute_adjacency(m, adj, w->error) != OSSA_OK) {
+        if (ossa_model_compute_adjacency(m, adj, w->error) != OSSA_OK) {
             ossa__free(alloc, adj, 0);
             return OSSA_FAILED;
         }
@@ -469,7 +469,7 @@ static ossa_status computed_bounds(iqm_writer *w, uint32_t a, ossa_bounds_mode m
                                    ossa_bounds *out)
 {
     const ossa_model *m = w->model;
-    const ossa_allocator *alloc = &w->options->allocator;
+    const ossa_allocator *alloc = w->options->allocator;
     const ossa_animation *an = &m->animations[a];
     size_t n = (size_t)an->num_frames * m->num_joints;
     ossa_transform *frames = ossa__alloc(alloc, (n + 1) * sizeof *frames);
@@ -481,7 +481,7 @@ static ossa_status computed_bounds(iqm_writer *w, uint32_t a, ossa_bounds_mode m
     ossa_model view = *m;
     view.animations = &view_anim;
     view.num_animations = 1;
-    ossa_status st = ossa_compute_bounds(&view, 0, mode, out, w->error);
+    ossa_status st = ossa_model_compute_bounds(&view, 0, mode, out, w->error);
     ossa__free(alloc, frames, (n + 1) * sizeof *frames);
     return st;
 }
@@ -506,9 +506,9 @@ static ossa_status write_bounds(iqm_writer *w)
         const ossa_bounds *src = an->bounds;
         if (compute) {
             if (an->num_frames > tmp_size) {
-                ossa__free(&w->options->allocator, tmp, 0);
+                ossa__free(w->options->allocator, tmp, 0);
                 tmp_size = an->num_frames;
-                tmp = ossa__alloc(&w->options->allocator, tmp_size * sizeof *tmp);
+                tmp = ossa__alloc(w->options->allocator, tmp_size * sizeof *tmp);
                 if (!tmp) {
                     st = ossa__fail_nomem(w->error);
                     break;
@@ -520,7 +520,7 @@ static ossa_status write_bounds(iqm_writer *w)
         for (uint32_t f = 0; !st && f < an->num_frames; f++, at += IQM_BOUNDS_SIZE)
             put_bounds(w->out->data + at, &src[f]);
     }
-    ossa__free(&w->options->allocator, tmp, 0);
+    ossa__free(w->options->allocator, tmp, 0);
     return st;
 }
 
@@ -623,7 +623,7 @@ ossa_status ossa__iqm_write(const ossa_model *model, const ossa_write_options *o
     size_t expected = 2 * (size_t)model->num_meshes + model->num_joints + model->num_animations +
                       model->num_vertex_arrays + model->num_extras + 1;
     ossa_status st = OSSA_OK;
-    if (!strtab_init(&w.names, &options->allocator, expected)) st = ossa__fail_nomem(error);
+    if (!strtab_init(&w.names, options->allocator, expected)) st = ossa__fail_nomem(error);
     if (!st) collect_names(&w);
     if (!st && w.write_poses) st = quantize_setup(&w);
     if (!st) {
@@ -658,8 +658,8 @@ ossa_status ossa__iqm_write(const ossa_model *model, const ossa_write_options *o
         }
     }
     strtab_release(&w.names);
-    ossa__free(&options->allocator, w.masks, 0);
-    ossa__free(&options->allocator, w.offsets, 0);
-    ossa__free(&options->allocator, w.scales, 0);
+    ossa__free(options->allocator, w.masks, 0);
+    ossa__free(options->allocator, w.offsets, 0);
+    ossa__free(options->allocator, w.scales, 0);
     return st;
 }

@@ -195,7 +195,7 @@ ossa_status ossa__anb_read(ossa_model *m, const unsigned char *data, size_t size
             const unsigned char *d = xff_at(&x, desc);
             float ax = ossa__rdf32(d + 8), ay = ossa__rdf32(d + 12), az = ossa__rdf32(d + 16);
             if (!(ax * ax + ay * ay + az * az > 0))
-                ossa__warn(m, xff_file(&x, (uint64_t)desc + 8), 0, 0,
+                ossa__warn(m, OSSA_WARNING_REPAIRED, xff_file(&x, (uint64_t)desc + 8), 0, 0,
                            "bone %u: the rotation axis is zero: taken as no rotation", i);
         }
     }
@@ -230,8 +230,7 @@ ossa_status ossa__anb_read(ossa_model *m, const unsigned char *data, size_t size
     ossa_animation *anim = ossa_model_add_animation(m, name, frames, rate, OSSA_ANIMATION_LOOP,
                                                     error);
     if (!anim) return OSSA_FAILED;
-    anim->channels = ossa__arena_alloc(ossa__model_arena(m), (size_t)n + 1);
-    if (!anim->channels) return ossa__fail_nomem(error);
+    if (!ossa__animation_channels(m, anim)) return ossa__fail_nomem(error);
     for (uint32_t i = 0; i < n; i++) {
         anim->channels[i] = OSSA_CHANNEL_ROTATION;
         unsigned flag = *xff_at(&x, (uint64_t)flags_at + i);
@@ -565,13 +564,13 @@ static void check_dropped(const ossa_model *m, const ossa_animation *a,
     }
     char label[300];
     if (moved)
-        ossa__sotc_warn(options,
+        ossa__sotc_warn(options, OSSA_WARNING_DROPPED,
                         "translation animation of %u joint%s dropped (first: %s): .anb holds "
                         "rotations only, translations come from the skeleton",
                         moved, moved == 1 ? "" : "s",
                         joint_label(m, first_moved, label, sizeof label));
     if (scaled)
-        ossa__sotc_warn(options,
+        ossa__sotc_warn(options, OSSA_WARNING_DROPPED,
                         "scale animation of %u joint%s dropped (first: %s): .anb holds rotations "
                         "only",
                         scaled, scaled == 1 ? "" : "s",
@@ -605,7 +604,7 @@ ossa_status ossa__anb_write(const ossa_model *m, const ossa_write_options *optio
                           ANB_MAX_FRAMES);
     check_dropped(m, a, options);
 
-    const ossa_allocator *alloc = &options->allocator;
+    const ossa_allocator *alloc = options->allocator;
     size_t nq = (size_t)frames + 1;
     double(*q)[4] = ossa__alloc(alloc, nq * sizeof *q);
     unsigned char *pay1 = ossa__alloc(alloc, nq * 6), *pay2 = ossa__alloc(alloc, nq * 6);
@@ -644,7 +643,7 @@ ossa_status ossa__anb_write(const ossa_model *m, const ossa_write_options *optio
             worst_joint = j;
         }
         if (best.error > ANB_REPORT_ERROR)
-            ossa__sotc_warn(options,
+            ossa__sotc_warn(options, OSSA_WARNING_DROPPED,
                             "%s: rotation error up to %.3f degrees after quantization (flag %u)",
                             joint_label(m, j, label, sizeof label), best.error * 180 / ANB_PI,
                             best.flag);

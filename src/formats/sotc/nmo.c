@@ -264,7 +264,7 @@ static const char *name_at(nmo_reader *r, uint64_t field, const char *what)
     const char *s;
     uint32_t ofs = ossa__rd32(xff_at(r->x, field));
     if (ossa__xff_string(r->x, ofs, field, what, &s, NULL)) {
-        ossa__warn(r->model, xff_file(r->x, field), 0, 0, "%s: name pointer %u is unusable", what,
+        ossa__warn(r->model, OSSA_WARNING_REPAIRED, xff_file(r->x, field), 0, 0, "%s: name pointer %u is unusable", what,
                    ofs);
         return "";
     }
@@ -275,7 +275,7 @@ static ossa_status build_model(nmo_reader *r)
 {
     ossa_model *m = r->model;
     ossa_error *e = r->error;
-    if (ossa_model_set_vertex_count(m, r->num_vertices, e)) return OSSA_FAILED;
+    if (ossa_model_set_num_vertices(m, r->num_vertices, e)) return OSSA_FAILED;
     if (!r->num_vertices) return OSSA_OK;
     if (!ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, r->pos.data, e))
         return OSSA_FAILED;
@@ -315,13 +315,13 @@ static ossa_status build_model(nmo_reader *r)
         if (s[6] > 0) parent_vertices++;
     }
     if (parent_vertices)
-        ossa__warn(m, OSSA_NO_OFFSET, 0, 0,
+        ossa__warn(m, OSSA_WARNING_REPAIRED, OSSA_NO_OFFSET, 0, 0,
                    "%u vertices are weighted to skin bone -1 (the skeleton's parent slot, an "
                    "attachment bone): that weight is kept in the custom array '%s' and left out "
                    "of the blend weights",
                    parent_vertices, NMO_PARENT_WEIGHT);
     if (r->dropped_influences)
-        ossa__warn(m, OSSA_NO_OFFSET, 0, 0,
+        ossa__warn(m, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0,
                    "%u skin influences with values <= -1 dropped (not a valid encoding)",
                    r->dropped_influences);
     return OSSA_OK;
@@ -352,7 +352,7 @@ static ossa_status nmo_parse(nmo_reader *r)
     if (memcmp(h, "NMO\0", 4) != 0)
         return ossa__fail(r->error, OSSA_ERROR_FORMAT, xff_file(x, e), "expected \"NMO\\0\"");
     if (ossa__rd32(h + 4) != 3)
-        ossa__warn(m, xff_file(x, e + 4), 0, 0, "NMO version %u (expected 3)", ossa__rd32(h + 4));
+        ossa__warn(m, OSSA_WARNING_NONSTANDARD, xff_file(x, e + 4), 0, 0, "NMO version %u (expected 3)", ossa__rd32(h + 4));
     /* Five chunk descriptors {ptr, count, ?, ?} at +0x30. */
     uint32_t ptr[5], count[5];
     for (int c = 0; c < 5; c++) {
@@ -395,11 +395,11 @@ static ossa_status nmo_parse(nmo_reader *r)
                 material = name_at(r, (uint64_t)ptr[1] + (uint64_t)tex * NMO_TEX_SIZE + 4,
                                    "texture");
             else if (passes)
-                ossa__warn(m, xff_file(x, s + 0x2C), 0, 0,
+                ossa__warn(m, OSSA_WARNING_REPAIRED, xff_file(x, s + 0x2C), 0, 0,
                            "surface %u: texture %u does not exist (%u textures)", srf, tex,
                            count[1]);
         } else {
-            ossa__warn(m, xff_file(x, at + 8), 0, 0,
+            ossa__warn(m, OSSA_WARNING_REPAIRED, xff_file(x, at + 8), 0, 0,
                        "geometry %u: surface %u does not exist (%u surfaces)", g, srf, count[2]);
         }
         if (nmo_budget(r, strlen(name) + strlen(material), at + 8)) return OSSA_FAILED;
@@ -671,13 +671,13 @@ ossa_status ossa__nmo_write(const ossa_model *m, const ossa_write_options *optio
      * 4 with position and colour only. */
     w.fmt = w.nrm ? 7 : w.uv ? 6 : 4;
     ossa_buf *bufs[] = {&w.strip, &w.vif};
-    ossa__ro_init(&w.r, &options->allocator);
-    for (size_t i = 0; i < 2; i++) ossa__buf_init(bufs[i], &options->allocator);
+    ossa__ro_init(&w.r, options->allocator);
+    for (size_t i = 0; i < 2; i++) ossa__buf_init(bufs[i], options->allocator);
 
     /* Meshes (a model without any is one mesh), textures by material. */
     uint32_t num_meshes = m->num_meshes ? m->num_meshes : 1;
-    const char **textures = ossa__alloc(&options->allocator, (size_t)num_meshes * sizeof *textures);
-    uint32_t *tex_of = ossa__alloc(&options->allocator, (size_t)num_meshes * sizeof *tex_of);
+    const char **textures = ossa__alloc(options->allocator, (size_t)num_meshes * sizeof *textures);
+    uint32_t *tex_of = ossa__alloc(options->allocator, (size_t)num_meshes * sizeof *tex_of);
     ossa_status st = OSSA_OK;
     if (!textures || !tex_of) st = ossa__fail_nomem(error);
     uint32_t num_textures = 0;
@@ -766,14 +766,14 @@ ossa_status ossa__nmo_write(const ossa_model *m, const ossa_write_options *optio
         st = ossa__xff_write(r, h, 1, out, error);
     }
     if (!st && w.truncated_skin)
-        ossa__sotc_warn(options,
+        ossa__sotc_warn(options, OSSA_WARNING_LIMITED,
                         "%u vertices have more than 3 influences: the 3 largest are kept, "
                         "rescaled",
                         w.truncated_skin);
     if (!st && !w.col)
         ossa__sotc_info(options, "no vertex colours: 0x80 (the PS2's 1.0) written");
-    ossa__free(&options->allocator, textures, (size_t)num_meshes * sizeof *textures);
-    ossa__free(&options->allocator, tex_of, (size_t)num_meshes * sizeof *tex_of);
+    ossa__free(options->allocator, textures, (size_t)num_meshes * sizeof *textures);
+    ossa__free(options->allocator, tex_of, (size_t)num_meshes * sizeof *tex_of);
     for (size_t i = 0; i < 2; i++) ossa__buf_release(bufs[i]);
     ossa__ro_release(r);
     return st;

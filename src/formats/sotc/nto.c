@@ -87,10 +87,10 @@ ossa_status ossa__nto_read(ossa_model *m, const unsigned char *data, size_t size
     uint64_t width = (uint64_t)1 << log_w, height = (uint64_t)1 << log_h;
 
     if (version != 3)
-        ossa__warn(m, xff_file(&x, e + NTO_VERSION), 0, 0,
+        ossa__warn(m, OSSA_WARNING_NONSTANDARD, xff_file(&x, e + NTO_VERSION), 0, 0,
                    "texture version %u (known files have 3)", version);
     if (mips == 0)
-        ossa__warn(m, xff_file(&x, e + NTO_MIPS), 0, 0, "mip count 0 (expected at least 1)");
+        ossa__warn(m, OSSA_WARNING_NONSTANDARD, xff_file(&x, e + NTO_MIPS), 0, 0, "mip count 0 (expected at least 1)");
 
     const nto_kind *kind = find_kind(code);
     char kind_name[16];
@@ -110,7 +110,7 @@ ossa_status ossa__nto_read(ossa_model *m, const unsigned char *data, size_t size
         }
     } else {
         snprintf(kind_name, sizeof kind_name, "0x%02x", code);
-        ossa__warn(m, xff_file(&x, e + NTO_KIND), 0, 0,
+        ossa__warn(m, OSSA_WARNING_NONSTANDARD, xff_file(&x, e + NTO_KIND), 0, 0,
                    "unknown texture kind 0x%02x (known: 0x00 RGBA32, 0x13 8-bit palette, 0x14 "
                    "4-bit palette): pixel and palette sizes not checked",
                    code);

@@ -32,7 +32,7 @@ static ossa_status read_opt_bones(ossa_model *m, const sotc_xff *x, ossa_error *
     uint32_t recs = ossa__rd32(xff_at(x, e + 0x24)), names = ossa__rd32(xff_at(x, e + 0x28));
     if (!count) return OSSA_OK;
     if (!ossa__xff_fits(x, recs, count, SKB_BONE_SIZE)) {
-        ossa__warn(m, xff_file(x, e + 0x24), 0, 0,
+        ossa__warn(m, OSSA_WARNING_DROPPED, xff_file(x, e + 0x24), 0, 0,
                    "%u opt bones at .rodata offset %u run past .rodata: opt bones dropped", count,
                    recs);
         return OSSA_OK;
@@ -44,13 +44,13 @@ static ossa_status read_opt_bones(ossa_model *m, const sotc_xff *x, ossa_error *
         const char *name;
         if (ossa__xff_string(x, (uint64_t)names + ossa__rd32(xff_at(x, at)), at, "opt bone name",
                              &name, NULL)) {
-            ossa__warn(m, xff_file(x, at), 0, 0,
+            ossa__warn(m, OSSA_WARNING_DROPPED, xff_file(x, at), 0, 0,
                        "opt bone %u: name outside .rodata: opt bones dropped", i);
             return OSSA_OK;
         }
         name_bytes += strlen(name) + 1;
         if (name_bytes > name_limit(x)) {
-            ossa__warn(m, xff_file(x, at), 0, 0,
+            ossa__warn(m, OSSA_WARNING_DROPPED, xff_file(x, at), 0, 0,
                        "opt bone names add up to more than %llu bytes, out of proportion to the "
                        "file: opt bones dropped",
                        (unsigned long long)name_limit(x));
@@ -193,7 +193,7 @@ ossa_status ossa__skb_write(const ossa_model *m, const ossa_write_options *optio
     uint32_t opt_count = 0;
     size_t opt_names = 0;
     if (opt && !opt_blob_ok(opt, &opt_count, &opt_names)) {
-        ossa__sotc_warn(options, "the model's opt-bone data is malformed: opt bones not written");
+        ossa__sotc_warn(options, OSSA_WARNING_DROPPED, "the model's opt-bone data is malformed: opt bones not written");
         opt = NULL;
         opt_count = 0;
     }
@@ -204,7 +204,7 @@ ossa_status ossa__skb_write(const ossa_model *m, const ossa_write_options *optio
         const float *s = m->joints[j].bind.scale;
         if (fabsf(s[0] - 1) > 1e-6f || fabsf(s[1] - 1) > 1e-6f || fabsf(s[2] - 1) > 1e-6f) {
             if (!scaled)
-                ossa__sotc_warn(options,
+                ossa__sotc_warn(options, OSSA_WARNING_DROPPED,
                                 "joint %u '%s': bind scale (%g, %g, %g) dropped: .skb bones have "
                                 "no scale",
                                 j, m->joints[j].name, s[0], s[1], s[2]);
@@ -212,10 +212,10 @@ ossa_status ossa__skb_write(const ossa_model *m, const ossa_write_options *optio
         }
     }
     if (scaled > 1)
-        ossa__sotc_warn(options, "%u joints in all have a bind scale that is dropped", scaled);
+        ossa__sotc_warn(options, OSSA_WARNING_DROPPED, "%u joints in all have a bind scale that is dropped", scaled);
 
     sotc_rodata r;
-    ossa__ro_init(&r, &options->allocator);
+    ossa__ro_init(&r, options->allocator);
     uint32_t h = ossa__ro_alloc(&r, SKB_HEADER_SIZE, 16);
     uint32_t pairs = ossa__ro_alloc(&r, ((size_t)n + 3) * 8, 4);
     uint32_t name_pairs = ossa__ro_alloc(&r, (size_t)n * 8, 4);

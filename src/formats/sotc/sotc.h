@@ -83,7 +83,6 @@ void ossa__ro_release(sotc_rodata *r);
 uint32_t ossa__ro_alloc(sotc_rodata *r, size_t n, size_t align);
 bool ossa__ro_failed(const sotc_rodata *r);
 void ossa__ro_u32(sotc_rodata *r, uint32_t at, uint32_t v);
-void ossa__ro_u16(sotc_rodata *r, uint32_t at, uint16_t v);
 void ossa__ro_u8(sotc_rodata *r, uint32_t at, uint8_t v);
 void ossa__ro_f32(sotc_rodata *r, uint32_t at, float v);
 /* Writes the pointer `target` (a .rodata offset) at `at` and records it. */
@@ -109,7 +108,8 @@ static inline void sotc_quat_to_model(const float stored[4], float out[4])
 }
 
 /* Passes a writer's message to options->warn / options->info, if set. */
-void ossa__sotc_warn(const ossa_write_options *options, const char *fmt, ...) OSSA_PRINTF(2, 3);
+void ossa__sotc_warn(const ossa_write_options *options, ossa_code code, const char *fmt, ...)
+    OSSA_PRINTF(3, 4);
 void ossa__sotc_info(const ossa_write_options *options, const char *fmt, ...) OSSA_PRINTF(2, 3);
 
 /* -- .anb rotation encodings (sotc.md §3) -- */

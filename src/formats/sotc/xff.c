@@ -138,12 +138,6 @@ void ossa__ro_u32(sotc_rodata *r, uint32_t at, uint32_t v)
     if (p) ossa__wr32(p, v);
 }
 
-void ossa__ro_u16(sotc_rodata *r, uint32_t at, uint16_t v)
-{
-    unsigned char *p = ro_ptr(r, at, 2);
-    if (p) ossa__wr16(p, v);
-}
-
 void ossa__ro_u8(sotc_rodata *r, uint32_t at, uint8_t v)
 {
     unsigned char *p = ro_ptr(r, at, 1);
@@ -264,24 +258,25 @@ ossa_status ossa__xff_write(const sotc_rodata *r, uint32_t entry, uint32_t speci
     return OSSA_OK;
 }
 
-void ossa__sotc_warn(const ossa_write_options *options, const char *fmt, ...)
+void ossa__sotc_warn(const ossa_write_options *options, ossa_code code, const char *fmt, ...)
 {
-    if (!options || !options->warn) return;
+    if (!options || !options->diagnostic) return;
     char msg[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    options->warn(options->warn_user, msg);
+    ossa__report(options->diagnostic, options->user, OSSA_SEVERITY_WARNING, code, "%s", msg);
 }
 
 void ossa__sotc_info(const ossa_write_options *options, const char *fmt, ...)
 {
-    if (!options || !options->info) return;
+    if (!options || !options->diagnostic) return;
     char msg[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    options->info(options->warn_user, msg);
+    ossa__report(options->diagnostic, options->user, OSSA_SEVERITY_NOTE, OSSA_CODE_NONE, "%s",
+                 msg);
 }
