@@ -1,0 +1,30 @@
+/* FBX (formats/fbx.md): the format table's entry, detection by content
+ * (binary magic or ASCII's first record) and the read entry point: the
+ * container into a node tree, then the scene into the model. */
+#include "formats/fbx/fbx.h"
+
+static bool fbx_sniff(const unsigned char *data, size_t size)
+{
+    return ossa__fbx_sniff_binary(data, size) || ossa__fbx_sniff_ascii(data, size);
+}
+
+static ossa_status fbx_read(ossa_model *model, const unsigned char *data, size_t size,
+                            const ossa_load_options *options, ossa_error *error)
+{
+    fbx_doc doc;
+    ossa__fbx_doc_init(&doc, model, options, size, error);
+    ossa_status st = ossa__fbx_sniff_binary(data, size) ? ossa__fbx_parse_binary(&doc, data, size)
+                                                        : ossa__fbx_parse_ascii(&doc, data, size);
+    if (!st) st = ossa__fbx_build(&doc);
+    ossa__fbx_doc_release(&doc);
+    return st;
+}
+
+const ossa_format_ops ossa__fbx_format = {
+    .id = OSSA_FORMAT_FBX,
+    .name = "fbx",
+    .extensions = ".fbx",
+    .sniff = fbx_sniff,
+    .read = fbx_read,
+    .write = NULL,
+};
