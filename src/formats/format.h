@@ -40,5 +40,6 @@ extern const ossa_format_ops ossa__illmesh_format;
 extern const ossa_format_ops ossa__illskel_format;
 extern const ossa_format_ops ossa__illanim_format;
 extern const ossa_format_ops ossa__illanset_format;
+extern const ossa_format_ops ossa__fbx_format;
 
 #endif

@@ -16,6 +16,7 @@ static const ossa_format_ops *const formats[] = {
     &ossa__illskel_format,
     &ossa__illanim_format,
     &ossa__illanset_format,
+    &ossa__fbx_format,
 };
 #define NUM_FORMATS (sizeof formats / sizeof formats[0])
 
