@@ -1,6 +1,7 @@
 /* The glTF reader's shared state: read.c parses the container, the
- * JSON, buffers and accessors; scene.c turns nodes, skins, meshes and
- * animations into the model. Not installed. */
+ * JSON, buffers and accessors; read_nodes.c, read_meshes.c and
+ * read_anims.c (scene.h) turn nodes, skins, meshes and animations into
+ * the model. Not installed. */
 #ifndef OSSA_GLTF_READ_H
 #define OSSA_GLTF_READ_H
 
@@ -73,8 +74,6 @@ ossa_status ossa__gltf_accessor_raw(gltf_reader *r, int64_t index, const char *p
  * integers as their values. */
 ossa_status ossa__gltf_accessor_floats(gltf_reader *r, int64_t index, const char *path,
                                        gltf_accessor *info, float **out);
-
-ossa_status ossa__gltf_build_model(gltf_reader *r);
 
 /* Parses the JSON (and the GLB container) and loads the buffers into *r;
  * whatever happens, release *r with ossa__gltf_reader_free. */
