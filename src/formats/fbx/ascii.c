@@ -150,7 +150,7 @@ static void put64(unsigned char *p, uint64_t u)
 }
 
 /* `*N { a: v, v, ... }` after the marker: the array's values. */
-static ossa_status array_block(lexer *lx, fbx_value *out, int64_t declared, const char *marker)
+static ossa_status array_block(lexer *lx, fbx_value *out, int64_t declared)
 {
     lx->p++; /* '{' */
     skip(lx);
@@ -211,8 +211,8 @@ static ossa_status array_block(lexer *lx, fbx_value *out, int64_t declared, cons
     if (lx->p >= lx->end || *lx->p != '}') return fail_at(lx, lx->p, "array block not closed by '}'");
     lx->p++;
     if ((int64_t)n != declared)
-        return fail_at(lx, marker, "array declares *%lld elements but holds %zu",
-                       (long long)declared, n);
+        return ossa__fail_line(lx->doc->error, OSSA_ERROR_CORRUPT, out->line, out->column,
+                               "array declares *%lld elements but holds %zu", (long long)declared, n);
     out->type = all_int ? 'l' : 'd';
     out->count = (uint32_t)n;
     out->v.data = data ? data : (const void *)"";
@@ -277,7 +277,7 @@ static ossa_status values(lexer *lx, fbx_node *node, int depth)
             skip(lx);
             if (lx->p >= lx->end || *lx->p != '{')
                 return fail_at(lx, lx->p, "expected '{' after the array marker *%lld", (long long)n);
-            if (array_block(lx, v, n, marker)) return OSSA_FAILED;
+            if (array_block(lx, v, n)) return OSSA_FAILED;
             need_sep = false;
             /* An array is the record's whole content. */
             skip(lx);

@@ -1,0 +1,583 @@
+/* FBX reader (formats/fbx.md): real files' counts (§14), hand-written
+ * ASCII files checking the transform formula of §8 against an independent
+ * quaternion computation, every layer element mapping and reference mode,
+ * material splits, winding, axis and unit conversion, curve interpolation
+ * and layer blending. The binary container has its own tests in
+ * test_fbx_binary.c. */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KT 46186158000LL /* KTime ticks per second */
+
+static const char *header =
+    "; FBX 7.4.0 project file\n"
+    "FBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 7400\n}\n";
+
+/* An ASCII FBX: header, GlobalSettings with `settings` P records, then
+ * `body` (Objects, Connections, ...). malloc'd. */
+static char *fbx_text(const char *settings, const char *body)
+{
+    size_t n = strlen(header) + strlen(settings) + strlen(body) + 128;
+    char *s = malloc(n);
+    snprintf(s, n, "%sGlobalSettings:  {\n\tProperties70:  {\n%s\t}\n}\n%s", header, settings, body);
+    return s;
+}
+
+static ossa_model *load_text(const char *text, uint32_t flags, ossa_error *err)
+{
+    ossa_load_options o = {0};
+    o.flags = flags;
+    return ossa_load_memory(text, strlen(text), &o, err);
+}
+
+static ossa_model *must_load(const char *text, uint32_t flags)
+{
+    ossa_error err;
+    ossa_model *m = load_text(text, flags, &err);
+    if (!m) {
+        char b[600];
+        fail_msg("load failed: %s", ossa_error_format(&err, b, sizeof b));
+    }
+    return m;
+}
+
+#define RAW (OSSA_LOAD_FBX_KEEP_AXES | OSSA_LOAD_FBX_KEEP_UNITS)
+
+/* -- Independent quaternion arithmetic -- */
+
+static void qmul(const double a[4], const double b[4], double o[4])
+{
+    double r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+                   a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+                   a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+                   a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+    memcpy(o, r, sizeof r);
+}
+
+static void qaxis(int axis, double deg, double q[4])
+{
+    double h = deg * M_PI / 360;
+    q[0] = q[1] = q[2] = 0;
+    q[axis] = sin(h);
+    q[3] = cos(h);
+}
+
+/* Euler order: letters in application order (first applied first). */
+static void qeuler(const double deg[3], const int order[3], double q[4])
+{
+    double a[4], b[4], c[4], t[4];
+    qaxis(order[0], deg[order[0]], a);
+    qaxis(order[1], deg[order[1]], b);
+    qaxis(order[2], deg[order[2]], c);
+    qmul(c, b, t);
+    qmul(t, a, q);
+}
+
+static void qrot(const double q[4], const double v[3], double o[3])
+{
+    double p[4] = {v[0], v[1], v[2], 0}, qc[4] = {-q[0], -q[1], -q[2], q[3]}, t[4], r[4];
+    qmul(q, p, t);
+    qmul(t, qc, r);
+    o[0] = r[0], o[1] = r[1], o[2] = r[2];
+}
+
+/* -- Transforms (§8.1) -- */
+
+static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}, {1, 0, 2}, {2, 0, 1}, {2, 1, 0}};
+
+static void check_transform(int order, bool active)
+{
+    const double t[3] = {1, 2, 3}, r[3] = {10, -20, 35}, s[3] = {2, 3, 0.5};
+    const double roff[3] = {0.5, -1, 2}, rp[3] = {1, 1, -2}, soff[3] = {-0.25, 0.75, 1},
+                 sp[3] = {3, -1, 0.5}, pre[3] = {30, 0, -45}, post[3] = {0, 60, 15};
+    char settings[] = "\t\tP: \"UnitScaleFactor\", \"double\", \"Number\", \"\",1\n";
+    char body[4096];
+    snprintf(body, sizeof body,
+             "Objects:  {\n"
+             "\tModel: 10, \"Model::J\", \"LimbNode\" {\n\t\tProperties70:  {\n"
+             "\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",1,2,3\n"
+             "\t\t\tP: \"Lcl Rotation\", \"Lcl Rotation\", \"\", \"A\",10,-20,35\n"
+             "\t\t\tP: \"Lcl Scaling\", \"Lcl Scaling\", \"\", \"A\",2,3,0.5\n"
+             "\t\t\tP: \"RotationOffset\", \"Vector3D\", \"Vector\", \"\",0.5,-1,2\n"
+             "\t\t\tP: \"RotationPivot\", \"Vector3D\", \"Vector\", \"\",1,1,-2\n"
+             "\t\t\tP: \"ScalingOffset\", \"Vector3D\", \"Vector\", \"\",-0.25,0.75,1\n"
+             "\t\t\tP: \"ScalingPivot\", \"Vector3D\", \"Vector\", \"\",3,-1,0.5\n"
+             "\t\t\tP: \"PreRotation\", \"Vector3D\", \"Vector\", \"\",30,0,-45\n"
+             "\t\t\tP: \"PostRotation\", \"Vector3D\", \"Vector\", \"\",0,60,15\n"
+             "\t\t\tP: \"RotationOrder\", \"enum\", \"\", \"\",%d\n"
+             "\t\t\tP: \"RotationActive\", \"bool\", \"\", \"\",%d\n"
+             "\t\t}\n\t}\n}\nConnections:  {\n\tC: \"OO\",10,0\n}\n",
+             order, active ? 1 : 0);
+    char *text = fbx_text(settings, body);
+    ossa_model *m = must_load(text, RAW);
+    assert_int_equal(m->num_joints, 1);
+    /* Q = Rpre · R · Rpost⁻¹; t' = t + Roff + Rp + Q·(Soff + Sp − S∘Sp − Rp) */
+    double q[4], qpre[4], qpost[4], tmp[4];
+    static const int xyz[3] = {0, 1, 2};
+    qeuler(r, active ? orders[order] : xyz, q);
+    if (active) {
+        qeuler(pre, xyz, qpre);
+        qeuler(post, xyz, qpost);
+        qpost[0] = -qpost[0], qpost[1] = -qpost[1], qpost[2] = -qpost[2];
+        qmul(qpre, q, tmp);
+        qmul(tmp, qpost, q);
+    }
+    double v[3], rv[3];
+    for (int k = 0; k < 3; k++) v[k] = soff[k] + sp[k] - s[k] * sp[k] - rp[k];
+    qrot(q, v, rv);
+    const ossa_transform *b = &m->joints[0].bind;
+    for (int k = 0; k < 3; k++) {
+        TS_ASSERT_NEAR(b->translation[k], t[k] + roff[k] + rp[k] + rv[k], 1e-5);
+        /* A decomposition may move a sign between scale and rotation: the
+         * absolute scales are what is unique. */
+        TS_ASSERT_NEAR(fabs(b->scale[k]), s[k], 1e-5);
+    }
+    float qf[4] = {(float)q[0], (float)q[1], (float)q[2], (float)q[3]};
+    TS_ASSERT_QUAT_EQUIV(b->rotation, qf, 1e-6);
+    ossa_model_free(m);
+    free(text);
+}
+
+static void test_transform_orders(void **state)
+{
+    (void)state;
+    for (int order = 0; order < 6; order++) check_transform(order, true);
+    check_transform(3, false); /* RotationActive 0: XYZ, no pre/post */
+}
+
+/* Y-up, 100 cm per unit: (x, y, z) -> k·(x, -z, y) with k = 1 m. */
+static void test_axes_and_units(void **state)
+{
+    (void)state;
+    const char *settings = "\t\tP: \"UpAxis\", \"int\", \"Integer\", \"\",1\n"
+                           "\t\tP: \"UnitScaleFactor\", \"double\", \"Number\", \"\",2.54\n";
+    const char *body = "Objects:  {\n\tModel: 7, \"Model::J\", \"LimbNode\" {\n\t\tProperties70:  {\n"
+                       "\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",100,200,300\n"
+                       "\t\t\tP: \"Lcl Scaling\", \"Lcl Scaling\", \"\", \"A\",1,2,3\n"
+                       "\t\t}\n\t}\n}\nConnections:  {\n\tC: \"OO\",7,0\n}\n";
+    char *text = fbx_text(settings, body);
+    ossa_model *m = must_load(text, 0);
+    const ossa_transform *b = &m->joints[0].bind;
+    TS_ASSERT_NEAR(b->translation[0], 2.54, 1e-5);
+    TS_ASSERT_NEAR(b->translation[1], -3 * 2.54, 1e-5);
+    TS_ASSERT_NEAR(b->translation[2], 2 * 2.54, 1e-5);
+    TS_ASSERT_NEAR(fabs(b->scale[0]), 1, 1e-6);
+    TS_ASSERT_NEAR(fabs(b->scale[1]), 3, 1e-6); /* axes permuted, scales follow */
+    TS_ASSERT_NEAR(fabs(b->scale[2]), 2, 1e-6);
+    ossa_model_free(m);
+    m = must_load(text, OSSA_LOAD_FBX_KEEP_AXES);
+    TS_ASSERT_NEAR(m->joints[0].bind.translation[1], 2 * 2.54, 1e-5);
+    ossa_model_free(m);
+    m = must_load(text, OSSA_LOAD_FBX_KEEP_UNITS);
+    TS_ASSERT_NEAR(m->joints[0].bind.translation[1], -300, 1e-4);
+    ossa_model_free(m);
+    free(text);
+}
+
+/* -- Meshes: mappings, references, materials, winding -- */
+
+static const char *mesh_body_fmt =
+    "Objects:  {\n"
+    "\tGeometry: 1, \"Geometry::\", \"Mesh\" {\n"
+    "\t\tVertices: *15 {\n\t\t\ta: 0,0,0, 1,0,0, 1,1,0, 0,1,0, 2,0,0\n\t\t}\n"
+    /* a quad 0 1 2 3 and a triangle 1 4 2 */
+    "\t\tPolygonVertexIndex: *7 {\n\t\t\ta: 0,1,2,-4,1,4,-3\n\t\t}\n"
+    "%s"
+    "\t}\n"
+    "\tModel: 2, \"Model::Thing\", \"Mesh\" {\n\t}\n"
+    "\tMaterial: 3, \"Material::red\", \"\" {\n\t}\n"
+    "\tMaterial: 4, \"Material::blue\", \"\" {\n\t}\n"
+    "}\n"
+    "Connections:  {\n\tC: \"OO\",2,0\n\tC: \"OO\",1,2\n\tC: \"OO\",3,2\n\tC: \"OO\",4,2\n}\n";
+
+static ossa_model *mesh_model(const char *layers)
+{
+    char body[8192];
+    snprintf(body, sizeof body, mesh_body_fmt, layers);
+    char *text = fbx_text("", body);
+    ossa_model *m = must_load(text, RAW);
+    free(text);
+    return m;
+}
+
+/* The float attribute `type` of every vertex whose position is p (there
+ * may be several: corners split by other attributes). Returns how many
+ * match `want` among those at p. */
+static int count_at(const ossa_model *m, ossa_vertex_type type, const float p[3], const float *want,
+                    uint32_t n)
+{
+    const ossa_vertex_array *pa = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL);
+    const ossa_vertex_array *a = ossa_model_find_array(m, type, NULL);
+    assert_non_null(a);
+    int count = 0;
+    for (uint32_t v = 0; v < m->num_vertices; v++) {
+        float pv[3], av[8];
+        ossa_vertex_array_read(m, pa, v, 1, pv);
+        ossa_vertex_array_read(m, a, v, 1, av);
+        if (pv[0] != p[0] || pv[1] != p[1] || pv[2] != p[2]) continue;
+        bool eq = true;
+        for (uint32_t k = 0; k < n; k++) eq &= fabsf(av[k] - want[k]) < 1e-6f;
+        count += eq;
+    }
+    return count;
+}
+
+static void test_mesh_by_polygon_vertex_direct(void **state)
+{
+    (void)state;
+    /* Normals per corner, direct: the quad's corners +Z, the triangle's
+     * corners (1,0,0),(0,1,0),(0,0,-1) after normalisation. */
+    ossa_model *m = mesh_model("\t\tLayerElementNormal: 0 {\n"
+                               "\t\t\tMappingInformationType: \"ByPolygonVertex\"\n"
+                               "\t\t\tReferenceInformationType: \"Direct\"\n"
+                               "\t\t\tNormals: *21 {\n\t\t\t\ta: 0,0,1,0,0,1,0,0,1,0,0,1,"
+                               "2,0,0,0,3,0,0,0,-4\n\t\t\t}\n\t\t}\n");
+    assert_int_equal(m->num_triangles, 3);
+    assert_int_equal(m->num_meshes, 1);
+    /* quad: 4 vertices; triangle: 3 more (its normals differ) */
+    assert_int_equal(m->num_vertices, 7);
+    const float p1[3] = {1, 0, 0}, n_up[3] = {0, 0, 1}, nx[3] = {1, 0, 0}, p4[3] = {2, 0, 0},
+                ny[3] = {0, 1, 0};
+    assert_int_equal(count_at(m, OSSA_VERTEX_NORMAL, p1, n_up, 3), 1);
+    assert_int_equal(count_at(m, OSSA_VERTEX_NORMAL, p1, nx, 3), 1);
+    assert_int_equal(count_at(m, OSSA_VERTEX_NORMAL, p4, ny, 3), 1);
+    /* Winding: the quad's first triangle is (0, 1, 2) counter-clockwise
+     * around +Z in the file; ossa stores it clockwise: (0, 2, 1). */
+    const ossa_vertex_array *pa = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL);
+    float a[3], b[3], c[3];
+    ossa_vertex_array_read(m, pa, m->triangles[0].v[0], 1, a);
+    ossa_vertex_array_read(m, pa, m->triangles[0].v[1], 1, b);
+    ossa_vertex_array_read(m, pa, m->triangles[0].v[2], 1, c);
+    float cz = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+    assert_true(cz < 0); /* clockwise seen from +Z */
+    ossa_model_free(m);
+}
+
+static void test_mesh_by_vertice_index_to_direct(void **state)
+{
+    (void)state;
+    /* UVs per control point through an index: point k -> uv[4 - k]. */
+    ossa_model *m = mesh_model("\t\tLayerElementUV: 0 {\n"
+                               "\t\t\tName: \"main\"\n"
+                               "\t\t\tMappingInformationType: \"ByVertice\"\n"
+                               "\t\t\tReferenceInformationType: \"IndexToDirect\"\n"
+                               "\t\t\tUV: *10 {\n\t\t\t\ta: 0,0.1, 1,0.2, 2,0.3, 3,0.4, 4,0.5\n\t\t\t}\n"
+                               "\t\t\tUVIndex: *5 {\n\t\t\t\ta: 4,3,2,1,0\n\t\t\t}\n\t\t}\n");
+    assert_int_equal(m->num_vertices, 5);
+    const float p0[3] = {0, 0, 0}, p4[3] = {2, 0, 0};
+    const float uv0[2] = {4, 1 - 0.5f}, uv4[2] = {0, 1 - 0.1f}; /* V flipped */
+    assert_int_equal(count_at(m, OSSA_VERTEX_TEXCOORD, p0, uv0, 2), 1);
+    assert_int_equal(count_at(m, OSSA_VERTEX_TEXCOORD, p4, uv4, 2), 1);
+    ossa_model_free(m);
+}
+
+static void test_mesh_by_polygon_and_all_same(void **state)
+{
+    (void)state;
+    /* Colours per polygon (index: polygon 0 -> colour 1); normals AllSame. */
+    ossa_model *m = mesh_model("\t\tLayerElementColor: 0 {\n"
+                               "\t\t\tMappingInformationType: \"ByPolygon\"\n"
+                               "\t\t\tReferenceInformationType: \"IndexToDirect\"\n"
+                               "\t\t\tColors: *8 {\n\t\t\t\ta: 1,0,0,1, 0,1,0,0.5\n\t\t\t}\n"
+                               "\t\t\tColorIndex: *2 {\n\t\t\t\ta: 1,-1\n\t\t\t}\n\t\t}\n"
+                               "\t\tLayerElementNormal: 0 {\n"
+                               "\t\t\tMappingInformationType: \"AllSame\"\n"
+                               "\t\t\tReferenceInformationType: \"Direct\"\n"
+                               "\t\t\tNormals: *3 {\n\t\t\t\ta: 0,0,5\n\t\t\t}\n\t\t}\n");
+    const float p1[3] = {1, 0, 0}, green[4] = {0, 1, 0, 0.5f}, none[4] = {0, 0, 0, 0},
+                up[3] = {0, 0, 1};
+    assert_int_equal(count_at(m, OSSA_VERTEX_COLOR, p1, green, 4), 1); /* the quad's corner */
+    assert_int_equal(count_at(m, OSSA_VERTEX_COLOR, p1, none, 4), 1);  /* index -1: zero */
+    assert_int_equal(count_at(m, OSSA_VERTEX_NORMAL, p1, up, 3), 2);
+    ossa_model_free(m);
+}
+
+static void test_mesh_materials(void **state)
+{
+    (void)state;
+    ossa_model *m = mesh_model("\t\tLayerElementMaterial: 0 {\n"
+                               "\t\t\tMappingInformationType: \"ByPolygon\"\n"
+                               "\t\t\tReferenceInformationType: \"IndexToDirect\"\n"
+                               "\t\t\tMaterials: *2 {\n\t\t\t\ta: 1,0\n\t\t\t}\n\t\t}\n");
+    assert_int_equal(m->num_meshes, 2);
+    assert_string_equal(m->meshes[0].material, "red");
+    assert_int_equal(m->meshes[0].num_triangles, 1); /* the triangle */
+    assert_string_equal(m->meshes[1].material, "blue");
+    assert_int_equal(m->meshes[1].num_triangles, 2); /* the quad */
+    assert_string_equal(m->meshes[0].name, "Thing");
+    ossa_model_free(m);
+}
+
+/* -- Animation: interpolation and layers (§7.6, §10.4) -- */
+
+static char *anim_text(const char *extra_objects, const char *extra_conns)
+{
+    char body[16384];
+    /* 5 frames at 4 fps over 0..1 s. d|X linear 0 -> 10; d|Y constant
+     * 1 then 5; d|Z cubic 0 -> 1 with flat slopes (smoothstep). */
+    snprintf(body, sizeof body,
+             "Objects:  {\n"
+             "\tModel: 1, \"Model::J\", \"LimbNode\" {\n\t}\n"
+             "\tAnimationStack: 2, \"AnimStack::run\", \"\" {\n\t\tProperties70:  {\n"
+             "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",0\n"
+             "\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",%lld\n\t\t}\n\t}\n"
+             "\tAnimationLayer: 3, \"AnimLayer::base\", \"\" {\n\t}\n"
+             "\tAnimationCurveNode: 4, \"AnimCurveNode::T\", \"\" {\n\t}\n"
+             "\tAnimationCurve: 5, \"AnimCurve::\", \"\" {\n"
+             "\t\tKeyTime: *2 {\n\t\t\ta: 0,%lld\n\t\t}\n"
+             "\t\tKeyValueFloat: *2 {\n\t\t\ta: 0,10\n\t\t}\n"
+             "\t\tKeyAttrFlags: *1 {\n\t\t\ta: 4\n\t\t}\n"
+             "\t\tKeyAttrDataFloat: *4 {\n\t\t\ta: 0,0,0,0\n\t\t}\n"
+             "\t\tKeyAttrRefCount: *1 {\n\t\t\ta: 2\n\t\t}\n\t}\n"
+             "\tAnimationCurve: 6, \"AnimCurve::\", \"\" {\n"
+             "\t\tKeyTime: *2 {\n\t\t\ta: 0,%lld\n\t\t}\n"
+             "\t\tKeyValueFloat: *2 {\n\t\t\ta: 1,5\n\t\t}\n"
+             "\t\tKeyAttrFlags: *1 {\n\t\t\ta: 2\n\t\t}\n"
+             "\t\tKeyAttrDataFloat: *4 {\n\t\t\ta: 0,0,0,0\n\t\t}\n"
+             "\t\tKeyAttrRefCount: *1 {\n\t\t\ta: 2\n\t\t}\n\t}\n"
+             "\tAnimationCurve: 7, \"AnimCurve::\", \"\" {\n"
+             "\t\tKeyTime: *2 {\n\t\t\ta: 0,%lld\n\t\t}\n"
+             "\t\tKeyValueFloat: *2 {\n\t\t\ta: 0,1\n\t\t}\n"
+             "\t\tKeyAttrFlags: *1 {\n\t\t\ta: 1032\n\t\t}\n"
+             "\t\tKeyAttrDataFloat: *4 {\n\t\t\ta: 0,0,0,0\n\t\t}\n"
+             "\t\tKeyAttrRefCount: *1 {\n\t\t\ta: 2\n\t\t}\n\t}\n"
+             "%s}\n"
+             "Connections:  {\n\tC: \"OO\",1,0\n\tC: \"OO\",3,2\n\tC: \"OO\",4,3\n"
+             "\tC: \"OP\",4,1, \"Lcl Translation\"\n"
+             "\tC: \"OP\",5,4, \"d|X\"\n\tC: \"OP\",6,4, \"d|Y\"\n\tC: \"OP\",7,4, \"d|Z\"\n"
+             "%s}\n",
+             KT, KT, KT, KT, extra_objects, extra_conns);
+    const char *settings = "\t\tP: \"TimeMode\", \"enum\", \"\", \"\",14\n"
+                           "\t\tP: \"CustomFrameRate\", \"double\", \"Number\", \"\",4\n";
+    return fbx_text(settings, body);
+}
+
+static void test_interpolation(void **state)
+{
+    (void)state;
+    char *text = anim_text("", "");
+    ossa_model *m = must_load(text, RAW);
+    assert_int_equal(m->num_animations, 1);
+    const ossa_animation *a = &m->animations[0];
+    assert_string_equal(a->name, "run");
+    assert_int_equal(a->num_frames, 5);
+    TS_ASSERT_NEAR(a->framerate, 4, 0);
+    for (uint32_t f = 0; f < 5; f++) {
+        double t = f / 4.0;
+        const float *tr = a->frames[f].translation;
+        TS_ASSERT_NEAR(tr[0], 10 * t, 1e-5);
+        TS_ASSERT_NEAR(tr[1], f < 4 ? 1 : 5, 0);
+        TS_ASSERT_NEAR(tr[2], 3 * t * t - 2 * t * t * t, 1e-5);
+    }
+    ossa_model_free(m);
+    free(text);
+    /* --fps overrides the file's rate: 9 frames at 8 fps */
+    text = anim_text("", "");
+    ossa_load_options o = {0};
+    o.flags = RAW;
+    o.framerate = 8;
+    ossa_error err;
+    m = ossa_load_memory(text, strlen(text), &o, &err);
+    assert_non_null(m);
+    assert_int_equal(m->animations[0].num_frames, 9);
+    ossa_model_free(m);
+    free(text);
+}
+
+static void test_layers_blend(void **state)
+{
+    (void)state;
+    /* A second, additive layer at 50% adding a constant 4 to X (a curve
+     * node value without curves), and a third, override layer at 25%
+     * pulling rotation Z to 40 degrees. */
+    char *text = anim_text(
+        "\tAnimationLayer: 8, \"AnimLayer::add\", \"\" {\n\t\tProperties70:  {\n"
+        "\t\t\tP: \"Weight\", \"Number\", \"\", \"A\",50\n"
+        "\t\t\tP: \"BlendMode\", \"enum\", \"\", \"\",0\n\t\t}\n\t}\n"
+        "\tAnimationCurveNode: 9, \"AnimCurveNode::T\", \"\" {\n\t\tProperties70:  {\n"
+        "\t\t\tP: \"d|X\", \"Number\", \"\", \"A\",4\n"
+        "\t\t\tP: \"d|Y\", \"Number\", \"\", \"A\",0\n"
+        "\t\t\tP: \"d|Z\", \"Number\", \"\", \"A\",0\n\t\t}\n\t}\n"
+        "\tAnimationLayer: 10, \"AnimLayer::over\", \"\" {\n\t\tProperties70:  {\n"
+        "\t\t\tP: \"Weight\", \"Number\", \"\", \"A\",25\n"
+        "\t\t\tP: \"BlendMode\", \"enum\", \"\", \"\",1\n\t\t}\n\t}\n"
+        "\tAnimationCurveNode: 11, \"AnimCurveNode::R\", \"\" {\n\t\tProperties70:  {\n"
+        "\t\t\tP: \"d|X\", \"Number\", \"\", \"A\",0\n"
+        "\t\t\tP: \"d|Y\", \"Number\", \"\", \"A\",0\n"
+        "\t\t\tP: \"d|Z\", \"Number\", \"\", \"A\",40\n\t\t}\n\t}\n",
+        "\tC: \"OO\",8,2\n\tC: \"OO\",9,8\n\tC: \"OP\",9,1, \"Lcl Translation\"\n"
+        "\tC: \"OO\",10,2\n\tC: \"OO\",11,10\n\tC: \"OP\",11,1, \"Lcl Rotation\"\n");
+    ossa_model *m = must_load(text, RAW);
+    const ossa_animation *a = &m->animations[0];
+    for (uint32_t f = 0; f < 5; f++) {
+        double t = f / 4.0;
+        TS_ASSERT_NEAR(a->frames[f].translation[0], 10 * t + 2, 1e-5);
+        TS_ASSERT_NEAR(a->frames[f].translation[2], 3 * t * t - 2 * t * t * t, 1e-5);
+        /* rest rotation 0 blended 25% towards 40 degrees about Z: 10 degrees */
+        double qz[4];
+        qaxis(2, 10, qz);
+        float qf[4] = {0, 0, (float)qz[2], (float)qz[3]};
+        TS_ASSERT_QUAT_EQUIV(a->frames[f].rotation, qf, 1e-6);
+    }
+    ossa_model_free(m);
+    free(text);
+}
+
+/* Euler channels are evaluated before conversion: a full turn between two
+ * keys is kept (§10.4). 0 -> 360 degrees about Z over 1 s at 4 fps. */
+static void test_full_turn_between_keys(void **state)
+{
+    (void)state;
+    char *text = anim_text("\tAnimationCurveNode: 12, \"AnimCurveNode::R\", \"\" {\n\t}\n"
+                           "\tAnimationCurve: 13, \"AnimCurve::\", \"\" {\n"
+                           "\t\tKeyTime: *2 {\n\t\t\ta: 0,46186158000\n\t\t}\n"
+                           "\t\tKeyValueFloat: *2 {\n\t\t\ta: 0,360\n\t\t}\n\t}\n",
+                           "\tC: \"OO\",12,3\n\tC: \"OP\",12,1, \"Lcl Rotation\"\n"
+                           "\tC: \"OP\",13,12, \"d|Z\"\n");
+    ossa_model *m = must_load(text, RAW);
+    const ossa_animation *a = &m->animations[0];
+    for (uint32_t f = 0; f < 5; f++) {
+        double q[4];
+        qaxis(2, 90.0 * f, q);
+        float qf[4] = {0, 0, (float)q[2], (float)q[3]};
+        TS_ASSERT_QUAT_EQUIV(a->frames[f].rotation, qf, 1e-6);
+    }
+    ossa_model_free(m);
+    free(text);
+}
+
+/* -- Real files (fbx.md §14 and shared/data/MANIFEST.md) -- */
+
+static void test_real_huesitos(void **state)
+{
+    (void)state;
+    unsigned char *file;
+    size_t size;
+    ossa_model *m = ts_load_shared("fbx/huesitos.fbx", &file, &size);
+    assert_int_equal(m->source_format, OSSA_FORMAT_FBX);
+    assert_int_equal(m->num_joints, 11); /* 11 LimbNodes, the two _end leaves included */
+    assert_int_equal(m->num_triangles, 16 + 52 * 2);
+    assert_int_equal(m->num_meshes, 1);
+    assert_int_equal(m->num_animations, 1);
+    assert_string_equal(m->animations[0].name, "Armature|Action");
+    assert_int_equal(m->animations[0].num_frames, 40); /* 1.56 s at 25 fps */
+    TS_ASSERT_NEAR(m->animations[0].framerate, 25, 0);
+    assert_non_null(ossa_model_find_array(m, OSSA_VERTEX_TANGENT, NULL));
+    assert_non_null(ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL));
+    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    ossa_model_free(m);
+    free(file);
+}
+
+static void test_real_boxes(void **state)
+{
+    (void)state;
+    unsigned char *file;
+    size_t size;
+    ossa_model *m = ts_load_shared("fbx/box.fbx", &file, &size);
+    assert_int_equal(m->num_joints, 0);
+    assert_int_equal(m->num_meshes, 1);
+    assert_int_equal(m->num_triangles, 12);
+    /* an empty UV layer is skipped; colours without their index are direct */
+    assert_null(ossa_model_find_array(m, OSSA_VERTEX_TEXCOORD, NULL));
+    assert_non_null(ossa_model_find_array(m, OSSA_VERTEX_COLOR, NULL));
+    ossa_model_free(m);
+    free(file);
+    m = ts_load_shared("fbx/boxWithCompressedCTypeArray.FBX", &file, &size);
+    assert_int_equal(m->num_triangles, 12);
+    assert_int_equal(m->num_vertices, 8);
+    ossa_model_free(m);
+    free(file);
+    m = ts_load_shared("fbx/box_ascii.fbx", &file, &size);
+    assert_int_equal(m->num_triangles, 12);
+    assert_string_equal(m->meshes[0].material, "03 - Default");
+    /* the embedded texture, decoded from base64: a PNG */
+    assert_int_equal(m->num_extras, 1);
+    assert_string_equal(m->extras[0].key, "fbx.image:uv_test.png");
+    assert_memory_equal(m->extras[0].data, "\x89PNG\r\n\x1a\n", 8);
+    ossa_model_free(m);
+    free(file);
+}
+
+/* -- Malformed ASCII: each error located at line:column (§11) -- */
+
+static void expect_error(const char *text, uint32_t line, uint32_t column, const char *what)
+{
+    ossa_error err;
+    ossa_model *m = load_text(text, 0, &err);
+    if (m) fail_msg("loaded, expected an error about %s", what);
+    if (getenv("FBX_TEST_DEBUG")) printf("%u:%u %s\n", err.line, err.column, err.message);
+    if (!strstr(err.message, what)) fail_msg("message '%s' lacks '%s'", err.message, what);
+    if (getenv("FBX_TEST_DEBUG")) return;
+    assert_int_equal(err.line, line);
+    if (column) assert_int_equal(err.column, column);
+}
+
+static void test_malformed_ascii(void **state)
+{
+    (void)state;
+    char buf[4096];
+    /* H is 4 lines: Objects is line 5 */
+#define H "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXVersion: 7400\n}\n"
+    expect_error(H "Objects:  {\n\tModel: 1, \"Model::A\n", 6, 12, "unterminated string");
+    expect_error(H "Objects:  {\n\tModel: 1, \"Model::A\", \"Null\" {\n", 6, 2, "never closed");
+    expect_error(H "Objects:  {\n}\n}\n", 7, 1, "without a matching");
+    expect_error(H "Objects:  {\n\tGeometry: 1, \"\", \"Mesh\" {\n\t\tVertices: *4 {\n\t\t\ta: 1,2,3\n"
+                   "\t\t}\n\t}\n}\n",
+                 7, 13, "*4 elements but holds 3");
+    expect_error(H "Objects:  {\n\tModel: 1, 2 3\n}\n", 6, 14, "expected ','");
+    expect_error(H "Objects:  {\n\tModel: 1e999\n}\n", 6, 9, "not finite");
+    expect_error(H "Objects:  {\n\tModel: \"x\", \"Model::A\", \"Null\" {\n\t}\n}\n", 6, 2,
+                 "not an integer id");
+    expect_error(H "Objects:  {\n\tModel: 1, \"Model::A\", \"Null\" {\n\t}\n"
+                   "\tModel: 1, \"Model::B\", \"Null\" {\n\t}\n}\n",
+                 8, 2, "used twice");
+    expect_error(H "Objects:  {\n\tModel: 1, \"Model::A\", \"Null\" {\n\t}\n"
+                   "\tModel: 2, \"Model::B\", \"Null\" {\n\t}\n}\n"
+                   "Connections:  {\n\tC: \"OO\",1,2\n\tC: \"OO\",2,1\n}\n",
+                 6, 2, "cycle");
+    snprintf(buf, sizeof buf,
+             H "Objects:  {\n\tGeometry: 1, \"\", \"Mesh\" {\n"
+               "\t\tVertices: *6 {\n\t\t\ta: 0,0,0,1,0,0\n\t\t}\n"
+               "\t\tPolygonVertexIndex: *3 {\n\t\t\ta: 0,1,-6\n\t\t}\n\t}\n"
+               "\tModel: 2, \"Model::M\", \"Mesh\" {\n\t}\n}\n"
+               "Connections:  {\n\tC: \"OO\",2,0\n\tC: \"OO\",1,2\n}\n");
+    expect_error(buf, 10, 23, "control point 5 of 2");
+    snprintf(buf, sizeof buf,
+             H "Objects:  {\n\tGeometry: 1, \"\", \"Mesh\" {\n"
+               "\t\tVertices: *9 {\n\t\t\ta: 0,0,0,1,0,0,0,1,0\n\t\t}\n"
+               "\t\tPolygonVertexIndex: *3 {\n\t\t\ta: 0,1,-3\n\t\t}\n"
+               "\t\tLayerElementUV: 0 {\n\t\t\tMappingInformationType: \"ByPolygonVertex\"\n"
+               "\t\t\tUV: *2 {\n\t\t\t\ta: 0,0\n\t\t\t}\n\t\t\tUVIndex: *3 {\n\t\t\t\ta: 0,0,7\n"
+               "\t\t\t}\n\t\t}\n\t}\n"
+               "\tModel: 2, \"Model::M\", \"Mesh\" {\n\t}\n}\n"
+               "Connections:  {\n\tC: \"OO\",2,0\n\tC: \"OO\",1,2\n}\n");
+    expect_error(buf, 18, 13, "entry 2 is 7");
+    expect_error("; FBX 6.1.0 project file\nFBXHeaderExtension:  {\n\tFBXVersion: 6100\n}\n"
+                 "Objects:  {\n}\n",
+                 2, 1, "only FBX 7");
+#undef H
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_transform_orders),
+        cmocka_unit_test(test_axes_and_units),
+        cmocka_unit_test(test_mesh_by_polygon_vertex_direct),
+        cmocka_unit_test(test_mesh_by_vertice_index_to_direct),
+        cmocka_unit_test(test_mesh_by_polygon_and_all_same),
+        cmocka_unit_test(test_mesh_materials),
+        cmocka_unit_test(test_interpolation),
+        cmocka_unit_test(test_layers_blend),
+        cmocka_unit_test(test_full_turn_between_keys),
+        cmocka_unit_test(test_real_huesitos),
+        cmocka_unit_test(test_real_boxes),
+        cmocka_unit_test(test_malformed_ascii),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
