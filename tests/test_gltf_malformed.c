@@ -1,0 +1,146 @@
+/* glTF 2.0: malformed JSON and GLB (errors with JSON paths, line and
+ * column, byte offsets) and a GLB cut at every byte. */
+#include "gltf_test.h"
+
+static void malformed_json(void **state)
+{
+    (void)state;
+    gt_expect_error("", OSSA_ERROR_FORMAT, "JSON");
+    gt_expect_error("{\"asset\":", OSSA_ERROR_FORMAT, "ends early");
+    gt_expect_error("[1,2]", OSSA_ERROR_FORMAT, "not an object");
+    gt_expect_error("{\"asset\":{}} x", OSSA_ERROR_FORMAT, "after the end");
+    gt_expect_error("{\"x\":1}", OSSA_ERROR_FORMAT, "asset");
+    gt_expect_error("{\"asset\":{}}", OSSA_ERROR_FORMAT, "asset.version");
+    gt_expect_error("{\"asset\":{\"version\":\"1.0\"}}", OSSA_ERROR_UNSUPPORTED, "asset.version");
+    gt_expect_error("{\"asset\":{\"version\":\"2.0\"},\"extensionsRequired\":[\"KHR_draco_mesh_compression\"]}",
+                 OSSA_ERROR_UNSUPPORTED, "KHR_draco_mesh_compression");
+    gt_expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":{}}", OSSA_ERROR_CORRUPT, "nodes: expected an array");
+    gt_expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[1]},{\"children\":[0]}]}",
+                 OSSA_ERROR_CORRUPT, "loop");
+    gt_expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[2]},{\"children\":[2]},{}]}",
+                 OSSA_ERROR_CORRUPT, "nodes[1].children[0]: node 2 already has the parent 0");
+    gt_expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"mesh\":3}]}", OSSA_ERROR_CORRUPT,
+                 "nodes[0].mesh: mesh 3 does not exist");
+    gt_expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"rotation\":[0,0,1]}]}",
+                 OSSA_ERROR_CORRUPT, "nodes[0].rotation");
+    gt_expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"skins\":[{\"joints\":[4]}]}",
+                 OSSA_ERROR_CORRUPT, "skins[0].joints[0]");
+    gt_expect_error("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":"
+                 "\"data:application/octet-stream;base64,AA!A\"}],\"bufferViews\":[{\"buffer\":0,"
+                 "\"byteLength\":4}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+                 "\"count\":1,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":"
+                 "{\"POSITION\":0}}]}],\"nodes\":[{\"mesh\":0}]}",
+                 OSSA_ERROR_CORRUPT, "buffers[0].uri: invalid base64");
+    /* accessors: a table of broken ones on a valid 12-byte buffer */
+    static const struct {
+        const char *accessor, *message;
+    } acc[] = {
+        {"{\"bufferView\":0,\"componentType\":5127,\"count\":1,\"type\":\"VEC3\"}", "accessors[0].componentType"},
+        {"{\"bufferView\":0,\"componentType\":5126,\"count\":0,\"type\":\"VEC3\"}", "accessors[0].count"},
+        {"{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"VEC5\"}", "accessors[0].type"},
+        {"{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}", "accessors[0]: 2 elements"},
+        {"{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}", "accessors[0].bufferView"},
+        {"{\"bufferView\":0,\"componentType\":5126,\"normalized\":true,\"count\":1,\"type\":\"VEC3\"}",
+         "accessors[0].normalized"},
+        {"{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"VEC2\"}", "expected a VEC3"},
+    };
+    for (size_t i = 0; i < sizeof acc / sizeof acc[0]; i++) {
+        float pos[3] = {0, 0, 0};
+        char body[1024];
+        snprintf(body, sizeof body,
+                 "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12}],\"accessors\":[%s],"
+                 "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],\"nodes\":[{\"mesh\":0}]",
+                 acc[i].accessor);
+        char *json = gt_make_gltf(pos, sizeof pos, body);
+        gt_expect_error(json, OSSA_ERROR_CORRUPT, acc[i].message);
+        free(json);
+    }
+    /* a view past its buffer; keys that go backwards */
+    {
+        float pos[3] = {0, 0, 0};
+        char *json = gt_make_gltf(pos, sizeof pos,
+                               "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":4,\"byteLength\":12}],"
+                               "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,"
+                               "\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":"
+                               "{\"POSITION\":0}}]}],\"nodes\":[{\"mesh\":0}]");
+        gt_expect_error(json, OSSA_ERROR_CORRUPT, "bufferViews[0]: bytes 4..16 are outside buffer 0");
+        free(json);
+        float keys[3] = {0, 1, 0.5f};
+        json = gt_make_gltf(keys, sizeof keys,
+                         "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12}],"
+                         "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,"
+                         "\"type\":\"SCALAR\"},{\"bufferView\":0,\"componentType\":5126,\"count\":1,"
+                         "\"type\":\"VEC3\"}],\"nodes\":[{}],\"animations\":[{\"channels\":[{\"sampler\":0,"
+                         "\"target\":{\"node\":0,\"path\":\"translation\"}}],\"samplers\":[{\"input\":0,"
+                         "\"output\":1}]}]");
+        gt_expect_error(json, OSSA_ERROR_CORRUPT, "animations[0].samplers[0].input: key times must increase");
+        free(json);
+    }
+    /* text formats report line and column */
+    ossa_error err;
+    assert_null(gt_load_mem("{\n  \"asset\": {,}\n}", 18, OSSA_FORMAT_GLTF, "x.gltf", &err));
+    assert_int_equal(err.line, 2);
+}
+
+/* GLB structure errors carry byte offsets. */
+static void malformed_glb(void **state)
+{
+    (void)state;
+    ossa_model *a = gt_build_full_model();
+    size_t size;
+    unsigned char *glb = gt_write_as(a, OSSA_FORMAT_GLB, &size);
+    unsigned char *bad = malloc(size);
+    ossa_error err;
+    memcpy(bad, glb, size);
+    ts_put32(bad + 4, 1);
+    assert_null(gt_load_mem(bad, size, OSSA_FORMAT_GLB, NULL, &err));
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
+    assert_int_equal(err.offset, 4);
+    memcpy(bad, glb, size);
+    ts_put32(bad + 16, 0x12345678); /* first chunk not JSON */
+    assert_null(gt_load_mem(bad, size, OSSA_FORMAT_GLB, NULL, &err));
+    assert_int_equal(err.offset, 16);
+    memcpy(bad, glb, size);
+    ts_put32(bad + 12, (uint32_t)size); /* JSON chunk longer than the file */
+    assert_null(gt_load_mem(bad, size, OSSA_FORMAT_GLB, NULL, &err));
+    assert_int_equal(err.code, OSSA_ERROR_TRUNCATED);
+    assert_int_equal(err.offset, 12);
+    free(bad);
+    ossa_free_buffer(glb, NULL);
+    ossa_model_free(a);
+}
+
+/* Every shorter prefix of a GLB fails cleanly (no crash under ASan, an
+ * error of a structural kind). */
+static void glb_truncation(void **state)
+{
+    (void)state;
+    ossa_model *a = gt_build_full_model();
+    size_t size;
+    unsigned char *glb = gt_write_as(a, OSSA_FORMAT_GLB, &size);
+    for (size_t n = 0; n < size; n++) {
+        unsigned char *cut = malloc(n ? n : 1);
+        memcpy(cut, glb, n);
+        ossa_error err;
+        ossa_model *m = gt_load_mem(cut, n, OSSA_FORMAT_GLB, NULL, &err);
+        if (m) fail_msg("a GLB cut to %zu of %zu bytes loaded", n, size);
+        assert_true(err.code == OSSA_ERROR_TRUNCATED || err.code == OSSA_ERROR_CORRUPT ||
+                    err.code == OSSA_ERROR_FORMAT);
+        free(cut);
+    }
+    ossa_model *whole = gt_load_ok(glb, size, OSSA_FORMAT_AUTO);
+    assert_int_equal(whole->source_format, OSSA_FORMAT_GLB);
+    ossa_model_free(whole);
+    ossa_free_buffer(glb, NULL);
+    ossa_model_free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(malformed_json),
+        cmocka_unit_test(malformed_glb),
+        cmocka_unit_test(glb_truncation),
+    };
+    return cmocka_run_group_tests_name("gltf_malformed", tests, NULL, NULL);
+}

@@ -1,0 +1,393 @@
+/* glTF 2.0 reader features on small hand-made files: strips and fans,
+ * attribute sets, sparse accessors and normalized integers, STEP and
+ * CUBICSPLINE, matrices, folded ancestors, rigid meshes, external buffers,
+ * and the limits that keep decoded sizes in proportion to the file. */
+#include "gltf_test.h"
+
+/* Strip and fan: triangles and their (reversed) winding. */
+static void strips_and_fans(void **state)
+{
+    (void)state;
+    float pos[5 * 3] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 2, 1, 0};
+    char body[1024];
+    snprintf(body, sizeof body,
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":60}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":5,\"type\":\"VEC3\","
+             "\"min\":[0,0,0],\"max\":[2,1,0]}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"mode\":5},"
+             "{\"attributes\":{\"POSITION\":0},\"mode\":6},{\"attributes\":{\"POSITION\":0},\"mode\":1}]}],"
+             "\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}]");
+    char *json = gt_make_gltf(pos, sizeof pos, body);
+    ossa_model *m = gt_load_json(json);
+    /* strip of 5: 3 triangles; fan of 5: 3; lines skipped with a warning */
+    assert_int_equal(m->num_meshes, 2);
+    assert_int_equal(m->num_triangles, 6);
+    assert_true(m->num_warnings >= 1);
+    /* strip triangle 1 is (v2, v1, v3) in glTF order; reversed (v2, v3, v1) */
+    assert_int_equal(m->triangles[1].v[0], 2);
+    assert_int_equal(m->triangles[1].v[1], 3);
+    assert_int_equal(m->triangles[1].v[2], 1);
+    /* fan triangle 0 is (v1, v2, v0): reversed (v1, v0, v2); second
+     * primitive's vertices start at 5 */
+    assert_int_equal(m->triangles[3].v[0], 5 + 1);
+    assert_int_equal(m->triangles[3].v[1], 5 + 0);
+    assert_int_equal(m->triangles[3].v[2], 5 + 2);
+    /* positions turned to Z up: glTF (0, 1, 0) is ossa (0, 0, 1) */
+    const float *p = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL)->data;
+    assert_true(p[2 * 3 + 2] == 1 && p[2 * 3 + 1] == 0);
+    ossa_model_free(m);
+    free(json);
+}
+
+/* TEXCOORD_n and COLOR_n with n beyond the sets the reader keeps (0..7)
+ * are skipped with a warning; they must not land in other sets. */
+static void attribute_set_limit(void **state)
+{
+    (void)state;
+    float pos[3 * 3] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    unsigned char bin[36 + 24];
+    memcpy(bin, pos, 36);
+    memset(bin + 36, 0, 24);
+    for (int k = 0; k < 2; k++) {
+        char body[1024];
+        snprintf(body, sizeof body,
+                 "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+                 "\"byteLength\":24}],"
+                 "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+                 "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"}],"
+                 "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"%s\":1}}]}],"
+                 "\"nodes\":[{\"mesh\":0}]",
+                 k ? "COLOR_9" : "TEXCOORD_9");
+        char *json = gt_make_gltf(bin, sizeof bin, body);
+        ossa_model *m = gt_load_json(json);
+        assert_int_equal(m->num_vertex_arrays, 1); /* positions only */
+        assert_true(m->num_warnings >= 1);
+        ossa_model_free(m);
+        free(json);
+    }
+}
+
+/* Sparse accessors, normalized ubyte texcoords, short colours. */
+static void accessor_kinds(void **state)
+{
+    (void)state;
+    unsigned char bin[128];
+    memset(bin, 0, sizeof bin);
+    float *pos = (float *)(void *)bin; /* 3 vertices at 0..35 */
+    pos[3] = 1, pos[7] = 1;
+    /* sparse: indices (ubyte) at 36, values (vec3 float) at 40 */
+    bin[36] = 2;
+    float v[3] = {5, 6, 7};
+    memcpy(bin + 40, v, 12);
+    /* texcoords ubyte normalized at 52 (stride 4) */
+    bin[52] = 255, bin[53] = 0, bin[56] = 128, bin[57] = 64, bin[60] = 0, bin[61] = 255;
+    char body[2048];
+    snprintf(body, sizeof body,
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+             "\"byteLength\":1},{\"buffer\":0,\"byteOffset\":40,\"byteLength\":12},"
+             "{\"buffer\":0,\"byteOffset\":52,\"byteLength\":12,\"byteStride\":4}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
+             "\"sparse\":{\"count\":1,\"indices\":{\"bufferView\":1,\"componentType\":5121},"
+             "\"values\":{\"bufferView\":2}}},"
+             "{\"bufferView\":3,\"componentType\":5121,\"normalized\":true,\"count\":3,\"type\":\"VEC2\"}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1}}]}],"
+             "\"nodes\":[{\"mesh\":0}]");
+    char *json = gt_make_gltf(bin, sizeof bin, body);
+    ossa_model *m = gt_load_json(json);
+    const ossa_vertex_array *p = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL);
+    const float *pf = p->data;
+    /* vertex 2 replaced by (5, 6, 7), in ossa axes (5, -7, 6) */
+    assert_true(pf[6] == 5 && pf[7] == -7 && pf[8] == 6);
+    const ossa_vertex_array *uv = ossa_model_find_array(m, OSSA_VERTEX_TEXCOORD, NULL);
+    assert_int_equal(uv->format, OSSA_UBYTE);
+    assert_int_equal(((const uint8_t *)uv->data)[2], 128);
+    assert_int_equal(m->num_triangles, 1);
+    ossa_model_free(m);
+    free(json);
+}
+
+/* One joint under a non-joint "Z_UP"-style node, a node matrix, STEP and
+ * CUBICSPLINE samplers and keys that are not evenly spaced. */
+static void animation_sampling(void **state)
+{
+    (void)state;
+    unsigned char bin[256];
+    memset(bin, 0, sizeof bin);
+    float *f = (float *)(void *)bin;
+    /* inputs: [0, 0.5, 1] at 0; [0, 0.25, 0.9] at 12: no common spacing */
+    f[0] = 0, f[1] = 0.5f, f[2] = 1;
+    f[3] = 0, f[4] = 0.25f, f[5] = 0.9f;
+    /* STEP translation outputs at 24: x = 1, 2, 3 */
+    float step[9] = {1, 0, 0, 2, 0, 0, 3, 0, 0};
+    memcpy(bin + 24, step, sizeof step);
+    /* CUBICSPLINE scale outputs at 60: 3 keys x (in, value, out) x vec3, zero tangents */
+    float cub[27] = {0};
+    for (int k = 0; k < 3; k++)
+        for (int c = 0; c < 3; c++) cub[k * 9 + 3 + c] = 1.0f + (float)k;
+    memcpy(bin + 60, cub, sizeof cub);
+    char body[4096];
+    snprintf(body, sizeof body,
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":24},{\"buffer\":0,\"byteOffset\":24,"
+             "\"byteLength\":36},{\"buffer\":0,\"byteOffset\":60,\"byteLength\":108}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":0,\"byteOffset\":12,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":9,\"type\":\"VEC3\"}],"
+             "\"nodes\":[{\"name\":\"Z_UP\",\"matrix\":[1,0,0,0, 0,0,-1,0, 0,1,0,0, 0,0,0,1],"
+             "\"children\":[1]},{\"name\":\"bone\"}],"
+             "\"skins\":[{\"joints\":[1]}],"
+             "\"animations\":[{\"name\":\"a\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,"
+             "\"path\":\"translation\"}},{\"sampler\":1,\"target\":{\"node\":1,\"path\":\"scale\"}}],"
+             "\"samplers\":[{\"input\":0,\"output\":2,\"interpolation\":\"STEP\"},"
+             "{\"input\":1,\"output\":3,\"interpolation\":\"CUBICSPLINE\"}]}]");
+    char *json = gt_make_gltf(bin, sizeof bin, body);
+    ossa_load_options o;
+    memset(&o, 0, sizeof o);
+    o.format = OSSA_FORMAT_GLTF;
+    o.framerate = 8; /* uneven keys: resampled at 8 fps */
+    ossa_error err;
+    ossa_model *m = ossa_load_memory(json, strlen(json), &o, &err);
+    assert_non_null(m);
+    assert_int_equal(m->num_joints, 1);
+    assert_string_equal(m->joints[0].name, "bone");
+    const ossa_animation *an = &m->animations[0];
+    assert_true(an->framerate == 8);
+    assert_int_equal(an->num_frames, 9);
+    /* Z_UP (glTF +Z -> +Y... a rotation of +90 about X) folds into the
+     * joint; STEP at t = 0.375 holds key 0 (x = 1), at 0.5 key 1 */
+    float mat[16];
+    ossa_transform_to_matrix(&an->frames[3], mat);
+    TS_ASSERT_NEAR(mat[12], 1, 1e-6);
+    ossa_transform_to_matrix(&an->frames[4], mat);
+    TS_ASSERT_NEAR(mat[12], 2, 1e-6);
+    /* CUBICSPLINE with zero tangents between 1 (t=0) and 2 (t=0.25): at
+     * t = 0.125 (frame 1) the Hermite midpoint 1.5 */
+    TS_ASSERT_NEAR(an->frames[1].scale[0], 1.5, 1e-6);
+    TS_ASSERT_NEAR(an->frames[2].scale[0], 2, 1e-6); /* exactly on key 1 */
+    ossa_model_free(m);
+    free(json);
+}
+
+/* An unskinned mesh under a joint is bound to it rigidly, in world space. */
+static void rigid_mesh(void **state)
+{
+    (void)state;
+    float pos[11] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1}; /* 3 positions, 2 key times */
+    char body[2048];
+    snprintf(body, sizeof body,
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+             "\"byteLength\":8}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+             "\"nodes\":[{\"name\":\"arm\",\"translation\":[0,0,5],\"children\":[1]},"
+             "{\"name\":\"sword\",\"mesh\":0,\"translation\":[1,0,0]}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],"
+             "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
+             "\"samplers\":[{\"input\":1,\"output\":2}]}]");
+    char *json = gt_make_gltf(pos, sizeof pos, body);
+    ossa_model *m = gt_load_json(json);
+    assert_int_equal(m->num_joints, 1); /* the animated node */
+    const ossa_vertex_array *w = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
+    assert_non_null(w);
+    float wt[4];
+    ossa_vertex_array_read(m, w, 0, 1, wt);
+    TS_ASSERT_NEAR(wt[0], 1, 0);
+    /* vertex 1 at glTF (0+1+1, 0, 5) = (2, 0, 5) -> ossa (2, -5, 0) */
+    const float *p = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL)->data;
+    assert_true(p[3] == 2 && p[4] == -5 && p[5] == 0);
+    ossa_model_free(m);
+    free(json);
+}
+
+/* External .bin beside a .gltf: found gt_through the file name; a memory
+ * load without one is a clear error. */
+static void external_buffer(void **state)
+{
+    (void)state;
+    ossa_model *a = gt_build_full_model();
+    char *path = ts_tmp_path("gltf external.gltf");
+    ossa_write_options o;
+    memset(&o, 0, sizeof o);
+    ossa_error err;
+    assert_int_equal(ossa_write_file(a, path, &o, &err), OSSA_OK);
+    char *bin = ts_tmp_path("gltf external.bin");
+    struct stat st;
+    assert_int_equal(stat(bin, &st), 0);
+    ossa_load_options lo;
+    memset(&lo, 0, sizeof lo);
+    lo.max_influences = 8;
+    ossa_model *b = ossa_load_file(path, &lo, &err);
+    assert_non_null(b);
+    gt_compare_meshes(a, b, 0);
+    ossa_model_free(b);
+    size_t size;
+    unsigned char *text = ts_read_file(path, &size);
+    assert_non_null(strstr((char *)text, "\"gltf%20external.bin\""));
+    ossa_model *c = gt_load_mem(text, size, OSSA_FORMAT_AUTO, NULL, &err);
+    assert_null(c);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
+    assert_non_null(strstr(err.message, "buffers[0].uri"));
+    c = gt_load_mem(text, size, OSSA_FORMAT_AUTO, "/nonexistent/dir/x.gltf", &err);
+    assert_null(c);
+    assert_int_equal(err.code, OSSA_ERROR_IO);
+    free(text);
+    free(bin);
+    free(path);
+    ossa_model_free(a);
+}
+
+static void *capped_alloc(void *user, size_t size)
+{
+    (void)user;
+    return size > ((size_t)80 << 20) ? NULL : malloc(size);
+}
+
+static void capped_free(void *user, void *ptr)
+{
+    (void)user;
+    free(ptr);
+}
+
+/* Many primitives sharing one large index accessor: the triangles they
+ * decode to are refused when out of proportion to the file, as vertices
+ * and frames are, before anything that size is allocated. */
+static void triangle_count_limit(void **state)
+{
+    (void)state;
+    char body[8192];
+    size_t at = (size_t)snprintf(body, sizeof body,
+                                 "\"accessors\":[{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"},"
+                                 "{\"componentType\":5121,\"count\":3000000,\"type\":\"SCALAR\"}],"
+                                 "\"meshes\":[{\"primitives\":[");
+    for (int k = 0; k < 30; k++)
+        at += (size_t)snprintf(body + at, sizeof body - at, "%s{\"attributes\":{\"POSITION\":0},\"indices\":1}",
+                               k ? "," : "");
+    snprintf(body + at, sizeof body - at, "]}],\"nodes\":[{\"mesh\":0}]");
+    char json[8400];
+    snprintf(json, sizeof json, "{\"asset\":{\"version\":\"2.0\"},%s}", body);
+    ossa_load_options o;
+    memset(&o, 0, sizeof o);
+    o.format = OSSA_FORMAT_GLTF;
+    const ossa_allocator capped = {capped_alloc, capped_free, NULL};
+    o.allocator = &capped;
+    ossa_error err;
+    memset(&err, 0, sizeof err);
+    ossa_model *m = ossa_load_memory(json, strlen(json), &o, &err);
+    if (m) ossa_model_free(m);
+    assert_null(m);
+    if (err.code != OSSA_ERROR_UNSUPPORTED || !strstr(err.message, "triangles"))
+        fail_msg("error %s '%s'", ossa_code_name(err.code), err.message);
+}
+
+/* A skin of 200000 root joints, a chain of 100000 joints 100000 deep and
+ * a chain of 50000 nodes without joints that each show a mesh load with the
+ * right structure. (They once took seconds each, when every joint searched
+ * the skins or every joint and mesh walked up to the root; speed belongs
+ * in the benchmarks, so nothing here is timed.) */
+static void large_skeletons(void **state)
+{
+    (void)state;
+    for (int deep = 0; deep < 3; deep++) {
+        uint32_t n = deep == 2 ? 50000 : deep ? 100000 : 200000;
+        size_t cap = (size_t)n * 40 + 512, at = 0;
+        char *json = malloc(cap);
+        at += (size_t)snprintf(json + at, cap - at, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[");
+        for (uint32_t i = 0; i < n; i++) {
+            const char *mesh = deep == 2 ? "\"mesh\":0" : "";
+            if (deep && i + 1 < n)
+                at += (size_t)snprintf(json + at, cap - at, "%s{%s%s\"children\":[%u]}", i ? "," : "", mesh,
+                                       mesh[0] ? "," : "", i + 1);
+            else
+                at += (size_t)snprintf(json + at, cap - at, "%s{%s}", i ? "," : "", mesh);
+        }
+        if (deep == 2) {
+            snprintf(json + at, cap - at,
+                     "],\"accessors\":[{\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"}],"
+                     "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}]}");
+        } else {
+            at += (size_t)snprintf(json + at, cap - at, "],\"skins\":[{\"joints\":[");
+            for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, "%s%u", i ? "," : "", i);
+            snprintf(json + at, cap - at, "]}]}");
+        }
+        ossa_model *m = gt_load_json(json);
+        if (deep == 2) {
+            assert_int_equal(m->num_joints, 0);
+            assert_int_equal(m->num_triangles, n);
+        } else {
+            assert_int_equal(m->num_joints, n);
+            assert_int_equal(m->joints[n - 1].parent, deep ? (int32_t)n - 2 : -1);
+        }
+        ossa_model_free(m);
+        free(json);
+    }
+    /* 30000 joints below a chain of 30000 moved nodes that are not joints
+     * (folded into each joint) */
+    uint32_t n = 30000;
+    size_t cap = (size_t)n * 80 + 256, at = 0;
+    char *json = malloc(cap);
+    at += (size_t)snprintf(json + at, cap - at, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[");
+    for (uint32_t i = 0; i + 1 < n; i++)
+        at += (size_t)snprintf(json + at, cap - at, "{\"translation\":[0,1,0],\"children\":[%u]},", i + 1);
+    at += (size_t)snprintf(json + at, cap - at, "{\"translation\":[0,1,0],\"children\":[");
+    for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, "%s%u", i ? "," : "", n + i);
+    at += (size_t)snprintf(json + at, cap - at, "]}");
+    for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, ",{}");
+    at += (size_t)snprintf(json + at, cap - at, "],\"skins\":[{\"joints\":[");
+    for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(json + at, cap - at, "%s%u", i ? "," : "", n + i);
+    snprintf(json + at, cap - at, "]}]}");
+    ossa_model *m = gt_load_json(json);
+    assert_int_equal(m->num_joints, n);
+    /* glTF +Y is ossa +Z: each joint sits 30000 units up */
+    assert_true(fabs(m->joints[n - 1].bind.translation[2] - (double)n) < 1e-3);
+    ossa_model_free(m);
+    free(json);
+}
+
+/* More than 65536 joints: blend indexes above 65535 keep their value. */
+static void many_joints_blend_indexes(void **state)
+{
+    (void)state;
+    uint32_t n = 65537; /* skin 0: nodes 0..65536; skin 1: node 65537 */
+    float w[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    size_t cap = (size_t)n * 12 + 2048, at = 0;
+    char *body = malloc(cap);
+    at += (size_t)snprintf(body + at, cap - at,
+                           "\"bufferViews\":[{\"buffer\":0,\"byteLength\":48}],"
+                           "\"accessors\":[{\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+                           "{\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
+                           "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"}],"
+                           "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,"
+                           "\"WEIGHTS_0\":2}}]}],\"nodes\":[");
+    for (uint32_t i = 0; i <= n; i++) at += (size_t)snprintf(body + at, cap - at, "{},");
+    at += (size_t)snprintf(body + at, cap - at, "{\"mesh\":0,\"skin\":1}],\"skins\":[{\"joints\":[");
+    for (uint32_t i = 0; i < n; i++) at += (size_t)snprintf(body + at, cap - at, "%s%u", i ? "," : "", i);
+    snprintf(body + at, cap - at, "]},{\"joints\":[%u]}]", n);
+    char *json = gt_make_gltf(w, sizeof w, body);
+    ossa_model *m = gt_load_json(json);
+    assert_int_equal(m->num_joints, n + 1);
+    const ossa_vertex_array *bi = ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
+    assert_non_null(bi);
+    float idx[OSSA_MAX_COMPONENTS];
+    ossa_vertex_array_read(m, bi, 2, 1, idx);
+    assert_true(idx[0] == (float)n);
+    ossa_model_free(m);
+    free(json);
+    free(body);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(strips_and_fans),
+        cmocka_unit_test(accessor_kinds),
+        cmocka_unit_test(attribute_set_limit),
+        cmocka_unit_test(animation_sampling),
+        cmocka_unit_test(rigid_mesh),
+        cmocka_unit_test(external_buffer),
+        cmocka_unit_test(triangle_count_limit),
+        cmocka_unit_test(large_skeletons),
+        cmocka_unit_test(many_joints_blend_indexes),
+    };
+    return cmocka_run_group_tests_name("gltf_read", tests, NULL, NULL);
+}
