@@ -63,7 +63,7 @@ define apt_install
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
 endef
 
-.PHONY: build deps deps-clang deps-node configure demo test bench install sanitize clang fuzz clean check-layout
+.PHONY: build deps deps-clang deps-node configure demo test bench install sanitize clang fuzz clean check-layout update-ref
 
 deps:
 	$(call apt_install,$(DEPS))
@@ -107,6 +107,13 @@ test: build deps-node
 # read from the built objects).
 check-layout: build
 	python3 tests/tools/check_layout.py . $(BUILD)
+
+# Rewrites tests/ref/*.txt (the reference dumps of every sample model) from
+# the current build; review the diff before committing it.
+update-ref: build
+	OSSA_UPDATE_REF=1 OSSA_CLI=$(BUILD)/ossa OSSA_SHARED_DIR=$(CURDIR)/../shared \
+	  OSSA_TEST_TMP=$(BUILD)/test-tmp bash tests/ref_dumps.sh
+	@git status --short tests/ref 2>/dev/null | head -20 || true
 
 bench: build
 	cmake --build $(BUILD) --target bench

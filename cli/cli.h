@@ -23,6 +23,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_pose(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 /* -- Arguments -------------------------------------------------------------- */
 

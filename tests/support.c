@@ -356,3 +356,24 @@ void ts_iqm_channels(const unsigned char *file, uint32_t g, uint32_t j, float v[
         }
     }
 }
+
+/* -- Random numbers -- */
+
+uint64_t ts_rand(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+float ts_random_float(uint64_t *state)
+{
+    for (;;) {
+        uint32_t u = (uint32_t)ts_rand(state);
+        float f;
+        memcpy(&f, &u, 4);
+        if (isfinite(f)) return f;
+    }
+}

@@ -70,6 +70,13 @@ void ts_assert_quat(const float a[4], const float b[4], double tol, bool same_si
 #define TS_ASSERT_QUAT_EQUIV(a, b, tol) ts_assert_quat((a), (b), (tol), false, __FILE__, __LINE__)
 #define TS_ASSERT_QUAT_SAME(a, b, tol) ts_assert_quat((a), (b), (tol), true, __FILE__, __LINE__)
 
+/* -- Random numbers ---------------------------------------------------------- */
+
+/* xorshift64: a repeatable sequence for a given (nonzero) state. */
+uint64_t ts_rand(uint64_t *state);
+/* A finite float with random bits (any exponent, sign and mantissa). */
+float ts_random_float(uint64_t *state);
+
 /* -- Allocator -------------------------------------------------------------- */
 
 /* An ossa_allocator that counts calls and live blocks and fails on request:

@@ -1,7 +1,7 @@
 /* The animation runtime: clips, sampling (guy.iqm against values computed
  * here from the model's frames, loop and clamp edges, every SIMD level
  * against the reference), local-to-model and root motion. */
-#include "runtime_test.h"
+#include "support.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -109,7 +109,7 @@ static double matrix_error(const float a[16], const double b[16])
 static ossa_model *load_guy(void)
 {
     size_t size;
-    unsigned char *data = rt_read_shared("iqm/guy.iqm", &size);
+    unsigned char *data = ts_read_shared("iqm/guy.iqm", &size);
     ossa_error error;
     ossa_model *m = ossa_load_memory(data, size, NULL, &error);
     free(data);
@@ -223,11 +223,11 @@ static void check_guy_at(const ossa_model *m, uint32_t anim, const ossa_clip *cl
         for (uint32_t j = 0; j < n; j++) {
             dtrs x = expected_local(m, &m->animations[anim], p, j);
             for (int c = 0; c < 3; c++) {
-                RT_NEAR(local[j].translation[c], x.t[c], 1e-5 * (1 + fabs(x.t[c])));
-                RT_NEAR(local[j].scale[c], x.s[c], 1e-6);
+                TS_ASSERT_NEAR(local[j].translation[c], x.t[c], 1e-5 * (1 + fabs(x.t[c])));
+                TS_ASSERT_NEAR(local[j].scale[c], x.s[c], 1e-6);
             }
             float q[4] = {(float)x.q[0], (float)x.q[1], (float)x.q[2], (float)x.q[3]};
-            RT_QUAT(local[j].rotation, q, 1e-6);
+            TS_ASSERT_QUAT_EQUIV(local[j].rotation, q, 1e-6);
             double e = matrix_error(model[j], want[j]);
             if (e > 1e-5)
                 fail_msg("%s: joint %u model matrix off by %g (time %g, p %g)",
@@ -251,8 +251,8 @@ static void test_guy_poses(void **state)
         uint32_t nf = m->animations[a].num_frames;
         float fps = m->animations[a].framerate;
         assert_int_equal(info.num_frames, nf);
-        RT_NEAR(info.framerate, fps, 0);
-        RT_NEAR(info.duration, nf / (double)fps, 1e-12);
+        TS_ASSERT_NEAR(info.framerate, fps, 0);
+        TS_ASSERT_NEAR(info.duration, nf / (double)fps, 1e-12);
         /* Whole frames, fractional frames, times. */
         const double frames[] = {0, 1, 10, 10.25, 30.5, 59.999, (double)nf - 1};
         for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
@@ -289,7 +289,7 @@ static void test_guy_exact_frames(void **state)
                 const ossa_transform *src = &m->animations[0].frames[f * n + j];
                 assert_memory_equal(local[j].translation, src->translation, 12);
                 assert_memory_equal(local[j].scale, src->scale, 12);
-                RT_QUAT(local[j].rotation, src->rotation, 1e-7);
+                TS_ASSERT_QUAT_EQUIV(local[j].rotation, src->rotation, 1e-7);
             }
         }
     ossa_clip_free(clip);
@@ -306,17 +306,17 @@ static void test_loop_clamp_edges(void **state)
     ossa_clip_info info;
     ossa_clip_get_info(clip, &info);
     double dur = info.duration; /* 10 frames at 20 fps */
-    RT_NEAR(dur, 0.5, 1e-12);
-    RT_NEAR(ossa_clip_frame_at(clip, dur, OSSA_WRAP_LOOP), 0, 0);
-    RT_NEAR(ossa_clip_frame_at(clip, dur, OSSA_WRAP_CLAMP), 9, 0);
-    RT_NEAR(ossa_clip_frame_at(clip, dur, OSSA_WRAP_DEFAULT), 9, 0); /* not looping */
-    RT_NEAR(ossa_clip_frame_at(clip, -0.05, OSSA_WRAP_LOOP), 9, 1e-9);
-    RT_NEAR(ossa_clip_frame_at(clip, -0.025, OSSA_WRAP_LOOP), 9.5, 1e-9);
-    RT_NEAR(ossa_clip_frame_at(clip, -0.05, OSSA_WRAP_CLAMP), 0, 0);
-    RT_NEAR(ossa_clip_frame_at(clip, 0.475, OSSA_WRAP_CLAMP), 9, 0);
-    RT_NEAR(ossa_clip_frame_at(clip, 0.44, OSSA_WRAP_CLAMP), 8.8, 1e-9);
-    RT_NEAR(ossa_clip_frame_at(clip, 2 * dur + 0.1, OSSA_WRAP_LOOP), 2, 1e-9);
-    RT_NEAR(ossa_clip_frame_at(clip, NAN, OSSA_WRAP_LOOP), 0, 0);
+    TS_ASSERT_NEAR(dur, 0.5, 1e-12);
+    TS_ASSERT_NEAR(ossa_clip_frame_at(clip, dur, OSSA_WRAP_LOOP), 0, 0);
+    TS_ASSERT_NEAR(ossa_clip_frame_at(clip, dur, OSSA_WRAP_CLAMP), 9, 0);
+    TS_ASSERT_NEAR(ossa_clip_frame_at(clip, dur, OSSA_WRAP_DEFAULT), 9, 0); /* not looping */
+    TS_ASSERT_NEAR(ossa_clip_frame_at(clip, -0.05, OSSA_WRAP_LOOP), 9, 1e-9);
+    TS_ASSERT_NEAR(ossa_clip_frame_at(clip, -0.025, OSSA_WRAP_LOOP), 9.5, 1e-9);
+    TS_ASSERT_NEAR(ossa_clip_frame_at(clip, -0.05, OSSA_WRAP_CLAMP), 0, 0);
+    TS_ASSERT_NEAR(ossa_clip_frame_at(clip, 0.475, OSSA_WRAP_CLAMP), 9, 0);
+    TS_ASSERT_NEAR(ossa_clip_frame_at(clip, 0.44, OSSA_WRAP_CLAMP), 8.8, 1e-9);
+    TS_ASSERT_NEAR(ossa_clip_frame_at(clip, 2 * dur + 0.1, OSSA_WRAP_LOOP), 2, 1e-9);
+    TS_ASSERT_NEAR(ossa_clip_frame_at(clip, NAN, OSSA_WRAP_LOOP), 0, 0);
 
     uint32_t n = 5;
     ossa_transform got[5], want[5];
@@ -326,7 +326,7 @@ static void test_loop_clamp_edges(void **state)
         if (!sample(clip, levels[l], dur, 0, OSSA_WRAP_LOOP, got, NULL, n)) continue;
         for (uint32_t j = 0; j < n; j++) {
             assert_memory_equal(got[j].translation, frames[j].translation, 12);
-            RT_QUAT(got[j].rotation, frames[j].rotation, 1e-7);
+            TS_ASSERT_QUAT_EQUIV(got[j].rotation, frames[j].rotation, 1e-7);
         }
         sample(clip, levels[l], dur, 0, OSSA_WRAP_CLAMP, got, NULL, n);
         for (uint32_t j = 0; j < n; j++)
@@ -346,9 +346,9 @@ static void test_loop_clamp_edges(void **state)
             for (int c = 0; c < 3; c++) {
                 double mid =
                     0.5 * ((double)frames[9 * n + j].translation[c] + frames[j].translation[c]);
-                RT_NEAR(got[j].translation[c], mid, 1e-6);
+                TS_ASSERT_NEAR(got[j].translation[c], mid, 1e-6);
             }
-            RT_QUAT(got[j].rotation, want[j].rotation, 1e-6);
+            TS_ASSERT_QUAT_EQUIV(got[j].rotation, want[j].rotation, 1e-6);
         }
     }
     ossa_clip_free(clip);
@@ -371,7 +371,7 @@ static void compare_levels(const ossa_clip *clip, uint32_t n, double time, uint3
                 e = fmax(e, fabs(got[j].scale[c] - ref[j].scale[c]));
                 if (e > *max_local) *max_local = e;
             }
-            double e = rt_quat_distance(got[j].rotation, ref[j].rotation);
+            double e = ts_quat_distance(got[j].rotation, ref[j].rotation);
             if (e > *max_local) *max_local = e;
             for (int i = 0; i < 16; i++) {
                 e = fabs(mgot[j][i] - mref[j][i]) / (1 + fabs(mref[j][i]));
@@ -457,7 +457,7 @@ static void slerp_accuracy(double max_angle)
                 float w[4] = {(float)want[0], (float)want[1], (float)want[2], (float)want[3]};
                 /* At exactly 180 degrees both arcs are as short: skip. */
                 if (max_angle > 6 && j == (JOINTS - 1) / 2) continue;
-                double e = rt_quat_distance(got[j].rotation, w);
+                double e = ts_quat_distance(got[j].rotation, w);
                 if (e > worst[l]) worst[l] = e;
             }
         }
@@ -504,7 +504,7 @@ static void test_local_to_model_job(void **state)
         assert_int_equal(ossa_local_to_model_run(&job, NULL), OSSA_OK);
         for (uint32_t j = 0; j < n; j++)
             for (int i = 0; i < 16; i++)
-                RT_NEAR(got[j][i], want[j][i], 1e-5 * (1 + fabs(want[j][i])));
+                TS_ASSERT_NEAR(got[j][i], want[j][i], 1e-5 * (1 + fabs(want[j][i])));
         /* With a root matrix: every matrix is root * (the same). */
         job.root = root;
         assert_int_equal(ossa_local_to_model_run(&job, NULL), OSSA_OK);
@@ -517,7 +517,7 @@ static void test_local_to_model_job(void **state)
                     for (int k = 0; k < 4; k++) s += (double)root[k * 4 + row] * want[j][c * 4 + k];
                     r[c * 4 + row] = (float)s;
                 }
-            for (int i = 0; i < 16; i++) RT_NEAR(got[j][i], r[i], 1e-4 * (1 + fabs(r[i])));
+            for (int i = 0; i < 16; i++) TS_ASSERT_NEAR(got[j][i], r[i], 1e-4 * (1 + fabs(r[i])));
         }
     }
     ossa_local_to_model_job bad = {n, NULL, local, NULL, got, OSSA_SIMD_AUTO, NULL};
@@ -569,13 +569,13 @@ static void test_sample_validation(void **state)
     opt.root_joint = 3; /* not a root */
     assert_null(ossa_clip_create(m, 0, &opt, &error));
     /* Allocation failure. */
-    rt_alloc alloc;
-    rt_alloc_init(&alloc, 0, 1);
+    ts_alloc alloc;
+    ts_alloc_init(&alloc, 0, 1);
     memset(&opt, 0, sizeof opt);
     opt.allocator = &alloc.allocator;
     assert_null(ossa_clip_create(m, 0, &opt, &error));
     assert_int_equal(error.code, OSSA_ERROR_NOMEM);
-    rt_alloc_init(&alloc, -1, 0);
+    ts_alloc_init(&alloc, -1, 0);
     ossa_clip *c2 = ossa_clip_create(m, 0, &opt, &error);
     assert_non_null(c2);
     assert_int_equal(alloc.live, 1);
@@ -598,15 +598,15 @@ static void test_empty_animation(void **state)
     ossa_clip_info info;
     ossa_clip_get_info(clip, &info);
     assert_int_equal(info.num_frames, 1);
-    RT_NEAR(info.framerate, OSSA_DEFAULT_FRAMERATE, 0);
+    TS_ASSERT_NEAR(info.framerate, OSSA_DEFAULT_FRAMERATE, 0);
     assert_string_equal(info.name, "empty");
     ossa_transform local[4];
     for (size_t l = 0; l < NUM_LEVELS; l++) {
         if (!sample(clip, levels[l], 0.37, 0, OSSA_WRAP_LOOP, local, NULL, 4)) continue;
         for (uint32_t j = 0; j < 4; j++) {
             for (int c = 0; c < 3; c++)
-                RT_NEAR(local[j].translation[c], m->joints[j].bind.translation[c], 1e-7);
-            RT_QUAT(local[j].rotation, m->joints[j].bind.rotation, 1e-6);
+                TS_ASSERT_NEAR(local[j].translation[c], m->joints[j].bind.translation[c], 1e-7);
+            TS_ASSERT_QUAT_EQUIV(local[j].rotation, m->joints[j].bind.rotation, 1e-6);
         }
     }
     ossa_clip_free(clip);
@@ -646,24 +646,24 @@ static void test_root_motion(void **state)
     ossa_root_motion rm;
     /* 0.5 s = 5 frames: 0.5 along x, 10 degrees. */
     ossa_clip_root_motion(clip, 0.1, 0.6, OSSA_WRAP_DEFAULT, &rm);
-    RT_NEAR(rm.translation[0], 0.5, 1e-5);
-    RT_NEAR(rm.translation[1], 0, 1e-6);
-    RT_NEAR(rm.translation[2], 0, 0);
-    RT_NEAR(rm.yaw, 10 * PI / 180, 1e-5);
+    TS_ASSERT_NEAR(rm.translation[0], 0.5, 1e-5);
+    TS_ASSERT_NEAR(rm.translation[1], 0, 1e-6);
+    TS_ASSERT_NEAR(rm.translation[2], 0, 0);
+    TS_ASSERT_NEAR(rm.yaw, 10 * PI / 180, 1e-5);
     /* One full loop (11 frames, 1.1 s) moves 11 steps: 10 real ones and the
      * extrapolated seam; three loops three times that. */
     ossa_clip_root_motion(clip, 0, 1.1, OSSA_WRAP_DEFAULT, &rm);
-    RT_NEAR(rm.translation[0], 1.1, 1e-5);
-    RT_NEAR(rm.yaw, 22 * PI / 180, 1e-5);
+    TS_ASSERT_NEAR(rm.translation[0], 1.1, 1e-5);
+    TS_ASSERT_NEAR(rm.yaw, 22 * PI / 180, 1e-5);
     ossa_clip_root_motion(clip, 0.25, 0.25 + 3.3, OSSA_WRAP_DEFAULT, &rm);
-    RT_NEAR(rm.translation[0], 3.3, 1e-4);
+    TS_ASSERT_NEAR(rm.translation[0], 3.3, 1e-4);
     /* Backwards. */
     ossa_clip_root_motion(clip, 0.6, 0.1, OSSA_WRAP_DEFAULT, &rm);
-    RT_NEAR(rm.translation[0], -0.5, 1e-5);
+    TS_ASSERT_NEAR(rm.translation[0], -0.5, 1e-5);
     /* Clamped: stops at the last frame. */
     ossa_clip_root_motion(clip, 0, 5, OSSA_WRAP_CLAMP, &rm);
-    RT_NEAR(rm.translation[0], 1.0, 1e-5);
-    RT_NEAR(rm.yaw, 20 * PI / 180, 1e-5);
+    TS_ASSERT_NEAR(rm.translation[0], 1.0, 1e-5);
+    TS_ASSERT_NEAR(rm.yaw, 20 * PI / 180, 1e-5);
 
     /* Removal pins the root to frame 0 (x = 0, yaw 0) but keeps its height,
      * on every level. */
@@ -673,13 +673,13 @@ static void test_root_motion(void **state)
         if (!sample(clip, levels[l], 0.73, OSSA_SAMPLE_REMOVE_ROOT_MOTION, OSSA_WRAP_DEFAULT, local,
                     model, 2))
             continue;
-        RT_NEAR(local[0].translation[0], 0, 1e-6);
-        RT_NEAR(local[0].translation[1], 0, 1e-6);
-        RT_NEAR(local[0].translation[2], 0.5 + 0.073, 1e-5);
+        TS_ASSERT_NEAR(local[0].translation[0], 0, 1e-6);
+        TS_ASSERT_NEAR(local[0].translation[1], 0, 1e-6);
+        TS_ASSERT_NEAR(local[0].translation[2], 0.5 + 0.073, 1e-5);
         float id[4] = {0, 0, 0, 1};
-        RT_QUAT(local[0].rotation, id, 1e-6);
-        RT_NEAR(model[1][12], 0, 1e-5);
-        RT_NEAR(model[1][14], 1.573, 1e-5);
+        TS_ASSERT_QUAT_EQUIV(local[0].rotation, id, 1e-6);
+        TS_ASSERT_NEAR(model[1][12], 0, 1e-5);
+        TS_ASSERT_NEAR(model[1][14], 1.573, 1e-5);
     }
     ossa_clip_free(clip);
     ossa_model_free(m);

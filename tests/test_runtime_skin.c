@@ -1,7 +1,7 @@
 /* The animation runtime: skinning (bind pose gives the mesh back, every
  * SIMD level against the reference on random meshes, job validation) and
  * blending (identities, masks, additive layers, cross-fades). */
-#include "runtime_test.h"
+#include "support.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -112,7 +112,7 @@ static void random_mesh(vertex *v, uint32_t count, uint32_t joints, uint32_t inf
 static ossa_model *load_guy(void)
 {
     size_t size;
-    unsigned char *data = rt_read_shared("iqm/guy.iqm", &size);
+    unsigned char *data = ts_read_shared("iqm/guy.iqm", &size);
     ossa_error error;
     ossa_model *m = ossa_load_memory(data, size, NULL, &error);
     free(data);
@@ -148,7 +148,7 @@ static void test_skin_bind_pose(void **state)
     assert_int_equal(ossa_local_to_model_run(&l2m, NULL), OSSA_OK);
     ossa_skinning_matrices(n, (const float(*)[16])model, (const float(*)[16])inv, model);
     for (uint32_t j = 0; j < n; j++)
-        for (int i = 0; i < 16; i++) RT_NEAR(model[j][i], i % 5 == 0 ? 1 : 0, 1e-5);
+        for (int i = 0; i < 16; i++) TS_ASSERT_NEAR(model[j][i], i % 5 == 0 ? 1 : 0, 1e-5);
 
     float *pos = malloc(nv * 12), *nrm = malloc(nv * 12), *tan = malloc(nv * 16);
     float *fidx = malloc(nv * 16), *wgt = malloc(nv * 16);
@@ -182,10 +182,10 @@ static void test_skin_bind_pose(void **state)
         ossa_error error;
         if (ossa_skinning_run(&job, &error) != OSSA_OK) fail_msg("skin: %s", error.message);
         for (uint32_t i = 0; i < nv * 3; i++) {
-            RT_NEAR(op[i], pos[i], 1e-5 * (1 + fabs(pos[i])));
-            RT_NEAR(on[i], nrm[i], 1e-5);
+            TS_ASSERT_NEAR(op[i], pos[i], 1e-5 * (1 + fabs(pos[i])));
+            TS_ASSERT_NEAR(on[i], nrm[i], 1e-5);
         }
-        for (uint32_t i = 0; i < nv * 4; i++) RT_NEAR(ot[i], tan[i], 1e-5);
+        for (uint32_t i = 0; i < nv * 4; i++) TS_ASSERT_NEAR(ot[i], tan[i], 1e-5);
     }
     free(pos), free(nrm), free(tan), free(fidx), free(wgt), free(idx), free(op), free(on), free(ot);
     free(inv), free(model), free(bind), free(parents);
@@ -299,8 +299,8 @@ static void test_skin_packed(void **state)
             assert_true(on[COUNT * 3] == 12345.0f);
             if (!l) continue;
             for (int i = 0; i < COUNT * 3; i++) {
-                RT_NEAR(got_p[i], ref_p[i], 1e-6);
-                if (with_normals) RT_NEAR(got_n[i], ref_n[i], 1e-6);
+                TS_ASSERT_NEAR(got_p[i], ref_p[i], 1e-6);
+                if (with_normals) TS_ASSERT_NEAR(got_n[i], ref_n[i], 1e-6);
             }
         }
     }
@@ -356,9 +356,9 @@ static void test_skin_edges(void **state)
         assert_int_equal(ossa_skinning_run(&job, NULL), OSSA_OK);
         for (int v = 0; v < COUNT; v++)
             for (int c = 0; c < 3; c++) {
-                RT_NEAR(work[v].position[c], want[v].position[c], 1e-6);
-                RT_NEAR(work[v].normal[c], want[v].normal[c], 1e-6);
-                RT_NEAR(work[v].tangent[c], want[v].tangent[c], 1e-6);
+                TS_ASSERT_NEAR(work[v].position[c], want[v].position[c], 1e-6);
+                TS_ASSERT_NEAR(work[v].normal[c], want[v].normal[c], 1e-6);
+                TS_ASSERT_NEAR(work[v].tangent[c], want[v].tangent[c], 1e-6);
             }
     }
 }
@@ -437,10 +437,10 @@ static void test_normal_matrices(void **state)
             for (int c = 0; c < 3; c++) {
                 double s = 0;
                 for (int k = 0; k < 3; k++) s += (double)n[j][r * 4 + k] * m[j][c * 4 + k];
-                RT_NEAR(s, r == c, 1e-5);
+                TS_ASSERT_NEAR(s, r == c, 1e-5);
             }
-        RT_NEAR(n[j][12], 0, 0);
-        RT_NEAR(n[j][15], 1, 0);
+        TS_ASSERT_NEAR(n[j][12], 0, 0);
+        TS_ASSERT_NEAR(n[j][15], 1, 0);
     }
 }
 
@@ -471,10 +471,10 @@ static void assert_pose_near(const ossa_transform *a, const ossa_transform *b, d
 {
     for (int j = 0; j < BJ; j++) {
         for (int c = 0; c < 3; c++) {
-            RT_NEAR(a[j].translation[c], b[j].translation[c], tol);
-            RT_NEAR(a[j].scale[c], b[j].scale[c], tol);
+            TS_ASSERT_NEAR(a[j].translation[c], b[j].translation[c], tol);
+            TS_ASSERT_NEAR(a[j].scale[c], b[j].scale[c], tol);
         }
-        RT_QUAT(a[j].rotation, b[j].rotation, tol);
+        TS_ASSERT_QUAT_EQUIV(a[j].rotation, b[j].rotation, tol);
     }
 }
 
@@ -511,7 +511,7 @@ static void test_blend_identities(void **state)
     blend2(a, 0.5f, b, 0.5f, NULL, out);
     for (int j = 0; j < BJ; j++) {
         for (int c = 0; c < 3; c++)
-            RT_NEAR(out[j].translation[c],
+            TS_ASSERT_NEAR(out[j].translation[c],
                     0.5 * ((double)a[j].translation[c] + b[j].translation[c]), 1e-6);
         double d = 0, q[4], n = 0;
         for (int c = 0; c < 4; c++) d += (double)a[j].rotation[c] * b[j].rotation[c];
@@ -519,7 +519,7 @@ static void test_blend_identities(void **state)
             q[c] = a[j].rotation[c] + (d < 0 ? -1 : 1) * (double)b[j].rotation[c], n += q[c] * q[c];
         float want[4];
         for (int c = 0; c < 4; c++) want[c] = (float)(q[c] / sqrt(n));
-        RT_QUAT(out[j].rotation, want, 1e-6);
+        TS_ASSERT_QUAT_EQUIV(out[j].rotation, want, 1e-6);
     }
     /* A mask: b only on odd joints (weight 1 there), a elsewhere. */
     float mask[BJ];
@@ -529,8 +529,8 @@ static void test_blend_identities(void **state)
     for (int j = 0; j < BJ; j++) {
         if (j % 2) assert_memory_equal(&out[j], &b[j], sizeof b[j]);
         else {
-            for (int c = 0; c < 3; c++) RT_NEAR(out[j].translation[c], 0, 1e-7);
-            RT_QUAT(out[j].rotation, id.rotation, 1e-7);
+            for (int c = 0; c < 3; c++) TS_ASSERT_NEAR(out[j].translation[c], 0, 1e-7);
+            TS_ASSERT_QUAT_EQUIV(out[j].rotation, id.rotation, 1e-7);
         }
     }
     ossa_blend_layer layers[2] = {{a, 1, NULL}, {b, 1, mask}};
@@ -565,7 +565,7 @@ static void test_additive(void **state)
     for (int j = 0; j < BJ; j++) {
         assert_memory_equal(delta[j].translation, id.translation, 12);
         assert_memory_equal(delta[j].scale, id.scale, 12);
-        RT_QUAT_SIGNED(delta[j].rotation, id.rotation, 1e-7);
+        TS_ASSERT_QUAT_SAME(delta[j].rotation, id.rotation, 1e-7);
     }
     /* Applying it (any weight) leaves a pose as it was. */
     ossa_blend_layer layer = {base, 1, NULL}, add = {delta, 0.8f, NULL};
@@ -585,7 +585,7 @@ static void test_additive(void **state)
     assert_int_equal(ossa_blend_run(&job, NULL), OSSA_OK);
     for (int j = 0; j < BJ; j++) {
         for (int c = 0; c < 3; c++)
-            RT_NEAR(out[j].translation[c], ref[j].translation[c] + 0.5 * delta[j].translation[c],
+            TS_ASSERT_NEAR(out[j].translation[c], ref[j].translation[c] + 0.5 * delta[j].translation[c],
                     1e-5);
         /* rotation angle between ref and out is half of ref -> pose. */
         double d1 = 0, d2 = 0;
@@ -593,7 +593,7 @@ static void test_additive(void **state)
             d1 += (double)ref[j].rotation[c] * pose[j].rotation[c];
             d2 += (double)ref[j].rotation[c] * out[j].rotation[c];
         }
-        RT_NEAR(acos(fmin(1, fabs(d2))), 0.5 * acos(fmin(1, fabs(d1))), 1e-5);
+        TS_ASSERT_NEAR(acos(fmin(1, fabs(d2))), 0.5 * acos(fmin(1, fabs(d1))), 1e-5);
     }
     /* Validation. */
     add.weight = -1;
