@@ -112,6 +112,48 @@ static void malformed_glb(void **state)
 
 /* Every shorter prefix of a GLB fails cleanly (no crash under ASan, an
  * error of a structural kind). */
+/* A .glb without the magic is not parsed as JSON: empty, text, JSON and
+ * other bytes each get a message about the missing magic at byte 0 (a
+ * .gltf keeps its JSON messages). */
+static void glb_without_magic(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *data;
+        size_t size;
+        const char *message;
+    } cases[] = {
+        {"", 0, "the file is empty: a .glb starts with the GLB magic \"glTF\""},
+        {"hello, world\n", 13, "no GLB magic: a .glb starts with \"glTF\", this file holds text"},
+        {"  {\"nodes\": []}", 15, "holds text (JSON: a .gltf file?)"},
+        {"\x00\x01\x02\x03\x04", 5, "expected \"glTF\" (67 6C 54 46) at byte 0, found 00 01 02 03"},
+        {"\xff\xfe", 2, "found FF FE"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ossa_error err;
+        /* by extension, as the CLI loads a file, and forced */
+        for (int forced = 0; forced < 2; forced++) {
+            ossa_model *m = gt_load_mem(cases[i].data, cases[i].size,
+                                        forced ? OSSA_FORMAT_GLB : OSSA_FORMAT_AUTO, "x.glb", &err);
+            if (m) fail_msg("case %zu loaded", i);
+            if (err.code != OSSA_ERROR_FORMAT || !strstr(err.message, cases[i].message))
+                fail_msg("case %zu: %s '%s'", i, ossa_code_name(err.code), err.message);
+            assert_int_equal(err.offset, 0);
+            assert_string_equal(err.file, "x.glb");
+        }
+    }
+    /* a glTF document saved as .glb is found by its content */
+    ossa_error err;
+    const char *json = "{\"asset\":{\"version\":\"2.0\"}}";
+    ossa_model *m = gt_load_mem(json, strlen(json), OSSA_FORMAT_AUTO, "x.glb", &err);
+    assert_non_null(m);
+    assert_int_equal(m->source_format, OSSA_FORMAT_GLTF);
+    ossa_model_free(m);
+    /* the same empty file as .gltf: the JSON message */
+    assert_null(gt_load_mem("", 0, OSSA_FORMAT_AUTO, "x.gltf", &err));
+    assert_non_null(strstr(err.message, "JSON"));
+}
+
 static void glb_truncation(void **state)
 {
     (void)state;
@@ -141,6 +183,7 @@ int main(void)
         cmocka_unit_test(malformed_json),
         cmocka_unit_test(malformed_glb),
         cmocka_unit_test(glb_truncation),
+        cmocka_unit_test(glb_without_magic),
     };
     return cmocka_run_group_tests_name("gltf_malformed", tests, NULL, NULL);
 }

@@ -168,6 +168,55 @@ static void animation_sampling(void **state)
     free(json);
 }
 
+/* Inverse bind matrices that disagree with the nodes: the bind pose
+ * follows the skin, with one warning for the file that names the first
+ * three joints (an unnamed one by its index) and counts the rest. */
+static void rebound_joints_warning(void **state)
+{
+    (void)state;
+    float ibm[5 * 16];
+    for (int j = 0; j < 5; j++)
+        for (int k = 0; k < 16; k++) ibm[j * 16 + k] = k % 5 == 0 ? 1.0f : k == 13 ? -1.0f : 0.0f;
+    char *json = gt_make_gltf(ibm, sizeof ibm,
+                              "\"bufferViews\":[{\"buffer\":0,\"byteLength\":320}],"
+                              "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":5,"
+                              "\"type\":\"MAT4\"}],"
+                              "\"nodes\":[{\"name\":\"hip\"},{\"name\":\"knee\"},{},{\"name\":\"toe\"},"
+                              "{\"name\":\"heel\"}],"
+                              "\"skins\":[{\"joints\":[0,1,2,3,4],\"inverseBindMatrices\":0}]");
+    ossa_model *m = gt_load_json(json);
+    assert_int_equal(m->num_joints, 5);
+    uint32_t found = 0;
+    for (uint32_t i = 0; i < m->num_warnings; i++)
+        if (m->warnings[i].code == OSSA_WARNING_INCONSISTENT) {
+            found++;
+            assert_non_null(strstr(m->warnings[i].message,
+                                   "at 5 joints ('hip', 'knee', joint 2 and 2 more)"));
+        }
+    assert_int_equal(found, 1);
+    /* the skin's bind: glTF world (0, 1, 0) is ossa (0, 0, 1) */
+    for (uint32_t j = 0; j < 5; j++) {
+        assert_true(m->joints[j].bind.translation[0] == 0);
+        assert_true(m->joints[j].bind.translation[1] == 0);
+        assert_true(m->joints[j].bind.translation[2] == 1);
+    }
+    ossa_model_free(m);
+    free(json);
+    /* two of them: "a and b" */
+    float two[32];
+    memcpy(two, ibm, sizeof two);
+    json = gt_make_gltf(two, sizeof two,
+                        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":128}],"
+                        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,"
+                        "\"type\":\"MAT4\"}],\"nodes\":[{\"name\":\"a\"},{\"name\":\"b\"}],"
+                        "\"skins\":[{\"joints\":[0,1],\"inverseBindMatrices\":0}]");
+    m = gt_load_json(json);
+    assert_int_equal(m->num_warnings, 1);
+    assert_non_null(strstr(m->warnings[0].message, "at 2 joints ('a' and 'b')"));
+    ossa_model_free(m);
+    free(json);
+}
+
 /* An unskinned mesh under a joint is bound to it rigidly, in world space. */
 static void rigid_mesh(void **state)
 {
@@ -384,6 +433,7 @@ int main(void)
         cmocka_unit_test(attribute_set_limit),
         cmocka_unit_test(animation_sampling),
         cmocka_unit_test(rigid_mesh),
+        cmocka_unit_test(rebound_joints_warning),
         cmocka_unit_test(external_buffer),
         cmocka_unit_test(triangle_count_limit),
         cmocka_unit_test(large_skeletons),

@@ -4,6 +4,8 @@
  * and animations (read_anims.c). */
 #include "formats/gltf/scene.h"
 
+#include <stdio.h>
+
 /* -- Building the model -- */
 
 static ossa_status read_root_extras(gltf_scene *s)
@@ -60,6 +62,50 @@ ossa_status ossa__gltf_read(ossa_model *model, const unsigned char *data, size_t
     return st;
 }
 
+/* The first bytes are printable ASCII, whitespace or well-formed UTF-8. */
+static bool looks_like_text(const unsigned char *data, size_t size)
+{
+    size_t n = size < 64 ? size : 64;
+    for (size_t i = 0; i < n;) {
+        unsigned c = data[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                                  : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (!len || (c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7F) return false;
+        for (size_t k = 1; k < len && i + k < size; k++)
+            if ((data[i + k] & 0xC0) != 0x80) return false;
+        i += len;
+    }
+    return true;
+}
+
+/* A .glb must start with the magic. Without it the bytes are not parsed
+ * as JSON: an empty file, or text saved under .glb, would otherwise be
+ * reported as broken JSON, which sends the user looking in the wrong
+ * place. (.gltf JSON forced through the GLB entry is refused the same way;
+ * detection sends it to the .gltf entry.) */
+static ossa_status glb_read(ossa_model *model, const unsigned char *data, size_t size,
+                            const ossa_load_options *options, ossa_error *error)
+{
+    if (size >= 4 && ossa__rd32(data) == GLB_MAGIC)
+        return ossa__gltf_read(model, data, size, options, error);
+    if (!size)
+        return ossa__fail(error, OSSA_ERROR_FORMAT, 0,
+                          "the file is empty: a .glb starts with the GLB magic \"glTF\"");
+    if (looks_like_text(data, size)) {
+        size_t i = 0;
+        while (i < size && (data[i] == ' ' || data[i] == '\n' || data[i] == '\r' || data[i] == '\t')) i++;
+        return ossa__fail(error, OSSA_ERROR_FORMAT, 0,
+                          "no GLB magic: a .glb starts with \"glTF\", this file holds text%s",
+                          i < size && data[i] == '{' ? " (JSON: a .gltf file?)" : "");
+    }
+    char found[16];
+    snprintf(found, sizeof found, "%02X %02X %02X %02X", data[0], size > 1 ? data[1] : 0,
+             size > 2 ? data[2] : 0, size > 3 ? data[3] : 0);
+    if (size < 4) found[size * 3 - 1] = 0;
+    return ossa__fail(error, OSSA_ERROR_FORMAT, 0,
+                      "no GLB magic: expected \"glTF\" (67 6C 54 46) at byte 0, found %s", found);
+}
+
 static bool gltf_sniff(const unsigned char *data, size_t size)
 {
     /* JSON whose first key is near the top and a glTF one: real files
@@ -95,6 +141,6 @@ const ossa_format_ops ossa__glb_format = {
     .name = "glb",
     .extensions = ".glb",
     .sniff = glb_sniff,
-    .read = ossa__gltf_read,
+    .read = glb_read,
     .write = ossa__glb_write,
 };

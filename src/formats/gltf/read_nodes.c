@@ -298,6 +298,27 @@ static double mat_distance(const double a[16], const double b[16])
     return d / scale;
 }
 
+/* One warning for the whole file, naming the first joints whose bind
+ * pose was taken from the skin (users compare it with their rig). */
+static void warn_rebound(gltf_scene *s, const uint32_t *named, uint32_t count)
+{
+    char list[128];
+    size_t at = 0;
+    uint32_t shown = count < 3 ? count : 3;
+    for (uint32_t i = 0; i < shown; i++) {
+        const char *name = ossa__gltf_string(s->r->nodes.items[s->node_of[named[i]]], "name");
+        const char *sep = i == 0 ? "" : i + 1 == shown && count == shown ? " and " : ", ";
+        int n = name && name[0] ? snprintf(list + at, sizeof list - at, "%s'%.32s'", sep, name)
+                                : snprintf(list + at, sizeof list - at, "%sjoint %u", sep, named[i]);
+        if (n > 0) at += (size_t)n < sizeof list - at ? (size_t)n : sizeof list - at - 1;
+    }
+    if (count > shown) snprintf(list + at, sizeof list - at, " and %u more", count - shown);
+    ossa__warn(s->m, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, 0, 0,
+               "the skin's inverse bind matrices differ from the nodes' rest transforms at %u "
+               "joint%s (%s): the bind pose follows the skin",
+               count, count == 1 ? "" : "s", list);
+}
+
 static ossa_status build_joints(gltf_scene *s)
 {
     gltf_reader *r = s->r;
@@ -330,7 +351,7 @@ static ossa_status build_joints(gltf_scene *s)
     ossa_status st = OSSA_OK;
     if (!fc.m || !fc.any || !fc.done || !fc.chain) st = ossa__fail_nomem(r->error);
     else memset(fc.done, 0, s->N);
-    uint32_t replaced = 0;
+    uint32_t replaced = 0, named[3];
     for (uint32_t j = 0; j < J && !st; j++) {
         uint32_t node = s->node_of[j];
         s->has_fold[j] = fold_of(s, &fc, node, s->fold[j]);
@@ -364,6 +385,7 @@ static ossa_status build_joints(gltf_scene *s)
             ossa__transform_to_mat4d(&s->bind[j], m);
             if (pj >= 0) ossa__mat4d_mul(world[pj], m, world[j]);
             else memcpy(world[j], m, sizeof m);
+            if (replaced < 3) named[replaced] = j;
             replaced++;
         }
     }
@@ -373,11 +395,7 @@ static ossa_status build_joints(gltf_scene *s)
     ossa__free(r->alloc, fc.done, 0);
     ossa__free(r->alloc, fc.chain, 0);
     if (st) return st;
-    if (replaced)
-        ossa__warn(s->m, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, 0, 0,
-                   "%u joint%s: the skin's inverse bind matrices differ from the nodes' rest "
-                   "transforms; the bind pose follows the skin",
-                   replaced, replaced == 1 ? "" : "s");
+    if (replaced) warn_rebound(s, named, replaced);
     for (uint32_t j = 0; j < J; j++) {
         uint32_t node = s->node_of[j];
         int32_t pn = gltf_joint_parent(s, node);
