@@ -12,6 +12,7 @@
 #include <string.h>
 
 #define KT 46186158000LL /* KTime ticks per second */
+#define PI 3.14159265358979323846
 
 static const char *header =
     "; FBX 7.4.0 project file\n"
@@ -60,7 +61,7 @@ static void qmul(const double a[4], const double b[4], double o[4])
 
 static void qaxis(int axis, double deg, double q[4])
 {
-    double h = deg * M_PI / 360;
+    double h = deg * PI / 360;
     q[0] = q[1] = q[2] = 0;
     q[axis] = sin(h);
     q[3] = cos(h);
