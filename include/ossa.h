@@ -82,6 +82,8 @@ typedef enum ossa_code {
     OSSA_ERROR_ARGUMENT = 7,    /* the caller passed an invalid argument */
     OSSA_ERROR_MISMATCH = 8,    /* inputs that cannot be combined (merging) */
     OSSA_ERROR_ACCESS = 9,      /* a file reference that the load options do not allow */
+    OSSA_ERROR_EXISTS = 10,     /* an output file exists and may not be replaced
+                                   (OSSA_WRITE_NO_REPLACE) */
 
     /* Warnings (100..199): the call succeeded; what the reader, writer or
      * merge did about something it met. */
@@ -452,6 +454,86 @@ ossa_status ossa_model_add_extra(ossa_model *model, const char *key, const void 
  * dst has none. */
 ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error *error);
 
+/* -- Transforming a model ----------------------------------------------------
+ *
+ * What `ossa convert` can do between reading and writing (the IQM SDK's
+ * options, and more). Each changes the model in place and keeps it
+ * consistent; on a failed check nothing changes. Positions that move and
+ * are stored as integers or half floats become floats first. */
+
+/* Multiplies vertex positions, bind translations and every frame's
+ * translations by `factor` (finite, > 0): the same model, `factor` times
+ * larger (the IQM SDK's --scale). Stored bounds scale with it exactly. */
+ossa_status ossa_model_scale(ossa_model *model, float factor, ossa_error *error);
+
+/* Adds `offset` to every vertex position and nothing else: the meshes move
+ * against their skeleton (the IQM SDK's --meshtrans). Stored bounds no
+ * longer apply and are removed (writers compute new ones). */
+ossa_status ossa_model_translate_meshes(ossa_model *model, const float offset[3],
+                                        ossa_error *error);
+
+/* Turns the whole model by a unit quaternion (x, y, z, w; normalized here):
+ * positions, normals, tangents (xyz) and custom "bitangent" arrays, and the
+ * bind pose and every frame of the root joints (the IQM SDK's --rotate).
+ * Stored bounds are removed. */
+ossa_status ossa_model_rotate(ossa_model *model, const float rotation[4], ossa_error *error);
+
+/* Makes the joints of a skeleton built from an animation-only file's poses
+ * (OSSA_MODEL_SKELETON_FROM_POSES) a real skeleton, which every writer
+ * writes, even without a mesh (the IQM SDK's --forcejoints). */
+void ossa_model_force_joints(ossa_model *model);
+
+/* Appends src's vertices, triangles and meshes to dst's (the IQM SDK's
+ * comma-joined mesh lists). Joints match by name (by index when either
+ * skeleton is unnamed; the counts must then agree); a src joint missing
+ * in dst fails with OSSA_ERROR_MISMATCH. Blend indexes are renumbered;
+ * arrays only one side has are filled for the other side's vertices
+ * (white colours, joint 0 with full weight, else zeros) with a warning in
+ * dst; arrays whose formats differ become floats (blend indexes: the
+ * narrowest integer format that holds every joint). A dst without joints
+ * or vertices takes src's skeleton. Animations of src are not copied
+ * (ossa_model_merge does that); dst's stored bounds are removed. */
+ossa_status ossa_model_append_meshes(ossa_model *dst, const ossa_model *src, ossa_error *error);
+
+/* The frames the IQM SDK's --start and --end keep of an animation of
+ * `num_frames` frames (iqm.md §15): from `start` (>= 0) to the last kept
+ * frame, inclusive, which is `end` counted from frame 0, or for a negative
+ * `end` num_frames + end + 1 (so -1 and -2 keep every frame, -3 drops the
+ * last one). An `end` past the last frame means the last frame. Fails
+ * when no frame is left. */
+ossa_status ossa_animation_range(uint32_t num_frames, int64_t start, int64_t end,
+                                 uint32_t *first, uint32_t *count, ossa_error *error);
+
+/* Keeps frames [first, first + count) of an animation (count >= 1), with
+ * their stored bounds. */
+ossa_status ossa_model_trim_animation(ossa_model *model, uint32_t animation, uint32_t first,
+                                      uint32_t count, ossa_error *error);
+
+/* Sets an animation's frame rate (>= 0; 0 = not specified) and flags
+ * (OSSA_ANIMATION_LOOP) without touching its frames. */
+ossa_status ossa_model_set_animation_timing(ossa_model *model, uint32_t animation,
+                                            float framerate, uint32_t flags, ossa_error *error);
+
+/* Renames an animation; fails when `name` is empty or another animation
+ * has it. */
+ossa_status ossa_model_rename_animation(ossa_model *model, uint32_t animation, const char *name,
+                                        ossa_error *error);
+
+/* Removes an animation; later ones move down by one. */
+ossa_status ossa_model_remove_animation(ossa_model *model, uint32_t animation, ossa_error *error);
+
+/* Resamples an animation at `framerate` (> 0) frames per second over the
+ * same time: a looping one keeps its period (n frames at rate r become
+ * round(n * framerate / r), sampled across the wrap back to frame 0), one
+ * that plays once keeps its first and last frame (round((n - 1) *
+ * framerate / r) + 1 frames, the last one clamped to the old last frame).
+ * Between frames, translation and scale are interpolated linearly and
+ * rotations by slerp along the shorter arc (double precision); a sample
+ * that falls on a frame copies it exactly. Frame rate 0 counts as
+ * OSSA_DEFAULT_FRAMERATE. Stored bounds are removed. */
+ossa_status ossa_model_resample_animation(ossa_model *model, uint32_t animation, float framerate,
+                                          ossa_error *error);
+
 /* The first array of `type` (for custom arrays, the one named `name`), or NULL. */
 const ossa_vertex_array *ossa_model_find_array(const ossa_model *model, ossa_vertex_type type,
                                                const char *name);
@@ -550,6 +632,13 @@ ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_opti
 /* Maps the file and loads it. */
 ossa_model *ossa_load_file(const char *path, const ossa_load_options *options, ossa_error *error);
 
+/* One file of a write: its path and contents (see ossa_write_options.output). */
+typedef struct ossa_output_file {
+    const char *path;
+    const void *data;
+    size_t size;
+} ossa_output_file;
+
 typedef struct ossa_write_options {
     ossa_format format;      /* AUTO = from the file name (ossa_write_file) */
     /* Per-frame bounds to store: IQM files only (the one format that holds
@@ -569,6 +658,14 @@ typedef struct ossa_write_options {
      * (formats that write several files: glTF's .bin, illEngine, MD5,
      * SMD), after all of them are in place. */
     void (*wrote)(void *user, const char *path);
+    /* Optional: ossa_write_file hands every file it would write (paths as
+     * it would create them, contents valid during the call) to this
+     * function, all at once, instead of writing them; `wrote` is then not
+     * called. Returning OSSA_FAILED (with `error` filled) fails the write.
+     * For streams and archives: a caller that wants one file can refuse
+     * count > 1. */
+    ossa_status (*output)(void *user, const ossa_output_file *files, size_t count,
+                          ossa_error *error);
     void *user;
 } ossa_write_options;
 
@@ -585,7 +682,10 @@ ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options 
 void ossa_free_buffer(void *data, const ossa_allocator *allocator);
 
 /* Writes atomically: a temporary file beside `path`, then rename. On
- * failure no file is left behind and an existing `path` is untouched. */
+ * failure no file is left behind and an existing `path` is untouched.
+ * An existing device or FIFO at `path` is written into (it cannot be
+ * replaced atomically, and must not be replaced at all); a directory is
+ * refused; a missing directory is named in the error. */
 ossa_status ossa_write_file(const ossa_model *model, const char *path,
                             const ossa_write_options *options, ossa_error *error);
 

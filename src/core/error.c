@@ -130,6 +130,7 @@ const char *ossa_code_name(ossa_code code)
     case OSSA_ERROR_ARGUMENT: return "argument";
     case OSSA_ERROR_MISMATCH: return "mismatch";
     case OSSA_ERROR_ACCESS: return "access";
+    case OSSA_ERROR_EXISTS: return "exists";
     case OSSA_WARNING_IGNORED: return "ignored";
     case OSSA_WARNING_DROPPED: return "dropped";
     case OSSA_WARNING_REPAIRED: return "repaired";

@@ -46,18 +46,101 @@ static int open_temp(const char *path, char *tmp, size_t cap)
     return -1;
 }
 
+/* Why a file cannot be created at `path`: its directory is missing or is
+ * not a directory (a clearer message than the failed temporary's). */
+static ossa_status explain_create_failure(const char *path, int err, ossa_error *error)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    else
+        snprintf(dir, sizeof dir, ".");
+    struct stat st;
+    if (err == ENOENT && stat(dir, &st) != 0)
+        return ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "the directory '%s' does not exist",
+                          dir);
+    if (err == ENOTDIR)
+        return ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "'%s' is not a directory", dir);
+    return ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot create a file in '%s': %s", dir,
+                      strerror(err));
+}
+
+/* What is at a target: nothing or a regular file (replaced by a rename),
+ * or something that must never be replaced: a device or a FIFO (written
+ * into directly) or a directory (refused). */
+enum { TARGET_REPLACE, TARGET_DIRECT };
+
+static ossa_status check_target(const char *path, int *kind, ossa_error *error)
+{
+    struct stat st;
+    *kind = TARGET_REPLACE;
+    if (stat(path, &st) != 0) return OSSA_OK;
+    if (S_ISDIR(st.st_mode))
+        return ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET,
+                          "the output '%s' is a directory; name a file", path);
+    if (!S_ISREG(st.st_mode)) *kind = TARGET_DIRECT;
+    return OSSA_OK;
+}
+
+/* With OSSA_WRITE_NO_REPLACE, a write of several files replaces none:
+ * the first few that exist are named. */
+static ossa_status refuse_existing(const ossa_output_file *files, size_t count, ossa_error *error)
+{
+    char list[200] = "";
+    size_t found = 0, used = 0;
+    for (size_t i = 0; i < count; i++) {
+        struct stat st;
+        if (lstat(files[i].path, &st) != 0) continue;
+        if (found++ < 3 && used < sizeof list) {
+            int n = snprintf(list + used, sizeof list - used, "%s%s", found > 1 ? ", " : "",
+                             files[i].path);
+            used += n > 0 ? (size_t)n : 0;
+        }
+    }
+    if (!found) return OSSA_OK;
+    return ossa__fail(error, OSSA_ERROR_EXISTS, OSSA_NO_OFFSET,
+                      "%zu of the %zu files to write exist%s and would be replaced: %s%s", found,
+                      count, found == 1 ? "s" : "", list, found > 3 ? ", ..." : "");
+}
+
+static ossa_status write_direct(const char *path, const ossa_output_file *file, ossa_error *error)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot open for writing: %s",
+                          strerror(errno));
+    ossa_status st = write_all(fd, file->data, file->size, error);
+    if (close(fd) != 0 && st == OSSA_OK)
+        st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "close failed: %s", strerror(errno));
+    return st;
+}
+
 ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count,
                                      const ossa_write_options *options, ossa_error *error)
 {
+    if (options && options->output) return options->output(options->user, files, count, error);
+    if (options && (options->flags & OSSA_WRITE_NO_REPLACE) && count > 1 &&
+        refuse_existing(files, count, error))
+        return OSSA_FAILED;
     /* Every file goes to a temporary beside its target first; only when
      * all are complete are they renamed into place, so a failure leaves no
-     * partial output and no target touched. */
+     * partial output and no target touched. Devices and FIFOs are written
+     * into (after the temporaries, before the renames): replacing them
+     * with a regular file (as root, /dev/full) would break the system. */
     char **tmps = calloc(count + 1, sizeof *tmps);
-    if (!tmps) return ossa__fail_nomem(error);
+    int *kinds = calloc(count + 1, sizeof *kinds);
+    if (!tmps || !kinds) {
+        free(tmps);
+        free(kinds);
+        return ossa__fail_nomem(error);
+    }
     ossa_status st = OSSA_OK;
     for (size_t i = 0; i < count && !st; i++) {
         const char *path = files[i].path;
         ossa__error_set_file(error, path);
+        st = check_target(path, &kinds[i], error);
+        if (st || kinds[i] == TARGET_DIRECT) continue;
         size_t cap = strlen(path) + 32;
         tmps[i] = malloc(cap);
         if (!tmps[i]) {
@@ -66,8 +149,7 @@ ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count
         }
         int fd = open_temp(path, tmps[i], cap);
         if (fd < 0) {
-            st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET,
-                            "cannot create a temporary file: %s", strerror(errno));
+            st = explain_create_failure(path, errno, error);
             free(tmps[i]);
             tmps[i] = NULL;
             break;
@@ -78,6 +160,12 @@ ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count
                             strerror(errno));
     }
     for (size_t i = 0; i < count && !st; i++) {
+        if (kinds[i] != TARGET_DIRECT) continue;
+        ossa__error_set_file(error, files[i].path);
+        st = write_direct(files[i].path, &files[i], error);
+    }
+    for (size_t i = 0; i < count && !st; i++) {
+        if (kinds[i] == TARGET_DIRECT) continue;
         if (rename(tmps[i], files[i].path) != 0) {
             ossa__error_set_file(error, files[i].path);
             st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot rename into place: %s",
@@ -92,6 +180,7 @@ ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count
         free(tmps[i]);
     }
     free(tmps);
+    free(kinds);
     if (!st) ossa__error_clear(error);
     for (size_t i = 0; i < count && !st && options && options->wrote; i++)
         options->wrote(options->user, files[i].path);

@@ -4,16 +4,14 @@
 
 #include "core/internal.h"
 
-/* One output file of a multi-file write. */
-typedef struct ossa_output_file {
-    const char *path;
-    const void *data;
-    size_t size;
-} ossa_output_file;
+/* One output file of a multi-file write: ossa_output_file (ossa.h). */
 
 /* Writes every file to a temporary beside it, then renames all into
- * place; on failure nothing is left behind. Then reports each path to
- * options->wrote (options may be NULL). */
+ * place; on failure nothing is left behind. Devices and FIFOs are written
+ * into, never replaced; a directory is refused. Then reports each path to
+ * options->wrote (options may be NULL). With options->output set, hands
+ * the files to it instead; with OSSA_WRITE_NO_REPLACE, several files
+ * replace none that exists. */
 ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count,
                                      const ossa_write_options *options, ossa_error *error);
 
