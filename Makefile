@@ -63,7 +63,7 @@ define apt_install
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
 endef
 
-.PHONY: build deps deps-clang deps-node configure demo test bench install sanitize clang fuzz clean check-layout update-ref
+.PHONY: build deps deps-clang deps-node configure demo test bench install sanitize clang fuzz clean check-layout check-blender update-ref
 
 deps:
 	$(call apt_install,$(DEPS))
@@ -117,6 +117,13 @@ update-ref: build
 
 bench: build
 	cmake --build $(BUILD) --target bench
+
+# Agreement with Blender 3.4's importers (tests/blender/check_*.sh): each
+# script skips with a message where Blender is missing. INSTALL=1 installs
+# Blender and numpy from Debian first (large; never done otherwise).
+check-blender: build
+	$(if $(INSTALL),$(call apt_install,blender python3-numpy))
+	@st=0; for s in tests/blender/check_*.sh; do bash "$$s" $(BUILD) || st=1; done; exit $$st
 
 # DESTDIR is read by cmake --install from the environment.
 install: build
