@@ -1,10 +1,9 @@
 /* glTF helpers shared by the reader and the writer: the axis conversion,
  * double-precision matrices, base64 and float formatting. */
 #include "formats/gltf/gltf.h"
+#include "text/text.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 /* -- Axis conversion -- */
 
@@ -96,12 +95,12 @@ bool ossa__base64_decode(const char *in, size_t len, unsigned char *out, size_t 
 
 void ossa__gltf_float_text(float v, char buf[32])
 {
+    /* The one shortest formatter of text/: snprintf would follow the C
+     * locale, and a program that called setlocale() with a decimal comma
+     * would get invalid JSON. */
     if (!isfinite(v)) {
         strcpy(buf, "0");
         return;
     }
-    for (int prec = 6; prec <= 9; prec++) {
-        snprintf(buf, 32, "%.*g", prec, (double)v);
-        if ((float)strtod(buf, NULL) == v) break;
-    }
+    buf[ossa__text_format_float(buf, v)] = 0;
 }

@@ -95,8 +95,9 @@ void ossa__base64_encode(const unsigned char *in, size_t n, char *out);
 bool ossa__base64_decode(const char *in, size_t len, unsigned char *out, size_t *out_size,
                          size_t *bad);
 
-/* The shortest decimal text that reads back as the same float ("%.9g" at
- * most); "0" for -0 and non-finite values (which JSON cannot hold). */
+/* The shortest decimal text that reads back as the same float, whatever
+ * the C locale (ossa__text_format_float: "%.9g" style at most, "-0" kept);
+ * "0" for non-finite values, which JSON cannot hold. */
 void ossa__gltf_float_text(float v, char buf[32]);
 
 ossa_status ossa__gltf_read(ossa_model *model, const unsigned char *data, size_t size,
