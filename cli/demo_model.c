@@ -39,7 +39,7 @@ typedef struct vertex_data {
 
 /* Skins a vertex at height z to the two joints nearest to it, linearly:
  * joint j sits at z = j. The larger weight comes first and an unused slot
- * gets index 0, weight 0, as IQM files expect (iqm.md §8.3). */
+ * gets index 0, weight 0, as IQM files expect (docs/formats/iqm.md §8.3). */
 static void set_blend(vertex_data *d, uint32_t v, float z)
 {
     int lower = (int)floorf(z);
@@ -72,7 +72,7 @@ static void set_vertex(vertex_data *d, uint32_t v, const float p[3], const float
 }
 
 /* Triangles are clockwise seen from outside: IQM's front faces, whose
- * outward normal is cross(p2 - p0, p1 - p0) (iqm.md §11). */
+ * outward normal is cross(p2 - p0, p1 - p0) (docs/formats/iqm.md §11). */
 static void build_geometry(vertex_data *d)
 {
     uint32_t t = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the IQM seed corpus for fuzz_iqm into fuzz/corpus/iqm/.
 
-Every seed is built here byte by byte (formats/iqm.md), small and valid, so
+Every seed is built here byte by byte (docs/formats/iqm.md), small and valid, so
 that the fuzzer starts from inputs that reach every section of the reader:
 
   header_only.iqm        124-byte header, every count 0
@@ -57,7 +57,7 @@ class Text:
 def iqm(version=2, text=None, meshes=(), arrays=(), num_vertexes=0, triangles=(), adjacency=None,
         joints=(), poses=(), anims=(), num_frames=0, frames=(), bounds=None, comment=None,
         extensions=()):
-    """Lays out a file in the compiler's section order (iqm.md §5).
+    """Lays out a file in the compiler's section order (docs/formats/iqm.md §5).
 
     meshes:     (name_ofs, material_ofs, first_vertex, num_vertexes, first_tri, num_tris)
     arrays:     (type, format, size, values)   values: num_vertexes*size numbers

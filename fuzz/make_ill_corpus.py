@@ -2,7 +2,7 @@
 """Writes the illEngine seed corpora for fuzz_ill_text and fuzz_ill_binary
 into fuzz/corpus/ill_text/ and fuzz/corpus/ill_binary/.
 
-Every seed is small, valid and built here from formats/ill.md:
+Every seed is small, valid and built here from docs/formats/ill.md:
 
   ill_text/mesh_v0b.illmesh      every attribute, v0b layout (blank lines)
   ill_text/mesh_v0a.illmesh      texcoord before blend data, no blank lines

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of fuzz_nto into fuzz/corpus/nto/: three tiny
-.nto textures built byte by byte from formats/sotc.md §2 and §8 (no game
+.nto textures built byte by byte from docs/formats/sotc.md §2 and §8 (no game
 data is public, and none is used). XFF header, section table at 0x78,
 .rodata at 0x100 holding the 32-byte "NTO2" header, the pixels and the
 palette; no symbols or relocations (readers ignore them).

@@ -1,7 +1,7 @@
 /* Helpers shared by the illEngine tests (tests/test_ill_*.c): loading
  * text or bytes with options, expected errors and warnings, reading vertex
  * arrays back, building binary files byte by byte, and a few matrix and
- * quaternion computations written here from formats/ill.md, independent of
+ * quaternion computations written here from docs/formats/ill.md, independent of
  * the library. Header-only: each test is one executable. */
 #ifndef OSSA_ILL_TEST_H
 #define OSSA_ILL_TEST_H

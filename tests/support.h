@@ -1,7 +1,7 @@
 /* Helpers shared by the C tests: files and paths, skipping when the shared
  * data is missing, float and quaternion comparisons, a counting allocator
  * that can fail on purpose, little-endian access and a minimal IQM decoder
- * written from formats/iqm.md alone (it uses nothing from the library, so
+ * written from docs/formats/iqm.md alone (it uses nothing from the library, so
  * the tests can check the library against it). */
 #ifndef OSSA_TEST_SUPPORT_H
 #define OSSA_TEST_SUPPORT_H
@@ -107,7 +107,7 @@ void ts_put16(unsigned char *p, uint16_t v);
 void ts_put32(unsigned char *p, uint32_t v);
 void ts_putf32(unsigned char *p, float v);
 
-/* -- Minimal IQM v2 decoder (formats/iqm.md §2, §3, §7) --------------------- */
+/* -- Minimal IQM v2 decoder (docs/formats/iqm.md §2, §3, §7) --------------------- */
 
 /* Header field offsets, from the table of §2. */
 enum {

@@ -1,4 +1,4 @@
-/* A small IQM file built byte by byte from formats/iqm.md, without the
+/* A small IQM file built byte by byte from docs/formats/iqm.md, without the
  * library, for tests that need a valid file to break one field of. */
 #include "support.h"
 

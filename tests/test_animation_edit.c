@@ -41,7 +41,7 @@ static ossa_model *one_joint(void)
 static void test_range(void **state)
 {
     (void)state;
-    /* iqm.md §15: --end is inclusive and counted from frame 0; -1 is the
+    /* docs/formats/iqm.md §15: --end is inclusive and counted from frame 0; -1 is the
      * end, below that the last kept frame is count + end + 1. */
     static const struct {
         uint32_t n;

@@ -1,4 +1,4 @@
-/* illEngine binary files (formats/ill.md §1, §7): ILLMESH0, ILLMESH1 with
+/* illEngine binary files (docs/formats/ill.md §1, §7): ILLMESH0, ILLMESH1 with
  * primitive groups, ILLSKEL0 (column-major, offset matrices, forward
  * references), ILLANIM0 (bones by index), ILANSET0 (big- and little-endian
  * name lengths), every one built byte by byte here; text/binary detection
@@ -59,7 +59,7 @@ static void test_mesh0(void **state)
     assert_true(it_has_warning(m, "1 bytes after the end"));
     ossa_model_free(m);
 
-    /* ill.md's example header: mask 0x1F, 260 vertices, 966 indices; the
+    /* docs/formats/ill.md's example header: mask 0x1F, 260 vertices, 966 indices; the
      * vertices (22 floats each) are missing */
     static const unsigned char head[] = {'I', 'L', 'L', 'M', 'E', 'S', 'H', '0',
                                          0x1F, 0x04, 0x01, 0x00, 0x00, 0xC6, 0x03};
@@ -183,7 +183,7 @@ static void build_skeleton(it_bytes *w, const bin_bone *b, int n, bool own_index
         it_u16(w, b[i].parent < 0 ? (own_index_roots ? (unsigned)i : 0xffffu) : (unsigned)b[i].parent);
 }
 
-/* Doom 3 binary layout (ill.md §7): Rx(-90) on <MD5_Root> (the root), an
+/* Doom 3 binary layout (docs/formats/ill.md §7): Rx(-90) on <MD5_Root> (the root), an
  * identity <MD5_Hierarchy>, origin, then Body; listed Body first. */
 static int md5_bones(bin_bone *b, bool rx_root)
 {
@@ -261,7 +261,7 @@ static void test_skeleton(void **state)
     IT_BYTES_ERROR(w.b, parents + 3, 0, OSSA_ERROR_TRUNCATED, 10, "the bones");
 }
 
-/* Ten bones: byte 8 is 0x0A, a newline, yet the file is binary (ill.md §1). */
+/* Ten bones: byte 8 is 0x0A, a newline, yet the file is binary (docs/formats/ill.md §1). */
 static void test_detection(void **state)
 {
     (void)state;

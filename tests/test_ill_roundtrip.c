@@ -1,4 +1,4 @@
-/* illEngine writing (formats/ill.md §11): ill -> model -> ill -> model
+/* illEngine writing (docs/formats/ill.md §11): ill -> model -> ill -> model
  * round trips, the three files of a .illmesh write, names made
  * whitespace-free and unique with warnings, the Rx(-90) correction undone
  * on writing, and IQM (guy.iqm) -> ill -> IQM with equal poses at every

@@ -1,4 +1,4 @@
-/* illEngine ASCII files (formats/ill.md §2-§6, §10): small hand-written
+/* illEngine ASCII files (docs/formats/ill.md §2-§6, §10): small hand-written
  * ILLMESH0 (v0a and v0b), ILLSKEL0, ILLANIM0 and ILLANIM1 files with
  * expectations computed here from the format description; layout
  * detection and its overrides; skeleton reordering with blend index
@@ -100,7 +100,7 @@ static void test_mesh_crlf(void **state)
     ossa_model_free(m);
 }
 
-/* The early test box (ill.md §3): bone 0 only, UVs 0 or 1: plausible under
+/* The early test box (docs/formats/ill.md §3): bone 0 only, UVs 0 or 1: plausible under
  * both layouts, so only the blank lines decide (and the overrides). */
 static const char box_v0a[] = "ILLMESH0\n1\n0\n0\n1\n1\n0\n1\n0\n"
                               "1 2 3\n"
@@ -285,7 +285,7 @@ static void test_skeleton_matrices(void **state)
     ossa_model_free(m);
 }
 
-/* Bones listed before their parents (ill.md §4: Body, origin, <MD5_Root>),
+/* Bones listed before their parents (docs/formats/ill.md §4: Body, origin, <MD5_Root>),
  * here with a plain root name so that the Rx(-90) rule stays out. */
 static size_t forward_skeleton(char *text, size_t cap, const char *root_name)
 {
@@ -571,7 +571,7 @@ static void test_anim1_tiny_duration(void **state)
 static void test_anim1_shorter_arc(void **state)
 {
     (void)state;
-    /* keys q and -q' (ill.md §8: MD5 keys flip sign): the shorter arc */
+    /* keys q and -q' (docs/formats/ill.md §8: MD5 keys flip sign): the shorter arc */
     float r10[4], r30[4], r20[4];
     it_quat_axis(0, 10, r10);
     it_quat_axis(0, 30, r30);
@@ -588,7 +588,7 @@ static void test_anim1_shorter_arc(void **state)
 }
 
 /* For MD5 sources the ILLANIM1 keys equal the ILLANIM0 frames, keys at
- * k / 24 and duration (N - 1) / 24 (ill.md §6). */
+ * k / 24 and duration (N - 1) / 24 (docs/formats/ill.md §6). */
 static void test_anim1_matches_anim0(void **state)
 {
     (void)state;
@@ -636,7 +636,7 @@ static void test_anim1_errors(void **state)
     IT_TEXT_ERROR("ILLANIM1 1 0", OSSA_LOAD_ILL_BINARY, OSSA_ERROR_UNSUPPORTED, 0, 0, "text only");
 }
 
-/* -- The Rx(-90) correction (ill.md §10) ----------------------------------------- */
+/* -- The Rx(-90) correction (docs/formats/ill.md §10) ---------------------------- */
 
 /* Doom 3 style: <MD5_Root> (identity) above origin, whose bind is
  * Rx(-90) * (MD5 pose); Body is origin's child. Listed before its parents. */
@@ -745,7 +745,7 @@ static void test_md5_correction(void **state)
     ossa_model_free(m);
 }
 
-/* The skinned vertex equals the engine's (ill.md §9): palette =
+/* The skinned vertex equals the engine's (docs/formats/ill.md §9): palette =
  * current * inverse(bindGlobal) * Rx(-90), applied to the raw MD5 vertex,
  * with the animation keys of origin left unrotated (§10). */
 static void test_md5_matches_engine(void **state)

@@ -325,7 +325,7 @@ static void test_mesh_merge(void **state)
 {
     (void)state;
     /* Every (name, material) pair is one mesh wherever its faces are,
-     * including after a mesh with no faces in between (iqm.md bug 2). */
+     * including after a mesh with no faces in between (docs/formats/iqm.md §14, bug 2). */
     ossa_model *m = load("# Inter-Quake Export\n"
                          "vp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvp 1 1 0\n"
                          "mesh A\nmaterial m1\nfa 0 1 2\n"

@@ -1,4 +1,4 @@
-/* Channel quantization of the IQM writer (iqm.md §8.1): the rule redone
+/* Channel quantization of the IQM writer (docs/formats/iqm.md §8.1): the rule redone
  * here in float32 and compared sample by sample on guy.iqm, the fixed point
  * after one round trip on a model that lies on no grid, and the cost of
  * quantizing. */

@@ -1,6 +1,6 @@
 /* The IQM reader against the real files (checked field by field with the
  * independent decoder of support.c) and against small files built here
- * byte by byte, valid and with one field broken at a time (iqm.md §12). */
+ * byte by byte, valid and with one field broken at a time (docs/formats/iqm.md §12). */
 #include "support.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* The builder API, merging, validation and adjacency (iqm.md §10) on small
+/* The builder API, merging, validation and adjacency (docs/formats/iqm.md §10) on small
  * hand-built models. Every expected value is worked out by hand in the
  * comments. Vertex encoding is in test_vertex_format.c, allocation failure
  * in test_alloc_failure.c. */

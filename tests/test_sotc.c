@@ -1,4 +1,4 @@
-/* SOTC XFF, .skb and .nmo (formats/sotc.md §2, §4-§7, §9), and a whole
+/* SOTC XFF, .skb and .nmo (docs/formats/sotc.md §2, §4-§7, §9), and a whole
  * character: a skeleton, a mesh and two animations written by the library
  * from a model built here, loaded and merged as `ossa convert knight.skb
  * knight.nmo walk.anb run.anb -o knight.iqm` does, converted to IQM and

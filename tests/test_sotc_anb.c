@@ -1,9 +1,9 @@
-/* SOTC .anb animations (formats/sotc.md §3, §9): every rotation encoding
+/* SOTC .anb animations (docs/formats/sotc.md §3, §9): every rotation encoding
  * decoded from bit patterns computed here by hand from the layouts, the
  * encoder's output decoded again for every flag, the writer's choice of
  * flags and its reports, files loaded alone, and malformed files. The test
  * builds its own XFF containers (§2) so that the reader is checked against
- * this file's reading of sotc.md, not against the library's writer. */
+ * this file's reading of docs/formats/sotc.md, not against the library's writer. */
 #include "support.h"
 
 #include "formats/sotc/sotc.h"
@@ -15,7 +15,7 @@
 
 #define PI 3.14159265358979323846
 
-/* -- A minimal XFF (sotc.md §2): header, section table at 0x78, .rodata at
+/* -- A minimal XFF (docs/formats/sotc.md §2): header, section table at 0x78, .rodata at
  *    0x100. -- */
 
 static unsigned char *wrap_xff(const unsigned char *ro, size_t ro_size, uint32_t entry,

@@ -1,4 +1,4 @@
-/* SOTC .nto texture headers (formats/sotc.md §8): files built here with the
+/* SOTC .nto texture headers (docs/formats/sotc.md §8): files built here with the
  * library's XFF writer (or by hand for the entry variants), each pixel
  * kind, the size-nibble order both ways, the header found at the entry or
  * at the start of .rodata, bad pointers, every truncation of the file and
@@ -27,7 +27,7 @@ typedef struct nto_built {
     uint32_t hdr, pixels, palette, end; /* .rodata offsets; end = last byte used + 1 */
 } nto_built;
 
-/* Builds the file with ossa__ro_* and ossa__xff_write (sotc.md §9.2). */
+/* Builds the file with ossa__ro_* and ossa__xff_write (docs/formats/sotc.md §9.2). */
 static nto_built build(const nto_spec *s)
 {
     ossa_allocator alloc;

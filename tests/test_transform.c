@@ -158,7 +158,7 @@ static void test_force_joints(void **state)
     ossa_write_options wo = {0};
     wo.format = OSSA_FORMAT_IQM;
     /* The small IQM file of support_mini.c without joints and mesh: an
-     * animation-only file (poses for 2 joints, iqm.md §2). */
+     * animation-only file (poses for 2 joints, docs/formats/iqm.md §2). */
     ts_mini mini;
     ts_mini_build(&mini, 2);
     const int fields[] = {TS_IQM_NUM_JOINTS, TS_IQM_OFS_JOINTS, TS_IQM_NUM_MESHES,

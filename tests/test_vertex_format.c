@@ -1,5 +1,5 @@
 /* Vertex component encoding and decoding: the normalization rules of
- * iqm.md §4, IEEE half rounding, the ubyte blend weight rule of §8.3 and
+ * docs/formats/iqm.md §4, IEEE half rounding, the ubyte blend weight rule of §8.3 and
  * ossa_vertex_array_read. Every expected value is worked out by hand from
  * the spec in the comments. */
 #include "support.h"

@@ -1,4 +1,4 @@
-/* Triangle adjacency by the correct definition (formats/iqm.md §10): edges
+/* Triangle adjacency by the correct definition (docs/formats/iqm.md §10): edges
  * are keyed by the positions of their end vertices (plus blend data when
  * present), not by vertex index, so seams split by UVs or normals still
  * connect. An edge shared by exactly two triangles links them. */

@@ -1,4 +1,4 @@
-/* Per-frame bounds of the skinned mesh (formats/iqm.md §9).
+/* Per-frame bounds of the skinned mesh (docs/formats/iqm.md §9).
  *
  * EXACT skins every vertex with linear blend skinning in double precision.
  * CONSERVATIVE moves, for every joint, the bind-space box of the vertices it

@@ -135,7 +135,7 @@ float ossa__component_get(ossa_component format, const void *p, bool raw);
 void ossa__component_put(ossa_component format, void *p, float v, bool raw);
 
 /* One vertex's n (<= OSSA_MAX_COMPONENTS) weights as ubytes summing to
- * exactly 255 (iqm.md §8.3): normalized, floored, then the missing units
+ * exactly 255 (docs/formats/iqm.md §8.3): normalized, floored, then the missing units
  * go to the largest remainders, ties to the lower slot. Weights <= 0 get
  * 0; all zero gives all 0. */
 void ossa__ubyte_weights(const float *w, uint32_t n, uint8_t *out);

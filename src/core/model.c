@@ -119,7 +119,7 @@ ossa_vertex_array *ossa_model_add_vertex_array(ossa_model *model, ossa_vertex_ty
 }
 
 /* Largest-remainder rounding of one vertex's weights to ubytes summing to
- * 255 (iqm.md §8.3): floor each, then hand the missing units to the
+ * 255 (docs/formats/iqm.md §8.3): floor each, then hand the missing units to the
  * largest fractional parts, ties to the lower slot. */
 void ossa__ubyte_weights(const float *w, uint32_t n, uint8_t *out)
 {

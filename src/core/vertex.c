@@ -1,5 +1,5 @@
 /* Vertex component formats: sizes, names, and the conversions between
- * stored components and floats (iqm.md §4: integer arrays other than blend
+ * stored components and floats (docs/formats/iqm.md §4: integer arrays other than blend
  * indexes are normalized). */
 #include "core/internal.h"
 

@@ -1,5 +1,5 @@
 /* illEngine binary readers: ILLMESH0, ILLMESH1, ILLSKEL0, ILLANIM0 and
- * ILANSET0 (formats/ill.md §7). Little-endian, floats are f32; every count
+ * ILANSET0 (docs/formats/ill.md §7). Little-endian, floats are f32; every count
  * is checked against the data, in 64-bit arithmetic, before it is used. */
 #include "formats/ill/ill.h"
 
@@ -224,7 +224,7 @@ static void mul4d(const double a[16], const double b[16], double out[16])
 }
 
 /* The stored offset matrices should be the inverse of the accumulated bind
- * pose (ill.md §7); ossa derives its own from the bind pose, so a mismatch
+ * pose (docs/formats/ill.md §7); ossa derives its own from the bind pose, so a mismatch
  * is only reported. Called after the skeleton was accepted (no cycles). */
 static void check_offsets(ossa_model *model, const ill_bone *bones, const double *offsets,
                           uint32_t n, size_t first_at, const ossa_load_options *options)
@@ -431,7 +431,7 @@ static ossa_status read_anset(ossa_model *model, cursor *c, const ossa_load_opti
 {
     if (need(c, 2, "the name count")) return OSSA_FAILED;
     /* Name lengths are big-endian; one transient file of the demo stored
-     * them little-endian (ill.md §7): taken when it fits the data exactly
+     * them little-endian (docs/formats/ill.md §7): taken when it fits the data exactly
      * and the big-endian reading does not. */
     size_t bad_be = 0, bad_le = 0;
     size_t end_be = walk_names(c, true, &bad_be), end_le = walk_names(c, false, &bad_le);

@@ -1,4 +1,4 @@
-/* illEngine formats (formats/ill.md): detection, the format table entries
+/* illEngine formats (docs/formats/ill.md): detection, the format table entries
  * and the builders that text and binary readers share. */
 #include "formats/ill/ill.h"
 
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Rx(-90) maps (x, y, z) to (x, z, -y) (ill.md §10). Column-major. */
+/* Rx(-90) maps (x, y, z) to (x, z, -y) (docs/formats/ill.md §10). Column-major. */
 const float ossa__ill_rx_minus_90[16] = {1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
 
 /* -- Messages, names, temporary memory -------------------------------------- */
@@ -171,7 +171,7 @@ ossa_status ossa__ill_build_mesh(ossa_model *model, const ill_mesh *mesh,
             st = OSSA_FAILED;
     }
     if (!st && (mask & ILL_HAS_BLEND)) {
-        /* Indices are floats in the file (ill.md §3): whole numbers only. */
+        /* Indices are floats in the file (docs/formats/ill.md §3): whole numbers only. */
         float largest = 0;
         for (uint32_t v = 0; v < nv && !st; v++)
             for (uint32_t k = 0; k < 4; k++) {
@@ -261,7 +261,7 @@ static bool is_rx_minus_90(const double m[16])
     return true;
 }
 
-/* Whether the Rx(-90) mesh-to-bind correction applies (ill.md §10). */
+/* Whether the Rx(-90) mesh-to-bind correction applies (docs/formats/ill.md §10). */
 static bool wants_md5_fix(const ill_bone *bones, uint32_t count, bool text,
                           const ossa_load_options *options)
 {
@@ -270,7 +270,7 @@ static bool wants_md5_fix(const ill_bone *bones, uint32_t count, bool text,
     for (uint32_t i = 0; i < count; i++) {
         if (text && bones[i].name && strcmp(bones[i].name, ILL_MD5_ROOT) == 0) return true;
         /* Binary skeletons have no names; their Doom 3 ones carry Rx(-90)
-         * on the root (<MD5_Root>) itself (ill.md §7). */
+         * on the root (<MD5_Root>) itself (docs/formats/ill.md §7). */
         if (!text && (bones[i].parent == -1 || bones[i].parent == (int64_t)i) &&
             is_rx_minus_90(bones[i].matrix))
             return true;
@@ -281,7 +281,7 @@ static bool wants_md5_fix(const ill_bone *bones, uint32_t count, bool text,
 ossa_status ossa__ill_build_skeleton(ossa_model *model, ill_bone *bones, uint32_t count, bool text,
                                      const ossa_load_options *options, ossa_error *error)
 {
-    /* Parents: -1 or the own index = root (ill.md §4). */
+    /* Parents: -1 or the own index = root (docs/formats/ill.md §4). */
     int32_t *parent = ossa__ill_talloc(options, count, sizeof *parent);
     uint32_t *order = ossa__ill_talloc(options, count, sizeof *order);
     uint32_t *pos = ossa__ill_talloc(options, count, sizeof *pos);
@@ -463,7 +463,7 @@ ossa_status ossa__ill_build_fixed(ossa_model *model, float framerate, uint32_t n
     return animation_only(model);
 }
 
-/* Keyed sampling (ill.md §8) at t in [0, duration): key1 = the last key at
+/* Keyed sampling (docs/formats/ill.md §8) at t in [0, duration): key1 = the last key at
  * or before t, key2 the next one, wrapping to key 0 one duration later;
  * before the first key, from the last key across the wrap. */
 static void sample_keys(const ill_keys *k, int width, double duration, double t, double out[4])
@@ -598,7 +598,7 @@ ossa_status ossa__ill_build_keyed(ossa_model *model, double duration, ill_loc du
         st = check_names(names, &tracks[0].at, sizeof *tracks, count, options, error);
         ossa__ill_tfree(options, (void *)names);
     } else if (count) {
-        /* Binary: bones by index, each at most once (ill.md §7). */
+        /* Binary: bones by index, each at most once (docs/formats/ill.md §7). */
         unsigned char *seen = ossa__ill_talloc(options, 65536, 1);
         if (!seen) return ossa__fail_nomem(error);
         memset(seen, 0, 65536);

@@ -1,4 +1,4 @@
-/* illEngine formats (formats/ill.md): the interface between the module's
+/* illEngine formats (docs/formats/ill.md): the interface between the module's
  * parts.
  *
  *   text.c        ASCII ILLMESH0 (v0a, v0b), ILLSKEL0, ILLANIM0, ILLANIM1
@@ -90,7 +90,7 @@ ossa_status ossa__ill_build_mesh(ossa_model *model, const ill_mesh *mesh,
 
 /* Blend data in float slots 0..3 (indices) and 4..7 (weights) of `blend`
  * is plausible: whole non-negative indices below 65536, non-negative
- * weights summing to 1 within 1e-3 (formats/ill.md §3). */
+ * weights summing to 1 within 1e-3 (docs/formats/ill.md §3). */
 bool ossa__ill_blend_plausible(const float *blend);
 
 /* -- Skeletons --------------------------------------------------------------- */
@@ -132,7 +132,7 @@ typedef struct ill_track {
 } ill_track;
 
 /* Keyed animation (ILLANIM1 text, binary ILLANIM0): resampled to
- * round(duration * fps) frames over one cycle (formats/ill.md §8). */
+ * round(duration * fps) frames over one cycle (docs/formats/ill.md §8). */
 ossa_status ossa__ill_build_keyed(ossa_model *model, double duration, ill_loc duration_at,
                                   const ill_track *tracks, uint32_t count, size_t file_size,
                                   const ossa_load_options *options, ossa_error *error);

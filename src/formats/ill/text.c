@@ -1,5 +1,5 @@
 /* illEngine ASCII readers: ILLMESH0 (layouts v0a and v0b), ILLSKEL0,
- * ILLANIM0 and ILLANIM1 (formats/ill.md §2-§6).
+ * ILLANIM0 and ILLANIM1 (docs/formats/ill.md §2-§6).
  *
  * The engine read these files with C++ stream extraction: a token is a run
  * of non-whitespace, line breaks mean nothing, and whatever follows the last
@@ -225,7 +225,7 @@ static ossa_status read_mesh(lexer *lx)
     unsigned mask = 0;
     for (int i = 0; i < 6; i++) {
         int64_t b;
-        /* Booleans are the integers 0 and 1 only (ill.md §2). */
+        /* Booleans are the integers 0 and 1 only (docs/formats/ill.md §2). */
         if (need(lx, flag_names[i])) return OSSA_FAILED;
         if (lx->len != 1 || (lx->tok[0] != '0' && lx->tok[0] != '1')) return bad(lx, flag_names[i]);
         b = lx->tok[0] - '0';
@@ -267,7 +267,7 @@ static ossa_status read_mesh(lexer *lx)
 
     /* v0a (2-3 Dec 2012) put the texcoord before the blend data; v0b the
      * other way round. The blank line after each v0b vertex tells them
-     * apart; the blend data's plausibility confirms (ill.md §3). */
+     * apart; the blend data's plausibility confirms (docs/formats/ill.md §3). */
     bool v0a = false;
     uint32_t map[32];
     if (!st && nv && (mask & ILL_HAS_TEXCOORD) && (mask & ILL_HAS_BLEND)) {
@@ -336,7 +336,7 @@ static ossa_status read_skeleton(lexer *lx)
     ossa_status st = OSSA_OK;
     if (!bones || !pool) st = ossa__fail_nomem(lx->error);
     /* Row-major text: token row*4+col goes to column-major [col*4+row]
-     * (ill.md §4). */
+     * (docs/formats/ill.md §4). */
     for (uint32_t i = 0; i < n && !st; i++) {
         for (int k = 0; k < 16 && !st; k++) {
             float f;

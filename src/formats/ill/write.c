@@ -1,5 +1,5 @@
 /* illEngine writers: canonical ASCII ILLMESH0 (layout v0b), ILLSKEL0 and
- * ILLANIM0 (formats/ill.md §11), which the engine's loaders read: tokens
+ * ILLANIM0 (docs/formats/ill.md §11), which the engine's loaders read: tokens
  * separated by whitespace, booleans 0 and 1, names without whitespace.
  *
  *   ILLMESH0            ILLSKEL0                 ILLANIM0
@@ -229,7 +229,7 @@ static void put_floats(writer *w, const float *v, int n)
 }
 
 /* Up to 4 influences, used ones first in ascending joint order, unused ones
- * index 0 weight 0 (ill.md §3); more are cut to the largest 4, renormalized. */
+ * index 0 weight 0 (docs/formats/ill.md §3); more are cut to the largest 4, renormalized. */
 static bool blend_slots(const float *idx, const float *wt, uint32_t n, float out[8])
 {
     uint32_t used[OSSA_MAX_COMPONENTS], nu = 0;
@@ -284,7 +284,7 @@ ossa_status ossa__ill_write_mesh(const ossa_model *m, const ossa_write_options *
     if (m->num_meshes > 1)
         warnf(opt, OSSA_WARNING_RENAMED, "%u meshes are written as one (the file holds one mesh)", m->num_meshes);
     /* The reader turns a mesh by Rx(-90) when its skeleton has a bone
-     * named <MD5_Root> (docs/ill.md): write it turned back so that reading
+     * named <MD5_Root> (docs/formats/ill.md §10): write it turned back so that reading
      * gives this model again. */
     bool md5 = has_md5_root(m);
 
@@ -385,7 +385,7 @@ ossa_status ossa__ill_write_skel(const ossa_model *m, const ossa_write_options *
     newline(&w);
     put_int(&w, m->num_joints);
     newline(&w);
-    /* The parent-relative bind matrix, row-major (ill.md §4). */
+    /* The parent-relative bind matrix, row-major (docs/formats/ill.md §4). */
     for (uint32_t j = 0; j < m->num_joints; j++) {
         double mt[16];
         set_item(&w, "joint", j);

@@ -1,4 +1,4 @@
-/* IQE reader, second half: the raw lists become a model (formats/iqe.md
+/* IQE reader, second half: the raw lists become a model (docs/formats/iqe.md
  * §2-§9).
  *
  * - Counts and references that could only be checked with the whole file

@@ -1,5 +1,5 @@
 /* IQE raw lists: their memory, and the pose commands' arithmetic
- * (formats/iqe.md §6). */
+ * (docs/formats/iqe.md §6). */
 #include "formats/iqe/iqe.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* IQE (Inter-Quake Export, formats/iqe.md): the interface between the
+/* IQE (Inter-Quake Export, docs/formats/iqe.md): the interface between the
  * module's parts.
  *
  *   read.c   one pass over the text: commands -> raw lists (iqe_doc)

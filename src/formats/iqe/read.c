@@ -1,6 +1,6 @@
 /* IQE reader, first half: one pass over the text turns commands into raw
  * lists (iqe.h: iqe_doc). Nothing is allocated per token; lists grow by
- * doubling. Lexical rules: formats/iqe.md §1. */
+ * doubling. Lexical rules: docs/formats/iqe.md §1. */
 #include "formats/iqe/iqe.h"
 
 #include <float.h>
@@ -353,7 +353,7 @@ static bool group_rehash(parser *ps, size_t cap)
 }
 
 /* The group of the current (name, material) pair: every occurrence of a
- * pair is one mesh, consecutive or not (iqm.md §14 bug 2). */
+ * pair is one mesh, consecutive or not (docs/formats/iqm.md §14, bug 2). */
 static ossa_status current_group(parser *ps)
 {
     if (!ps->group_dirty) return OSSA_OK;

@@ -1,4 +1,4 @@
-/* Normal generation for IQE files without `vn` (formats/iqe.md §5).
+/* Normal generation for IQE files without `vn` (docs/formats/iqe.md §5).
  *
  * Triangle corners that share an exact position (X Y Z W; -0 equals 0) are
  * candidates; two of them join when their smoothing keys are equal, the

@@ -1,4 +1,4 @@
-/* IQE writer: canonical, readable text (formats/iqe.md §10).
+/* IQE writer: canonical, readable text (docs/formats/iqe.md §10).
  *
  *   # Inter-Quake Export
  *   vertexarray ...            arrays that differ from the compiler's

@@ -1,4 +1,4 @@
-/* IQM v1/v2 binary layout (formats/iqm.md §2-§4, §13). */
+/* IQM v1/v2 binary layout (docs/formats/iqm.md §2-§4, §13). */
 #ifndef OSSA_IQM_H
 #define OSSA_IQM_H
 

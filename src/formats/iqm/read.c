@@ -1,4 +1,4 @@
-/* IQM reader, versions 1 and 2 (formats/iqm.md). Every count and offset is
+/* IQM reader, versions 1 and 2 (docs/formats/iqm.md). Every count and offset is
  * checked against the buffer, in 64-bit arithmetic, before it is used. */
 #include "formats/iqm/iqm.h"
 
@@ -184,7 +184,7 @@ static ossa_status read_triangles(iqm_reader *r)
     m->triangles = tris;
     m->num_triangles = num;
 
-    /* Stored adjacency is only a hint (iqm.md §10): a bad one is dropped,
+    /* Stored adjacency is only a hint (docs/formats/iqm.md §10): a bad one is dropped,
      * not fatal. */
     uint32_t adj = header(r, IQM_H_OFS_ADJACENCY);
     if (!adj) return OSSA_OK;

@@ -1,4 +1,4 @@
-/* IQM v2 writer: the reference compiler's layout (formats/iqm.md §5), its
+/* IQM v2 writer: the reference compiler's layout (docs/formats/iqm.md §5), its
  * float32 channel quantization (§8.1) and quaternion sign rule (§8.2),
  * correct adjacency (§10) and per-frame bounds (§9). The output depends only
  * on the model, so the same model always gives the same bytes. */

@@ -1,4 +1,4 @@
-/* Shadow of the Colossus animations (.anb, sotc.md §3): one rotation track
+/* Shadow of the Colossus animations (.anb, docs/formats/sotc.md §3): one rotation track
  * per main bone in one of seven encodings. The reader decodes every frame;
  * the writer picks an encoding per bone and reports the error it costs. */
 #include "formats/sotc/sotc.h"
@@ -12,7 +12,7 @@
 #define ANB_MAX_FRAMES 65535 /* the frame count is a u16 */
 #define ANB_PI 3.14159265358979323846
 
-/* -- Decoding (sotc.md §3.2) -- */
+/* -- Decoding (docs/formats/sotc.md §3.2) -- */
 
 uint32_t ossa__anb_descriptor_size(unsigned flag)
 {
@@ -36,7 +36,7 @@ uint32_t ossa__anb_sample_size(unsigned flag)
 }
 
 /* The missing component of a unit quaternion from the sum of squares of
- * the other three, 0 when that leaves nothing (sotc.md: m > 1e-9). */
+ * the other three, 0 when that leaves nothing (docs/formats/sotc.md §3.2: m > 1e-9). */
 static double missing(double a, double b, double c)
 {
     double m = 1.0 - (a * a + b * b + c * c);
@@ -257,7 +257,7 @@ bool ossa__anb_sniff(const unsigned char *data, size_t size)
     return ossa__xff_sniff(data, size, &first) && first == ANB_MAGIC;
 }
 
-/* -- Encoding (sotc.md §9.1) -- */
+/* -- Encoding (docs/formats/sotc.md §9.1) -- */
 
 /* Rotations whose error stays below this many radians are not reported
  * one by one (0.5 degrees). */

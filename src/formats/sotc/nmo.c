@@ -1,4 +1,4 @@
-/* Shadow of the Colossus meshes (.nmo, sotc.md §7): surfaces, textures and
+/* Shadow of the Colossus meshes (.nmo, docs/formats/sotc.md §7): surfaces, textures and
  * the PS2 VIF packet streams that hold triangle strips with positions,
  * normals, texcoords, colours and skin weights. The reader turns strips
  * into triangle lists; the writer cuts triangle lists back into strips. */
@@ -17,7 +17,7 @@
 
 /* Extras and arrays kept for round trips. */
 #define NMO_EXTRA_NAME "sotc.nmo.name"
-/* Weight of skin bone -1, the skeleton's parent slot (sotc.md §6 item 4):
+/* Weight of skin bone -1, the skeleton's parent slot (docs/formats/sotc.md §6 item 4):
  * not a joint of the model, so it cannot be a blend index. */
 #define NMO_PARENT_WEIGHT "sotc.parent_weight"
 
@@ -551,7 +551,7 @@ static void write_skin(nmo_writer *w, uint32_t v)
     if (p) ossa__wr32(p, n);
 }
 
-/* The VIF packets of one strip (sotc.md §7): strip header, positions,
+/* The VIF packets of one strip (docs/formats/sotc.md §7): strip header, positions,
  * then the attributes of its vertices. */
 static void emit_strip(nmo_writer *w)
 {

@@ -1,4 +1,4 @@
-/* Shadow of the Colossus textures (.nto, sotc.md §8): the header only. A
+/* Shadow of the Colossus textures (.nto, docs/formats/sotc.md §8): the header only. A
  * texture holds no geometry, so the model is empty (no joints, no
  * vertices) and carries the texture facts as extras:
  *
@@ -9,7 +9,7 @@
  *
  * Pixels are not decoded: the PS2 swizzle is not settled. Which size
  * nibble is the width is disputed; the low one is taken as the width
- * unless OSSA_LOAD_NTO_SWAP_SIZE is set (docs/sotc.md). */
+ * unless OSSA_LOAD_NTO_SWAP_SIZE is set (docs/formats/sotc.md §8). */
 #include "formats/sotc/sotc.h"
 
 #include <stdio.h>

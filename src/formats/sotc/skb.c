@@ -1,4 +1,4 @@
-/* Shadow of the Colossus skeletons (.skb, sotc.md §4): main bones with
+/* Shadow of the Colossus skeletons (.skb, docs/formats/sotc.md §4): main bones with
  * names, parents and bind pose; "opt" bones and the unknown blocks after the
  * bone pointers are kept as extras so that a round trip keeps them. */
 #include "formats/sotc/sotc.h"
@@ -130,7 +130,7 @@ ossa_status ossa__skb_read(ossa_model *m, const unsigned char *data, size_t size
                               "proportion to a %u-byte file",
                               i, (unsigned long long)name_limit(&x), x.size);
         int32_t parent = (int32_t)ossa__rd32(rec + 0x38);
-        /* Bones are evaluated in array order (sotc.md §4.2), and .anb tracks
+        /* Bones are evaluated in array order (docs/formats/sotc.md §4.2), and .anb tracks
          * and skin weights address them by index: a parent after its child
          * cannot be reordered without breaking those, so it is an error. */
         if (parent < -1 || parent >= (int32_t)i)
@@ -156,7 +156,7 @@ bool ossa__skb_sniff(const unsigned char *data, size_t size)
     return ossa__xff_sniff(data, size, &first) && first == 1;
 }
 
-/* -- Writing (sotc.md §9.2) -- */
+/* -- Writing (docs/formats/sotc.md §9.2) -- */
 
 static const ossa_extra *find_extra(const ossa_model *m, const char *key)
 {
@@ -238,7 +238,7 @@ ossa_status ossa__skb_write(const ossa_model *m, const ossa_write_options *optio
         ossa__quat_normalize(q);
         sotc_quat_to_model(q, stored); /* the conversion is its own inverse */
         for (int k = 0; k < 4; k++) ossa__ro_f32(&r, rec + 0x20 + 4 * k, stored[k]);
-        /* Links A and B: first child and next sibling (sotc.md §9.2). */
+        /* Links A and B: first child and next sibling (docs/formats/sotc.md §9.2). */
         int32_t child = -1, sibling = -1;
         for (uint32_t c = j + 1; c < n && child < 0; c++)
             if (m->joints[c].parent == (int32_t)j) child = (int32_t)c;

@@ -1,11 +1,11 @@
 /* Shadow of the Colossus (PS2) assets: the XFF container that wraps them
- * and the .skb, .anb and .nmo formats inside (formats/sotc.md). */
+ * and the .skb, .anb and .nmo formats inside (docs/formats/sotc.md). */
 #ifndef OSSA_SOTC_H
 #define OSSA_SOTC_H
 
 #include "formats/format.h"
 
-/* -- XFF container (sotc.md §2) -- */
+/* -- XFF container (docs/formats/sotc.md §2) -- */
 
 #define XFF_HEADER_SIZE 0x70
 #define XFF_SECTION_SIZE 0x20
@@ -90,14 +90,14 @@ void ossa__ro_ptr(sotc_rodata *r, uint32_t at, uint32_t target);
 /* Appends a NUL-terminated string; returns its offset. */
 uint32_t ossa__ro_string(sotc_rodata *r, const char *s);
 
-/* Wraps .rodata into an XFF file in `out` (sotc.md §9.2): header, section
+/* Wraps .rodata into an XFF file in `out` (docs/formats/sotc.md §9.2): header, section
  * names, section table, symbols (null, .rodata, the entry), .rodata and one
  * relocation table for its pointers. `special` is the word at 0x0C. */
 ossa_status ossa__xff_write(const sotc_rodata *r, uint32_t entry, uint32_t special, ossa_buf *out,
                             ossa_error *error);
 
 /* -- Quaternions: stored (x, y, z, w) is the conjugate of the usual active
- *    rotation (sotc.md §5); the model holds (-x, -y, -z, w). -- */
+ *    rotation (docs/formats/sotc.md §5); the model holds (-x, -y, -z, w). -- */
 
 static inline void sotc_quat_to_model(const float stored[4], float out[4])
 {
@@ -112,7 +112,7 @@ void ossa__sotc_warn(const ossa_write_options *options, ossa_code code, const ch
     OSSA_PRINTF(3, 4);
 void ossa__sotc_info(const ossa_write_options *options, const char *fmt, ...) OSSA_PRINTF(2, 3);
 
-/* -- .anb rotation encodings (sotc.md §3) -- */
+/* -- .anb rotation encodings (docs/formats/sotc.md §3) -- */
 
 /* Descriptor sizes by flag; 0 for an unknown flag. */
 uint32_t ossa__anb_descriptor_size(unsigned flag);
@@ -120,11 +120,11 @@ uint32_t ossa__anb_descriptor_size(unsigned flag);
 uint32_t ossa__anb_sample_size(unsigned flag);
 /* Decodes frame `sample` (the payload entry, NULL for flag 0) of a bone
  * whose descriptor is `desc` into a quaternion in the stored convention,
- * exactly as sotc.md §3.2 says (not renormalized). */
+ * exactly as docs/formats/sotc.md §3.2 says (not renormalized). */
 void ossa__anb_decode(unsigned flag, const unsigned char *desc, const unsigned char *sample,
                       float q[4]);
 /* Encodes `frames` unit quaternions in the stored convention, each on the
- * previous one's side, with `flag` (sotc.md §9.1): the descriptor into
+ * previous one's side, with `flag` (docs/formats/sotc.md §9.1): the descriptor into
  * `desc` (its payload pointer left 0), the samples into `payload` (frames x
  * ossa__anb_sample_size(flag) bytes). Returns the largest angle in radians
  * between a source rotation and its decoded value, or -1 when `flag`

@@ -1,4 +1,4 @@
-/* XFF, the container of Shadow of the Colossus data files (sotc.md §2, §9.2):
+/* XFF, the container of Shadow of the Colossus data files (docs/formats/sotc.md §2, §9.2):
  * reading the header and section table, and writing a two-section file with
  * symbols and a relocation table. Every offset is checked against the
  * buffer in 64-bit arithmetic before it is used. */
