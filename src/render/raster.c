@@ -1,0 +1,272 @@
+/* Triangles to pixels: clipping in homogeneous space, fixed-point edge
+ * functions with the top-left rule (neighbours sharing an edge never
+ * both draw a pixel, and no pixel between them is missed), a depth test,
+ * perspective-correct attributes and the pixel shading. */
+#include "render/render.h"
+
+#include <math.h>
+
+/* Rows are dealt to threads in stripes of this many. */
+#define STRIPE_SHIFT 4
+
+/* -- Pixels -- */
+
+/* A bilinear texel of `m` at (u, v), repeating, as 0..255 floats. */
+static void sample(const rd_material *m, float u, float v, float out[4])
+{
+    uint32_t W = m->texture_width, H = m->texture_height;
+    if (!isfinite(u)) u = 0;
+    if (!isfinite(v)) v = 0;
+    u -= floorf(u);
+    v -= floorf(v);
+    float fx = u * (float)W - 0.5f, fy = v * (float)H - 0.5f;
+    float x0f = floorf(fx), y0f = floorf(fy);
+    float tx = fx - x0f, ty = fy - y0f;
+    int32_t x0 = (int32_t)x0f, y0 = (int32_t)y0f;
+    if (x0 < 0) x0 += (int32_t)W;
+    if (x0 >= (int32_t)W) x0 -= (int32_t)W;
+    if (y0 < 0) y0 += (int32_t)H;
+    if (y0 >= (int32_t)H) y0 -= (int32_t)H;
+    int32_t x1 = x0 + 1 == (int32_t)W ? 0 : x0 + 1, y1 = y0 + 1 == (int32_t)H ? 0 : y0 + 1;
+    const uint8_t *t = m->texture;
+    const uint8_t *p00 = t + ((size_t)y0 * W + (size_t)x0) * 4, *p10 = t + ((size_t)y0 * W + (size_t)x1) * 4;
+    const uint8_t *p01 = t + ((size_t)y1 * W + (size_t)x0) * 4, *p11 = t + ((size_t)y1 * W + (size_t)x1) * 4;
+    for (int c = 0; c < 4; c++) {
+        float top = p00[c] + (p10[c] - p00[c]) * tx;
+        float bottom = p01[c] + (p11[c] - p01[c]) * tx;
+        out[c] = top + (bottom - top) * ty;
+    }
+}
+
+static uint8_t to_byte(float v)
+{
+    v += 0.5f;
+    if (!(v > 0)) return 0; /* NaN too */
+    if (v >= 255) return 255;
+    return (uint8_t)v;
+}
+
+/* -- One triangle -- */
+
+typedef struct tri {
+    const rd_vertex *v[3];
+    const rd_material *material;
+    int cull;
+    bool facing; /* for RD_CULL_NONE: the normals face the eye */
+} tri;
+
+/* Rasterizes a triangle whose vertices have screen positions (outcode 0
+ * or clipped). */
+static void draw(const rd_raster_job *job, const tri *t)
+{
+    const rd_vertex *a = t->v[0], *b = t->v[1], *c = t->v[2];
+    int64_t area = (int64_t)(b->x - a->x) * (c->y - a->y) - (int64_t)(b->y - a->y) * (c->x - a->x);
+    if (area == 0) return;
+    /* area > 0: the model's front side faces the eye (clockwise in model
+     * space with y up is counter-clockwise on a y-down screen). */
+    bool front = area > 0;
+    int side;
+    if (t->cull == RD_CULL_NONE) {
+        side = t->facing ? 0 : 1;
+    } else {
+        bool visible = (t->cull == RD_CULL_BACK) == front;
+        if (!visible && !job->two_sided) return;
+        side = visible ? 0 : 1;
+    }
+    if (!front) {
+        const rd_vertex *tmp = b;
+        b = c, c = tmp;
+        area = -area;
+    }
+    const rd_target *tg = job->target;
+    int32_t W = (int32_t)tg->width, H = (int32_t)tg->height;
+    int32_t xmin = a->x < b->x ? (a->x < c->x ? a->x : c->x) : (b->x < c->x ? b->x : c->x);
+    int32_t xmax = a->x > b->x ? (a->x > c->x ? a->x : c->x) : (b->x > c->x ? b->x : c->x);
+    int32_t ymin = a->y < b->y ? (a->y < c->y ? a->y : c->y) : (b->y < c->y ? b->y : c->y);
+    int32_t ymax = a->y > b->y ? (a->y > c->y ? a->y : c->y) : (b->y > c->y ? b->y : c->y);
+    /* Pixels whose centres (x + 1/2, y + 1/2) lie in the box. */
+    int64_t px0 = -rd_floor_div(-((int64_t)xmin - RD_ONE / 2), RD_ONE);
+    int64_t px1 = rd_floor_div((int64_t)xmax - RD_ONE / 2, RD_ONE);
+    int64_t py0 = -rd_floor_div(-((int64_t)ymin - RD_ONE / 2), RD_ONE);
+    int64_t py1 = rd_floor_div((int64_t)ymax - RD_ONE / 2, RD_ONE);
+    if (px0 < 0) px0 = 0;
+    if (py0 < 0) py0 = 0;
+    if (px1 > W - 1) px1 = W - 1;
+    if (py1 > H - 1) py1 = H - 1;
+    if (px0 > px1 || py0 > py1) return;
+
+    /* Edge i runs between the two vertices other than i; E_i is twice the
+     * area of the triangle it makes with the point, so E_i / area is the
+     * barycentric weight of vertex i. */
+    const rd_vertex *vv[3] = {a, b, c};
+    int64_t dx[3], dy[3], bias[3];
+    for (int i = 0; i < 3; i++) {
+        const rd_vertex *p = vv[(i + 1) % 3], *q = vv[(i + 2) % 3];
+        dx[i] = (int64_t)q->x - p->x;
+        dy[i] = (int64_t)q->y - p->y;
+        bool top_left = dy[i] < 0 || (dy[i] == 0 && dx[i] > 0);
+        bias[i] = top_left ? 0 : 1;
+    }
+    const float inv_area = 1.0f / (float)area;
+    const int light = side ? RD_LIGHT_BACK : RD_LIGHT_FRONT, rim = side ? RD_RIM_BACK : RD_RIM_FRONT;
+    const int ids[4] = {light, rim, RD_U, RD_V};
+    const bool textured = job->textures && t->material->texture;
+    const int nattr = textured ? 4 : 2;
+    /* Attributes over w, which are linear on the screen. */
+    float A0[4], dA1[4], dA2[4];
+    for (int k = 0; k < nattr; k++) {
+        A0[k] = a->attr[ids[k]] * a->inv_w;
+        dA1[k] = b->attr[ids[k]] * b->inv_w - A0[k];
+        dA2[k] = c->attr[ids[k]] * c->inv_w - A0[k];
+    }
+    const float z0 = a->z, dz1 = b->z - a->z, dz2 = c->z - a->z;
+    const float iw0 = a->inv_w, diw1 = b->inv_w - a->inv_w, diw2 = c->inv_w - a->inv_w;
+    const rd_material *m = t->material;
+    const uint32_t parts = job->parts, part = job->part;
+
+    for (int64_t y = py0; y <= py1; y++) {
+        if (parts > 1 && ((uint64_t)y >> STRIPE_SHIFT) % parts != part) {
+            /* Jump to the first row of the next stripe. */
+            y = (int64_t)((((uint64_t)y >> STRIPE_SHIFT) + 1) << STRIPE_SHIFT) - 1;
+            continue;
+        }
+        int64_t sy = y * RD_ONE + RD_ONE / 2, sx = px0 * RD_ONE + RD_ONE / 2;
+        int64_t e[3], step[3], xa, xb;
+        for (int i = 0; i < 3; i++) {
+            const rd_vertex *p = vv[(i + 1) % 3];
+            e[i] = dx[i] * (sy - p->y) - dy[i] * (sx - p->x) - bias[i];
+            step[i] = -dy[i] * RD_ONE;
+        }
+        if (!rd_row_span(e, step, px0, px1, &xa, &xb)) continue;
+        for (int i = 0; i < 3; i++) e[i] += (xa - px0) * step[i];
+        float *zrow = tg->depth + (size_t)y * (size_t)W;
+        uint8_t *crow = tg->color + (size_t)y * tg->stride;
+        for (int64_t x = xa; x <= xb; x++, e[0] += step[0], e[1] += step[1], e[2] += step[2]) {
+            float b1 = (float)(e[1] + bias[1]) * inv_area, b2 = (float)(e[2] + bias[2]) * inv_area;
+            float z = z0 + b1 * dz1 + b2 * dz2;
+            if (!(z < zrow[x])) continue;
+            float w = 1.0f / (iw0 + b1 * diw1 + b2 * diw2);
+            float L = (A0[0] + b1 * dA1[0] + b2 * dA2[0]) * w;
+            float R = (A0[1] + b1 * dA1[1] + b2 * dA2[1]) * w * 255.0f;
+            uint8_t *px = crow + x * 4;
+            if (textured) {
+                float u = (A0[2] + b1 * dA1[2] + b2 * dA2[2]) * w;
+                float v = (A0[3] + b1 * dA1[3] + b2 * dA2[3]) * w;
+                float texel[4];
+                sample(m, u, v, texel);
+                if (texel[3] < 127.5f) continue; /* cut-out */
+                px[0] = to_byte(texel[0] * m->color[0] * L + R);
+                px[1] = to_byte(texel[1] * m->color[1] * L + R);
+                px[2] = to_byte(texel[2] * m->color[2] * L + R);
+            } else {
+                px[0] = to_byte(m->flat[0] * L + R);
+                px[1] = to_byte(m->flat[1] * L + R);
+                px[2] = to_byte(m->flat[2] * L + R);
+            }
+            px[3] = 255;
+            zrow[x] = z;
+        }
+    }
+}
+
+/* -- Clipping -- */
+
+#define MAX_POLY 12 /* 3 corners + one per plane */
+
+static float plane_distance(const rd_vertex *v, uint32_t plane, float gx, float gy)
+{
+    const float *c = v->clip;
+    switch (plane) {
+    case RD_OUT_NEAR: return c[2] + c[3];
+    case RD_OUT_FAR: return c[3] - c[2];
+    case RD_OUT_LEFT: return c[0] + gx * c[3];
+    case RD_OUT_RIGHT: return gx * c[3] - c[0];
+    case RD_OUT_BOTTOM: return c[1] + gy * c[3];
+    default: return gy * c[3] - c[1];
+    }
+}
+
+static void lerp_vertex(const rd_vertex *p, const rd_vertex *q, float t, rd_vertex *out)
+{
+    for (int i = 0; i < 4; i++) out->clip[i] = p->clip[i] + (q->clip[i] - p->clip[i]) * t;
+    for (int i = 0; i < RD_ATTRS; i++) out->attr[i] = p->attr[i] + (q->attr[i] - p->attr[i]) * t;
+    out->facing = p->facing;
+    out->outcode = 0;
+}
+
+/* Sutherland-Hodgman against every plane some corner is outside of;
+ * attributes are linear in clip space, so interpolating them there keeps
+ * them perspective-correct. */
+static void clip_and_draw(const rd_raster_job *job, const tri *t, uint32_t planes)
+{
+    rd_vertex buf[2][MAX_POLY];
+    int n = 3, cur = 0;
+    for (int i = 0; i < 3; i++) buf[0][i] = *t->v[i];
+    const rd_target *tg = job->target;
+    float gx = 1.0f + 2.0f * RD_GUARD_PIXELS / (float)tg->width;
+    float gy = 1.0f + 2.0f * RD_GUARD_PIXELS / (float)tg->height;
+    for (uint32_t plane = 1; plane < RD_OUT_INVALID; plane <<= 1) {
+        if (!(planes & plane)) continue;
+        const rd_vertex *in = buf[cur];
+        rd_vertex *out = buf[cur ^ 1];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            const rd_vertex *p = &in[i], *q = &in[(i + 1) % n];
+            float dp = plane_distance(p, plane, gx, gy), dq = plane_distance(q, plane, gx, gy);
+            if (dp >= 0) out[m++] = *p;
+            if ((dp >= 0) != (dq >= 0) && m < MAX_POLY) lerp_vertex(p, q, dp / (dp - dq), &out[m++]);
+        }
+        n = m;
+        cur ^= 1;
+        if (n < 3) return;
+    }
+    rd_vertex *poly = buf[cur];
+    for (int i = 0; i < n; i++) {
+        if (!(poly[i].clip[3] > 0) || !isfinite(poly[i].clip[3])) return;
+        ossa__rd_project(&poly[i], tg->width, tg->height);
+    }
+    tri sub = *t;
+    for (int i = 1; i + 1 < n; i++) {
+        sub.v[0] = &poly[0], sub.v[1] = &poly[i], sub.v[2] = &poly[i + 1];
+        draw(job, &sub);
+    }
+}
+
+/* -- All triangles -- */
+
+static bool owns_rows(const rd_raster_job *job, int32_t y0, int32_t y1)
+{
+    if (job->parts <= 1) return true;
+    if (y0 < 0) y0 = 0;
+    if (y1 > (int32_t)job->target->height - 1) y1 = (int32_t)job->target->height - 1;
+    if (y0 > y1) return false;
+    uint32_t s0 = (uint32_t)y0 >> STRIPE_SHIFT, s1 = (uint32_t)y1 >> STRIPE_SHIFT;
+    if (s1 - s0 + 1 >= job->parts) return true;
+    for (uint32_t s = s0; s <= s1; s++)
+        if (s % job->parts == job->part) return true;
+    return false;
+}
+
+void ossa__rd_raster(const rd_raster_job *job)
+{
+    const ossa_render_scene *s = job->scene;
+    const rd_vertex *vs = job->vertices;
+    for (uint32_t i = 0; i < s->num_triangles; i++) {
+        const uint32_t *idx = s->triangles + (size_t)i * 3;
+        tri t;
+        t.v[0] = &vs[idx[0]], t.v[1] = &vs[idx[1]], t.v[2] = &vs[idx[2]];
+        uint32_t o0 = t.v[0]->outcode, o1 = t.v[1]->outcode, o2 = t.v[2]->outcode;
+        if (((o0 | o1 | o2) & RD_OUT_INVALID) || (o0 & o1 & o2)) continue;
+        if ((o0 | o1 | o2) == 0) {
+            int32_t ya = t.v[0]->y, yb = t.v[1]->y, yc = t.v[2]->y;
+            int32_t lo = ya < yb ? (ya < yc ? ya : yc) : (yb < yc ? yb : yc);
+            int32_t hi = ya > yb ? (ya > yc ? ya : yc) : (yb > yc ? yb : yc);
+            if (!owns_rows(job, lo >> RD_SUBPIXEL_BITS, (hi >> RD_SUBPIXEL_BITS) + 1)) continue;
+        }
+        t.material = &s->materials[s->triangle_mesh[i]];
+        t.cull = t.material->cull;
+        t.facing = t.v[0]->facing + t.v[1]->facing + t.v[2]->facing >= 0;
+        if ((o0 | o1 | o2) == 0) draw(job, &t);
+        else clip_and_draw(job, &t, o0 | o1 | o2);
+    }
+}

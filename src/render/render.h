@@ -1,0 +1,264 @@
+/* Internals of the software renderer (src/render/): the scene, the
+ * framebuffer, the vertex stage's output and the pieces that draw into a
+ * framebuffer. Not installed. */
+#ifndef OSSA_RENDER_H
+#define OSSA_RENDER_H
+
+#include "core/internal.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Screen positions are fixed point with this many fraction bits. */
+#define RD_SUBPIXEL_BITS 8
+#define RD_ONE (1 << RD_SUBPIXEL_BITS)
+/* Triangles are clipped to this many pixels around the framebuffer, so
+ * that fixed-point coordinates stay below 2^23 and edge functions fit in
+ * 64 bits. Framebuffers are at most RD_MAX_SIDE pixels on a side. */
+#define RD_GUARD_PIXELS 16384
+#define RD_MAX_SIDE 16384
+#define RD_MAX_IMAGE_SIDE 8192
+
+/* Attributes carried from vertices to pixels. Lighting is computed for
+ * both sides of a vertex so that a triangle seen from behind can be lit
+ * with its normal turned over. */
+enum {
+    RD_LIGHT_FRONT, /* ambient + diffuse * max(0, n.l) */
+    RD_LIGHT_BACK,  /* the same with -n */
+    RD_RIM_FRONT,   /* rim * (1 - max(0, n.v))^power */
+    RD_RIM_BACK,
+    RD_U,
+    RD_V,
+    RD_ATTRS
+};
+
+/* Clip-space outcodes: which clipping planes a vertex is outside of. */
+enum {
+    RD_OUT_NEAR = 1,
+    RD_OUT_FAR = 2,
+    RD_OUT_LEFT = 4,
+    RD_OUT_RIGHT = 8,
+    RD_OUT_BOTTOM = 16,
+    RD_OUT_TOP = 32,
+    RD_OUT_INVALID = 64 /* not finite: its triangles are skipped */
+};
+
+typedef struct rd_vertex {
+    float clip[4];
+    float attr[RD_ATTRS];
+    /* Valid when outcode is 0 (and filled again for clipped vertices). */
+    int32_t x, y; /* screen position, RD_SUBPIXEL_BITS fraction bits, y down */
+    float z;      /* window depth 0..1 */
+    float inv_w;
+    /* n.v: whether the normal faces the eye, which picks the lit side of
+     * triangles in meshes whose winding cannot be trusted. */
+    float facing;
+    uint32_t outcode;
+} rd_vertex;
+
+enum { RD_CULL_BACK, RD_CULL_FRONT, RD_CULL_NONE };
+
+typedef struct rd_material {
+    float color[3];   /* multiplies the texture, 0..1 */
+    float flat[3];    /* the colour without a texture, 0..255 */
+    uint8_t *texture; /* owned; RGBA8 */
+    uint32_t texture_width, texture_height;
+    int cull; /* RD_CULL_*: from the mesh's winding */
+} rd_material;
+
+struct ossa_render_scene {
+    ossa_allocator allocator;
+    uint32_t flags;
+    uint32_t num_vertices, num_triangles, num_meshes, num_joints;
+    int generated_normals;
+    ossa_bounds bind_bounds;
+
+    float *positions; /* 3 per vertex, bind pose */
+    float *normals;   /* 3 per vertex, unit */
+    float *texcoords; /* 2 per vertex, or NULL */
+    /* `influences` per vertex, or NULL for a model without blend data.
+     * Weights sum to 1; vertices without usable weights point at the
+     * identity matrix kept after the joints' (index num_joints). */
+    uint16_t *blend_indices;
+    float *blend_weights;
+    uint32_t influences;
+
+    uint32_t *triangles;        /* 3 per triangle */
+    uint32_t *triangle_mesh;    /* material index per triangle */
+    rd_material *materials;     /* num_meshes + 1: the last for triangles outside meshes */
+
+    int32_t *parents;
+    float (*inverse_bind)[16];  /* num_joints */
+    float (*bind_model)[16];    /* num_joints model-space bind matrices */
+
+    /* Work buffers of one render, grown on demand. */
+    float (*skin)[16];          /* num_joints + 1 */
+    float *skinned_positions, *skinned_normals;
+    rd_vertex *vertices;
+    uint8_t *work_color;
+    float *work_depth;
+    size_t work_color_size, work_depth_size; /* bytes */
+    size_t memory;
+};
+
+/* What one render draws into: the caller's image directly, or a larger
+ * work buffer when supersampling. */
+typedef struct rd_target {
+    uint32_t width, height;
+    uint8_t *color;
+    size_t stride; /* bytes per row of color */
+    float *depth;  /* width * height */
+    bool transparent;
+} rd_target;
+
+/* Shading settings of one render. */
+typedef struct rd_shading {
+    float light[3]; /* unit, camera space */
+    float ambient, diffuse, rim, rim_power;
+    int rim_power_int; /* rim_power when it is a small whole number, else -1 */
+} rd_shading;
+
+/* -- raster.c -- */
+
+/* Draws triangles [..) of the scene whose rows fall in this thread's
+ * share: rows are dealt out in stripes of 16, stripe s going to `part`
+ * when s % parts == part, so each pixel is always drawn by one thread in
+ * triangle order and the result does not depend on `parts`. */
+typedef struct rd_raster_job {
+    const ossa_render_scene *scene;
+    const rd_vertex *vertices;
+    rd_target *target;
+    bool two_sided, textures;
+    uint32_t part, parts;
+} rd_raster_job;
+
+void ossa__rd_raster(const rd_raster_job *job);
+
+/* Screen position and depth of a clip-space vertex (outcode 0 or clipped
+ * into the guard band), for a target of the given size. */
+void ossa__rd_project(rd_vertex *v, uint32_t width, uint32_t height);
+/* The outcode of a clip-space position for a target of the given size. */
+uint32_t ossa__rd_outcode(const float clip[4], uint32_t width, uint32_t height);
+
+/* -- shade.c: skinning and the vertex stage -- */
+
+typedef struct rd_vertex_job {
+    ossa_render_scene *scene;
+    const ossa_render_camera *camera;
+    const rd_shading *shading;
+    uint32_t width, height; /* of the target */
+    bool skinned;
+    ossa_simd simd;
+    uint32_t first, count; /* vertices */
+    /* Out: extents of the skinned vertices along the ground's axes
+     * (e1, e2, up) for the shadow; min > max when none is finite. */
+    float min[3], max[3];
+    ossa_status status;
+    ossa_error error;
+} rd_vertex_job;
+
+void ossa__rd_vertex_stage(rd_vertex_job *job);
+
+/* Two unit vectors spanning the ground plane of `up`. */
+void ossa__rd_ground_axes(const float up[3], float e1[3], float e2[3]);
+
+/* -- overlay.c: what is drawn besides the model -- */
+
+/* A triangle in screen pixels (y down) blended with constant colour `rgb`
+ * and alpha interpolated from the corners (0..1); no depth. Triangles are
+ * closed on the top-left, so neighbours sharing an edge blend once. */
+void ossa__rd_blend_triangle(rd_target *t, float p[3][2], const float alpha[3],
+                             const uint8_t rgb[3]);
+/* Blends `rgb` with alpha a (0..1) over the pixel ("over", straight alpha). */
+void ossa__rd_blend_pixel(uint8_t *dst, const uint8_t rgb[3], float a);
+
+typedef struct rd_shadow {
+    float center[3]; /* on the ground, model space */
+    float radius[2]; /* along the ground axes e1, e2 */
+    float strength;  /* peak alpha */
+} rd_shadow;
+
+void ossa__rd_draw_grid(rd_target *t, const ossa_render_camera *camera, uint32_t supersample);
+void ossa__rd_draw_shadow(rd_target *t, const ossa_render_camera *camera, const rd_shadow *s);
+void ossa__rd_draw_skeleton(rd_target *t, const ossa_render_camera *camera,
+                            const ossa_render_scene *scene, const float (*pose)[16],
+                            uint32_t supersample);
+
+/* -- quantize.c: GIF palettes -- */
+
+typedef struct rd_cell {
+    uint32_t count;
+    uint64_t sum[3];
+} rd_cell;
+
+/* Work memory of the quantizer (about 1 MiB), kept between frames. */
+typedef struct rd_quantizer {
+    rd_cell hist[32768]; /* per 15-bit colour cell */
+    uint32_t cells[32768];
+    uint8_t map[32768]; /* cell -> palette index */
+} rd_quantizer;
+
+/* Picks at most max_colors (<= 256) colours for the pixels with alpha >=
+ * 128 and writes each pixel's palette index (width per row) to `index`;
+ * returns the number of colours. Indices of transparent pixels are
+ * meaningless. */
+uint32_t ossa__rd_quantize(rd_quantizer *q, const uint8_t *rgba, uint32_t width, uint32_t height,
+                           size_t stride, uint32_t max_colors, uint8_t *index, uint8_t palette[][3]);
+
+/* -- threads.c -- */
+
+/* Calls fn(ctx, i) for i in [0, count), on up to `count` threads (the
+ * calling one included); returns when all calls have. If a thread cannot
+ * be started its calls run on the calling thread. */
+void ossa__rd_parallel(uint32_t count, void (*fn)(void *ctx, uint32_t index), void *ctx);
+
+/* -- Fixed-point helpers shared by the rasterizers -- */
+
+static inline int64_t rd_floor_div(int64_t a, int64_t b) /* b > 0 */
+{
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* The columns x0..x1 of a row where all three edge values are >= 0, the
+ * values being e at column `first` and changing by step per column;
+ * clamped to first..last. False when there are none. Exact: a span costs
+ * three divisions instead of a test per pixel of the bounding box, which
+ * matters for long thin triangles. */
+static inline bool rd_row_span(const int64_t e[3], const int64_t step[3], int64_t first,
+                               int64_t last, int64_t *x0, int64_t *x1)
+{
+    int64_t lo = first, hi = last;
+    for (int i = 0; i < 3; i++) {
+        if (step[i] > 0) {
+            if (e[i] < 0) {
+                int64_t k = (-e[i] + step[i] - 1) / step[i];
+                if (first + k > lo) lo = first + k;
+            }
+        } else if (step[i] < 0) {
+            if (e[i] < 0) return false;
+            int64_t k = e[i] / -step[i];
+            if (first + k < hi) hi = first + k;
+        } else if (e[i] < 0) {
+            return false;
+        }
+    }
+    *x0 = lo;
+    *x1 = hi;
+    return lo <= hi;
+}
+
+/* -- Math helpers shared by the files here -- */
+
+/* out = m * (v, w), m column-major. */
+static inline void rd_mat4_apply(const float m[16], const float v[3], float w, float out[4])
+{
+    for (int r = 0; r < 4; r++)
+        out[r] = m[r] * v[0] + m[4 + r] * v[1] + m[8 + r] * v[2] + m[12 + r] * w;
+}
+
+static inline float rd_dot3(const float a[3], const float b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+#endif
