@@ -108,8 +108,9 @@ static void test_code_names_unique(void **state)
         known++;
         for (int d = 0; d < c; d++) assert_string_not_equal(names[c], names[d]);
     }
-    /* none, 9 errors, 8 warnings, 22 findings. */
-    assert_int_equal(known, 40);
+    /* none, 10 errors, 8 warnings, 22 findings: a code added to ossa.h
+     * without a name in ossa_code_name fails here. */
+    assert_int_equal(known, 41);
     assert_string_equal(ossa_code_name(OSSA_ERROR_TRUNCATED), "truncated");
     assert_string_equal(ossa_code_name(OSSA_WARNING_DROPPED), "dropped");
 }
