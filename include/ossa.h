@@ -319,7 +319,9 @@ typedef enum ossa_format {
     OSSA_FORMAT_ILLANIM = 10, /* illEngine animation */
     OSSA_FORMAT_ILLANSET = 11, /* illEngine bone names of a model set (.illanset) */
     OSSA_FORMAT_SOTC_NTO = 12, /* Shadow of the Colossus texture (XFF .nto): header only */
-    OSSA_FORMAT_FBX = 13       /* Autodesk FBX 7, binary or ASCII: read only */
+    OSSA_FORMAT_FBX = 13,      /* Autodesk FBX 7, binary or ASCII: read only */
+    OSSA_FORMAT_MD5MESH = 16,  /* id Tech 4 .md5mesh (version 10): skeleton and meshes */
+    OSSA_FORMAT_MD5ANIM = 17   /* id Tech 4 .md5anim (version 10): one animation */
 } ossa_format;
 
 /* The model's joints were made from an animation-only file's poses: they

@@ -41,5 +41,7 @@ extern const ossa_format_ops ossa__illskel_format;
 extern const ossa_format_ops ossa__illanim_format;
 extern const ossa_format_ops ossa__illanset_format;
 extern const ossa_format_ops ossa__fbx_format;
+extern const ossa_format_ops ossa__md5mesh_format;
+extern const ossa_format_ops ossa__md5anim_format;
 
 #endif

@@ -1,0 +1,161 @@
+/* MD5 tokens (formats/md5.md §1) over the shared lexer of text/text.h.
+ *
+ * id reads MD5 with its general tokenizer (idLexer): line breaks are
+ * ordinary blanks, comments are line and block comments, strings are
+ * quoted without escapes, and "(){}" are tokens of their own. The readers
+ * take statements in the fixed order id's loader does; every function here
+ * either consumes what was asked for or fails with line:column, what was
+ * expected and what was found.
+ *
+ * The number and blank scanners are inline: frame values and mesh entries
+ * are nearly all of a large file, and the common token ("-0.7071067691",
+ * at most 19 digits around one point, no exponent) is converted here with
+ * one exact double division (text/number.c explains why that rounds
+ * correctly to float); everything else goes to lex.c. */
+#ifndef OSSA_MD5_LEX_H
+#define OSSA_MD5_LEX_H
+
+#include "text/text.h"
+
+#include <float.h>
+
+typedef struct md5_lexer {
+    ossa_lexer lx;
+    ossa_model *model; /* receives warnings */
+    bool warned_plus, warned_exponent, warned_int_float;
+} md5_lexer;
+
+/* Starts at the first byte (a UTF-8 byte order mark is skipped). */
+void ossa__md5_lex_init(md5_lexer *L, ossa_model *model, const unsigned char *data, size_t size,
+                        ossa_error *error);
+
+/* True for the bytes that end a number or a word without being part of it. */
+static inline bool ossa__md5_is_end(const md5_lexer *L, const char *p)
+{
+    if (p >= L->lx.end) return true;
+    char c = *p;
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ')' || c == '(' || c == '}' ||
+           c == '{' || c == '\v' || c == '\f' || c == '"' ||
+           (c == '/' && L->lx.end - p >= 2 && (p[1] == '/' || p[1] == '*'));
+}
+
+/* Skips to the next token: 1 when there is one, 0 at the end, -1 failed
+ * (a comment that never ends). One or two spaces between tokens on a line
+ * are the common case and cost a compare each. */
+static inline int ossa__md5_space(md5_lexer *L)
+{
+    const char *p = L->lx.p, *end = L->lx.end;
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    L->lx.p = p;
+    if (p < end && (unsigned char)*p > ' ' && *p != '/') return 1;
+    return ossa__lex_skip_space(&L->lx);
+}
+
+/* Fails at the cursor: "expected <what>, found <token>". */
+ossa_status ossa__md5_expected(md5_lexer *L, const char *what);
+
+/* Consumes the word `word` (a keyword, case-sensitive) or fails with
+ * "expected 'word'<context>". */
+ossa_status ossa__md5_keyword(md5_lexer *L, const char *word, const char *context);
+/* Whether the next token is `word` (consumed when it is); never fails. */
+bool ossa__md5_accept(md5_lexer *L, const char *word);
+/* Consumes one of ( ) { }. */
+ossa_status ossa__md5_punct(md5_lexer *L, char c, const char *context);
+/* A quoted string, or a bare word (id accepts both). The result points
+ * into the text, without quotes. */
+ossa_status ossa__md5_string(md5_lexer *L, const char **s, size_t *len, const char *what);
+/* A decimal integer in [min, max] (a leading '+' is accepted with a
+ * warning). `at` receives the token's position (may be NULL). */
+ossa_status ossa__md5_int_slow(md5_lexer *L, int64_t *out, int64_t min, int64_t max,
+                               const char *what, const char **at);
+/* A finite number in every syntax ossa accepts (exponents in either case
+ * and '+' with a warning). */
+ossa_status ossa__md5_float_slow(md5_lexer *L, float *out, const char *what);
+
+static const double ossa__md5_pow10[20] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
+                                           1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13,
+                                           1e14, 1e15, 1e16, 1e17, 1e18, 1e19};
+
+static inline ossa_status ossa__md5_float(md5_lexer *L, float *out, const char *what)
+{
+    if (ossa__md5_space(L) < 0) return OSSA_FAILED;
+    const char *p = L->lx.p, *end = L->lx.end;
+    bool negative = p < end && *p == '-';
+    p += negative;
+    const char *start = p;
+    uint64_t m = 0;
+    unsigned d;
+    while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
+        m = m * 10 + d;
+        p++;
+    }
+    size_t digits = (size_t)(p - start), frac = 0;
+    if (p < end && *p == '.') {
+        const char *point = ++p;
+        while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
+            m = m * 10 + d;
+            p++;
+        }
+        frac = (size_t)(p - point);
+        digits += frac;
+    }
+    /* Up to 15 digits, the mantissa and the power of ten are exact
+     * doubles: one division rounds correctly, and so does the conversion
+     * to float unless the double lies exactly on a float midpoint. */
+    if (digits - 1 < 15 && ossa__md5_is_end(L, p)) {
+        double v = (double)m / ossa__md5_pow10[frac];
+        float f = (float)v;
+        uint64_t bits;
+        memcpy(&bits, &v, 8);
+        if ((bits & 0x1fffffffu) != 0x10000000u && (f >= FLT_MIN || m == 0)) {
+            *out = negative ? -f : f;
+            L->lx.p = p;
+            return OSSA_OK;
+        }
+    }
+    return ossa__md5_float_slow(L, out, what);
+}
+
+static inline ossa_status ossa__md5_int(md5_lexer *L, int64_t *out, int64_t min, int64_t max,
+                                        const char *what)
+{
+    if (ossa__md5_space(L) < 0) return OSSA_FAILED;
+    const char *p = L->lx.p, *end = L->lx.end;
+    bool negative = p < end && *p == '-';
+    p += negative;
+    const char *start = p;
+    int64_t v = 0;
+    unsigned d;
+    while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10 && p - start < 18) {
+        v = v * 10 + d;
+        p++;
+    }
+    if (p > start && ossa__md5_is_end(L, p)) {
+        v = negative ? -v : v;
+        if (v >= min && v <= max) {
+            *out = v;
+            L->lx.p = p;
+            return OSSA_OK;
+        }
+    }
+    return ossa__md5_int_slow(L, out, min, max, what, NULL);
+}
+
+/* "( a b c )": n numbers in parentheses. */
+static inline ossa_status ossa__md5_vector(md5_lexer *L, float *v, int n, const char *what)
+{
+    if (ossa__md5_punct(L, '(', what)) return OSSA_FAILED;
+    for (int i = 0; i < n; i++)
+        if (ossa__md5_float(L, &v[i], what)) return OSSA_FAILED;
+    return ossa__md5_punct(L, ')', what);
+}
+
+/* Line and column of a position (for checks made after the fact). */
+void ossa__md5_locate(const md5_lexer *L, const char *at, uint32_t *line, uint32_t *column);
+/* Fails with CORRUPT at a position passed earlier. */
+ossa_status ossa__md5_fail_at(md5_lexer *L, const char *at, const char *fmt, ...) OSSA_PRINTF(3, 4);
+/* A warning located at the cursor (or at `at` when not NULL). */
+void ossa__md5_warn(md5_lexer *L, ossa_code code, const char *at, const char *fmt, ...)
+    OSSA_PRINTF(4, 5);
+
+#endif

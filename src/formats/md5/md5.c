@@ -1,0 +1,218 @@
+/* MD5 (formats/md5.md): the format table's two entries, detection, the
+ * read entry point, which reads the common header and hands the rest to
+ * the md5mesh or md5anim reader by what follows it, and the writers' entry
+ * points: an md5mesh in memory, one md5anim in memory, and the md5mesh
+ * with one md5anim per animation written together as files. */
+#include "formats/md5/md5.h"
+
+#include <stdio.h>
+
+/* -- Detection and reading -- */
+
+/* The first token, after an optional byte order mark, blanks and
+ * comments, is MD5Version. */
+static bool md5_sniff(const unsigned char *data, size_t size)
+{
+    const char *p = (const char *)data, *end = p + size;
+    if (size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF) p += 3;
+    for (int guard = 0; guard < 64; guard++) {
+        while (p < end && (ossa__text_blank(*p) || *p == '\n')) p++;
+        if (end - p >= 2 && p[0] == '/' && p[1] == '/') {
+            while (p < end && *p != '\n') p++;
+        } else if (end - p >= 2 && p[0] == '/' && p[1] == '*') {
+            for (p += 2; p < end - 1 && !(p[0] == '*' && p[1] == '/'); p++) {
+            }
+            p += 2;
+        } else {
+            break;
+        }
+    }
+    static const char word[] = "MD5Version";
+    size_t n = sizeof word - 1;
+    return p < end && (size_t)(end - p) > n && memcmp(p, word, n) == 0 &&
+           (ossa__text_blank(p[n]) || p[n] == '\n');
+}
+
+static bool next_is(md5_lexer *L, const char *word)
+{
+    size_t n = strlen(word);
+    const char *p = L->lx.p;
+    return (size_t)(L->lx.end - p) >= n && memcmp(p, word, n) == 0 && ossa__md5_is_end(L, p + n);
+}
+
+static ossa_status md5_read(ossa_model *model, const unsigned char *data, size_t size,
+                            const ossa_load_options *options, ossa_error *error)
+{
+    md5_lexer L;
+    ossa__md5_lex_init(&L, model, data, size, error);
+    int r = ossa__md5_space(&L);
+    if (r < 0) return OSSA_FAILED;
+    if (r && !next_is(&L, "MD5Version"))
+        return ossa__fail_line(error, OSSA_ERROR_FORMAT, L.lx.line, ossa__lex_column(&L.lx, L.lx.p),
+                               "expected 'MD5Version' (an MD5 file starts with it)");
+    int64_t version;
+    if (ossa__md5_keyword(&L, "MD5Version", "") || ossa__md5_space(&L) < 0) return OSSA_FAILED;
+    const char *at = L.lx.p;
+    if (ossa__md5_int(&L, &version, INT64_MIN + 1, INT64_MAX, "the version")) return OSSA_FAILED;
+    if (version != 10)
+        return ossa__fail_line(error, OSSA_ERROR_UNSUPPORTED, L.lx.line, ossa__lex_column(&L.lx, at),
+                               "MD5Version %lld is not supported (only 10, id Tech 4's)",
+                               (long long)version);
+    const char *s;
+    size_t n;
+    if (ossa__md5_keyword(&L, "commandline", "") || ossa__md5_string(&L, &s, &n, "the command line") ||
+        ossa__md5_space(&L) < 0)
+        return OSSA_FAILED;
+    if (next_is(&L, "numJoints")) return ossa__md5_read_mesh(&L, model, options);
+    if (next_is(&L, "numFrames")) return ossa__md5_read_anim(&L, model, options);
+    return ossa__md5_expected(&L, "'numJoints' (an md5mesh) or 'numFrames' (an md5anim)");
+}
+
+/* -- Writing -- */
+
+static ossa_status write_mesh(const ossa_model *model, const ossa_write_options *options,
+                              ossa_buf *out, ossa_error *error)
+{
+    md5_skeleton s;
+    if (ossa__md5_skeleton_init(&s, model, options, error)) return OSSA_FAILED;
+    ossa_status st = ossa__md5_write_mesh_text(&s, out, error);
+    ossa__md5_skeleton_free(&s);
+    return st;
+}
+
+static ossa_status check_animation(const ossa_model *model, uint32_t a, ossa_error *error)
+{
+    if (!model->num_animations)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "the model has no animation to write as an md5anim");
+    if (a >= model->num_animations)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "animation %u does not exist (the model has %u)", a,
+                          model->num_animations);
+    return OSSA_OK;
+}
+
+static ossa_status write_anim(const ossa_model *model, const ossa_write_options *options,
+                              ossa_buf *out, ossa_error *error)
+{
+    if (check_animation(model, options->animation, error)) return OSSA_FAILED;
+    md5_skeleton s;
+    if (ossa__md5_skeleton_init(&s, model, options, error)) return OSSA_FAILED;
+    ossa_status st = ossa__md5_write_anim_text(&s, options->animation, out, error);
+    ossa__md5_skeleton_free(&s);
+    return st;
+}
+
+/* `path` without its extension. */
+static size_t stem_length(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base ? (size_t)(dot - path) : strlen(path);
+}
+
+/* An animation name as a piece of a file name: letters, digits, '_', '-'
+ * and '.' stay, anything else becomes '_'. */
+static void file_part(const char *name, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (const char *p = name; *p && k + 1 < cap; p++) {
+        char c = *p;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '_' || c == '-' || c == '.';
+        out[k++] = ok ? c : '_';
+    }
+    out[k] = 0;
+}
+
+/* STEM.md5mesh (the path given) and STEM.NAME.md5anim per animation with
+ * frames, all in place or none. */
+static ossa_status write_files(const ossa_model *model, const char *path,
+                               const ossa_write_options *options, ossa_error *error)
+{
+    md5_skeleton s;
+    if (ossa__md5_skeleton_init(&s, model, options, error)) return OSSA_FAILED;
+    size_t count = 1 + model->num_animations, stem = stem_length(path);
+    ossa_output_file *files = ossa__temp_calloc(model, count, sizeof *files);
+    ossa_buf *bufs = ossa__temp_calloc(model, count, sizeof *bufs);
+    char **paths = ossa__temp_calloc(model, count, sizeof *paths);
+    ossa_status st = OSSA_OK;
+    size_t written = 0;
+    if (!files || !bufs || !paths) st = ossa__fail_nomem(error);
+    for (size_t i = 0; i < count && !st; i++) ossa__buf_init(&bufs[i], options->allocator);
+    for (size_t i = 0; i < count && !st; i++) {
+        char part[200] = "";
+        if (i) {
+            const ossa_animation *an = &model->animations[i - 1];
+            if (!an->num_frames) {
+                ossa__md5_write_warn(options, OSSA_WARNING_DROPPED,
+                                     "animation '%s' has no frames and is not written", an->name);
+                continue;
+            }
+            char safe[160];
+            file_part(an->name, safe, sizeof safe);
+            if (safe[0])
+                snprintf(part, sizeof part, ".%s", safe);
+            else
+                snprintf(part, sizeof part, ".%zu", i - 1);
+            /* two animations with one file name: the later gets its index */
+            for (size_t j = 1; j < written; j++) {
+                size_t pl = strlen(part);
+                if (strlen(files[j].path) == stem + pl + 8 && memcmp(files[j].path + stem, part, pl) == 0) {
+                    snprintf(part, sizeof part, ".%s.%zu", safe, i - 1);
+                    break;
+                }
+            }
+        }
+        size_t len = i ? stem + strlen(part) + 8 : strlen(path);
+        char *p = ossa__temp_alloc(model, len + 1);
+        if (!p) {
+            st = ossa__fail_nomem(error);
+            break;
+        }
+        paths[i] = p;
+        if (i)
+            snprintf(p, len + 1, "%.*s%s.md5anim", (int)stem, path, part);
+        else
+            memcpy(p, path, len + 1);
+        ossa__error_set_file(error, p);
+        ossa_buf *b = &bufs[written];
+        st = i ? ossa__md5_write_anim_text(&s, (uint32_t)(i - 1), b, error)
+               : ossa__md5_write_mesh_text(&s, b, error);
+        if (!st && b->failed) st = ossa__fail_nomem(error);
+        files[written].path = p;
+        files[written].data = b->data ? (const void *)b->data : "";
+        files[written].size = b->size;
+        written++;
+    }
+    if (!st) st = ossa__write_files_atomic(files, written, options, error);
+    for (size_t i = 0; bufs && i < count; i++) ossa__buf_release(&bufs[i]);
+    for (size_t i = 0; paths && i < count; i++) ossa__temp_free(model, paths[i]);
+    ossa__temp_free(model, files);
+    ossa__temp_free(model, bufs);
+    ossa__temp_free(model, paths);
+    ossa__md5_skeleton_free(&s);
+    return st;
+}
+
+const ossa_format_ops ossa__md5mesh_format = {
+    .id = OSSA_FORMAT_MD5MESH,
+    .name = "md5mesh",
+    .extensions = ".md5mesh",
+    .sniff = md5_sniff,
+    .read = md5_read,
+    .write = write_mesh,
+    .write_files = write_files,
+};
+
+/* Detection finds the md5mesh entry first; md5_read tells the kinds
+ * apart by content, so this entry's sniff only serves forced formats. */
+const ossa_format_ops ossa__md5anim_format = {
+    .id = OSSA_FORMAT_MD5ANIM,
+    .name = "md5anim",
+    .extensions = ".md5anim",
+    .sniff = md5_sniff,
+    .read = md5_read,
+    .write = write_anim,
+};
