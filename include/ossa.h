@@ -320,6 +320,8 @@ typedef enum ossa_format {
     OSSA_FORMAT_ILLANSET = 11, /* illEngine bone names of a model set (.illanset) */
     OSSA_FORMAT_SOTC_NTO = 12, /* Shadow of the Colossus texture (XFF .nto): header only */
     OSSA_FORMAT_FBX = 13,      /* Autodesk FBX 7, binary or ASCII: read only */
+    OSSA_FORMAT_SMD = 14,      /* Valve Studiomdl Data: a reference or an animation */
+    OSSA_FORMAT_OBJ = 15,      /* Wavefront OBJ: static polygon meshes */
     OSSA_FORMAT_MD5MESH = 16,  /* id Tech 4 .md5mesh (version 10): skeleton and meshes */
     OSSA_FORMAT_MD5ANIM = 17   /* id Tech 4 .md5anim (version 10): one animation */
 } ossa_format;
@@ -619,7 +621,14 @@ enum {
      * -Y, from GlobalSettings; docs/formats/fbx.md) */
     OSSA_LOAD_FBX_KEEP_AXES = 1u << 7,
     /* FBX: keep the file's units (default: metres, UnitScaleFactor / 100) */
-    OSSA_LOAD_FBX_KEEP_UNITS = 1u << 8
+    OSSA_LOAD_FBX_KEEP_UNITS = 1u << 8,
+    /* SMD: turn the model +90 degrees about Z, as studiomdl does when it
+     * compiles (front -Y becomes +X); default: coordinates as written */
+    OSSA_LOAD_SMD_TURN = 1u << 9,
+    /* OBJ: Blender's axis mapping, (x, y, z) -> (x, -z, y) (Y up to Z up
+     * only); default: the IQM SDK's (x, y, z) -> (z, x, y), which also
+     * turns the front (+Z) to +X (docs/formats/obj.md) */
+    OSSA_LOAD_OBJ_BLENDER_AXES = 1u << 10
 };
 
 /* `options` may be NULL. Returns NULL and fills `error` on failure. The
@@ -649,6 +658,11 @@ typedef struct ossa_write_options {
     const ossa_allocator *allocator; /* NULL = malloc/free; buffers and temporaries */
     /* For formats that hold one animation (SOTC .anb): its index. */
     uint32_t animation;
+    /* With OSSA_WRITE_POSED: the time, in seconds, of animation `animation`
+     * at which a format that holds one static mesh (OBJ) is posed; looped
+     * or clamped as the animation's OSSA_ANIMATION_LOOP says, frame rate 0
+     * taken as OSSA_DEFAULT_FRAMERATE. */
+    double time;
     uint32_t flags; /* OSSA_WRITE_* */
     /* Optional: receives (with `user`) every warning of the write, once per
      * problem that does not stop it but loses data (OSSA_WARNING_DROPPED:
@@ -673,7 +687,11 @@ typedef struct ossa_write_options {
 
 /* Write flags; each names the format it applies to, others ignore it. */
 enum {
-    OSSA_WRITE_GLTF_EMBED = 1u << 0 /* .gltf: buffers as data URIs, no .bin */
+    OSSA_WRITE_GLTF_EMBED = 1u << 0, /* .gltf: buffers as data URIs, no .bin */
+    /* OBJ: the mesh skinned at `animation`, `time` instead of the bind pose */
+    OSSA_WRITE_POSED = 1u << 1,
+    /* OBJ: the inverse of OSSA_LOAD_OBJ_BLENDER_AXES, (x, y, z) -> (x, z, -y) */
+    OSSA_WRITE_OBJ_BLENDER_AXES = 1u << 2
 };
 
 /* Encodes into a new buffer; free it with ossa_free_buffer. */

@@ -41,6 +41,8 @@ extern const ossa_format_ops ossa__illskel_format;
 extern const ossa_format_ops ossa__illanim_format;
 extern const ossa_format_ops ossa__illanset_format;
 extern const ossa_format_ops ossa__fbx_format;
+extern const ossa_format_ops ossa__smd_format;
+extern const ossa_format_ops ossa__obj_format;
 extern const ossa_format_ops ossa__md5mesh_format;
 extern const ossa_format_ops ossa__md5anim_format;
 

@@ -17,6 +17,8 @@ static const ossa_format_ops *const formats[] = {
     &ossa__illanim_format,
     &ossa__illanset_format,
     &ossa__fbx_format,
+    &ossa__smd_format,
+    &ossa__obj_format,
     &ossa__md5mesh_format,
     &ossa__md5anim_format,
 };
