@@ -29,6 +29,18 @@ void ossa__free(const ossa_allocator *a, void *ptr, size_t size)
     free(ptr);
 }
 
+void *ossa__realloc(const ossa_allocator *a, void *ptr, size_t old_size, size_t new_size)
+{
+    if (!(a && a->alloc)) return realloc(ptr, new_size ? new_size : 1);
+    void *p = a->alloc(a->user, new_size ? new_size : 1);
+    if (!p) return NULL;
+    if (ptr) {
+        memcpy(p, ptr, old_size < new_size ? old_size : new_size);
+        if (a->free) a->free(a->user, ptr);
+    }
+    return p;
+}
+
 void *ossa__temp_alloc(const ossa_model *model, size_t size)
 {
     return ossa__alloc(&model->internal->arena.allocator, size ? size : 1);

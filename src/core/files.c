@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,7 +83,7 @@ static ossa_status check_target(const char *path, int *kind, ossa_error *error)
 }
 
 /* With OSSA_WRITE_NO_REPLACE, a write of several files replaces none:
- * the first few that exist are named. */
+ * the first few that exist are named, the error is about the main file. */
 static ossa_status refuse_existing(const ossa_output_file *files, size_t count, ossa_error *error)
 {
     char list[200] = "";
@@ -99,9 +98,12 @@ static ossa_status refuse_existing(const ossa_output_file *files, size_t count, 
         }
     }
     if (!found) return OSSA_OK;
+    ossa__error_set_file(error, files[0].path);
+    char more[32] = "";
+    if (found > 3) snprintf(more, sizeof more, " and %zu more", found - 3);
     return ossa__fail(error, OSSA_ERROR_EXISTS, OSSA_NO_OFFSET,
-                      "%zu of the %zu files to write exist%s and would be replaced: %s%s", found,
-                      count, found == 1 ? "s" : "", list, found > 3 ? ", ..." : "");
+                      "%s%s already exist%s; of the %zu files of this output, none is replaced",
+                      list, more, found == 1 ? "s" : "", count);
 }
 
 static ossa_status write_direct(const char *path, const ossa_output_file *file, ossa_error *error)
@@ -128,12 +130,17 @@ ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count
      * partial output and no target touched. Devices and FIFOs are written
      * into (after the temporaries, before the renames): replacing them
      * with a regular file (as root, /dev/full) would break the system. */
-    char **tmps = calloc(count + 1, sizeof *tmps);
-    int *kinds = calloc(count + 1, sizeof *kinds);
+    const ossa_allocator *alloc = options ? options->allocator : NULL;
+    char **tmps = ossa__alloc(alloc, (count + 1) * sizeof *tmps);
+    int *kinds = ossa__alloc(alloc, (count + 1) * sizeof *kinds);
     if (!tmps || !kinds) {
-        free(tmps);
-        free(kinds);
+        ossa__free(alloc, tmps, 0);
+        ossa__free(alloc, kinds, 0);
         return ossa__fail_nomem(error);
+    }
+    for (size_t i = 0; i <= count; i++) {
+        tmps[i] = NULL;
+        kinds[i] = TARGET_REPLACE;
     }
     ossa_status st = OSSA_OK;
     for (size_t i = 0; i < count && !st; i++) {
@@ -142,7 +149,7 @@ ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count
         st = check_target(path, &kinds[i], error);
         if (st || kinds[i] == TARGET_DIRECT) continue;
         size_t cap = strlen(path) + 32;
-        tmps[i] = malloc(cap);
+        tmps[i] = ossa__alloc(alloc, cap);
         if (!tmps[i]) {
             st = ossa__fail_nomem(error);
             break;
@@ -150,7 +157,7 @@ ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count
         int fd = open_temp(path, tmps[i], cap);
         if (fd < 0) {
             st = explain_create_failure(path, errno, error);
-            free(tmps[i]);
+            ossa__free(alloc, tmps[i], cap);
             tmps[i] = NULL;
             break;
         }
@@ -172,15 +179,15 @@ ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count
                             strerror(errno));
             break;
         }
-        free(tmps[i]);
+        ossa__free(alloc, tmps[i], 0);
         tmps[i] = NULL;
     }
     for (size_t i = 0; i < count; i++) {
         if (tmps[i]) unlink(tmps[i]);
-        free(tmps[i]);
+        ossa__free(alloc, tmps[i], 0);
     }
-    free(tmps);
-    free(kinds);
+    ossa__free(alloc, tmps, 0);
+    ossa__free(alloc, kinds, 0);
     if (!st) ossa__error_clear(error);
     for (size_t i = 0; i < count && !st && options && options->wrote; i++)
         options->wrote(options->user, files[i].path);

@@ -29,6 +29,11 @@ typedef struct ossa_arena {
 
 void *ossa__alloc(const ossa_allocator *a, size_t size);
 void ossa__free(const ossa_allocator *a, void *ptr, size_t size);
+/* Grows (or shrinks) a block from ossa__alloc to new_size bytes, keeping
+ * its first min(old_size, new_size) bytes; NULL on failure, the block then
+ * untouched. The default allocator uses realloc, which can extend a large
+ * block in place (no second copy at the peak). */
+void *ossa__realloc(const ossa_allocator *a, void *ptr, size_t old_size, size_t new_size);
 
 /* Temporary memory of computations on a model (adjacency, bounds, merging,
  * validation), from the model's allocator: *_calloc zeroes and checks the

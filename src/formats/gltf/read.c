@@ -151,7 +151,7 @@ static ossa_status load_external(gltf_reader *r, uint32_t i, const char *uri, gl
                                i, uri);
     /* Percent-decoding: "a%20b.bin" is the file "a b.bin". */
     size_t n = strlen(uri);
-    char *name = malloc(n + 1), *o = name;
+    char *name = ossa__alloc(r->alloc, n + 1), *o = name;
     if (!name) return ossa__fail_nomem(r->error);
     for (size_t k = 0; k < n; k++) {
         int hi, lo;
@@ -165,13 +165,13 @@ static ossa_status load_external(gltf_reader *r, uint32_t i, const char *uri, gl
     }
     *o = 0;
     size_t cap = ossa__sibling_path(r->options->file_name, name, NULL, 0) + 1;
-    char *path = malloc(cap);
+    char *path = ossa__alloc(r->alloc, cap);
     if (!path) {
-        free(name);
+        ossa__free(r->alloc, name, n + 1);
         return ossa__fail_nomem(r->error);
     }
     ossa__sibling_path(r->options->file_name, name, path, cap);
-    free(name);
+    ossa__free(r->alloc, name, n + 1);
     ossa_error sub;
     memset(&sub, 0, sizeof sub);
     unsigned char *data = NULL;
@@ -186,7 +186,7 @@ static ossa_status load_external(gltf_reader *r, uint32_t i, const char *uri, gl
         b->data = data;
         b->size = size;
     }
-    free(path);
+    ossa__free(r->alloc, path, cap);
     return st;
 }
 

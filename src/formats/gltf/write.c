@@ -84,7 +84,7 @@ static void put_floats(gw *w, cJSON *obj, const char *key, const float *v, int n
 
 /* Names come from files and may hold anything: JSON needs valid UTF-8, so
  * bytes that do not form it become U+FFFD. */
-static cJSON *jstring(const char *s)
+static cJSON *jstring(gw *w, const char *s)
 {
     size_t n = strlen(s), bad = 0;
     const unsigned char *p = (const unsigned char *)s;
@@ -100,7 +100,7 @@ static cJSON *jstring(const char *s)
         i += len;
     }
     if (!bad) return cJSON_CreateString(s);
-    char *clean = malloc(n + bad * 2 + 1), *o = clean;
+    char *clean = ossa__alloc(w->alloc, n + bad * 2 + 1), *o = clean;
     if (!clean) return NULL;
     for (size_t i = 0; i < n;) {
         size_t len = p[i] < 0x80 ? 1 : (p[i] & 0xE0) == 0xC0 ? 2 : (p[i] & 0xF0) == 0xE0 ? 3
@@ -119,13 +119,13 @@ static cJSON *jstring(const char *s)
     }
     *o = 0;
     cJSON *r = cJSON_CreateString(clean);
-    free(clean);
+    ossa__free(w->alloc, clean, n + bad * 2 + 1);
     return r;
 }
 
 static void put_name(gw *w, cJSON *obj, const char *name)
 {
-    if (name && name[0]) put(w, obj, "name", jstring(name));
+    if (name && name[0]) put(w, obj, "name", jstring(w, name));
 }
 
 /* -- Buffer views and accessors -- */
@@ -674,10 +674,10 @@ static bool image_name(const char *s)
 
 /* A URI reference for a file name: bytes other than unreserved characters
  * and '/' are percent-encoded. */
-static cJSON *juri(const char *s)
+static cJSON *juri(gw *w, const char *s)
 {
     size_t n = strlen(s);
-    char *out = malloc(n * 3 + 1), *o = out;
+    char *out = ossa__alloc(w->alloc, n * 3 + 1), *o = out;
     if (!out) return NULL;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         unsigned char c = *p;
@@ -689,7 +689,7 @@ static cJSON *juri(const char *s)
     }
     *o = 0;
     cJSON *r = cJSON_CreateString(out);
-    free(out);
+    ossa__free(w->alloc, out, n * 3 + 1);
     return r;
 }
 
@@ -709,7 +709,7 @@ static int material_index(gw *w, const char *name)
     put_int(w, pbr, "metallicFactor", 0);
     if (image_name(name) && ossa_model_find_array(w->m, OSSA_VERTEX_TEXCOORD, NULL)) {
         cJSON *img = put(w, w->images, NULL, cJSON_CreateObject());
-        put(w, img, "uri", juri(name));
+        put(w, img, "uri", juri(w, name));
         cJSON *tex = put(w, w->textures, NULL, cJSON_CreateObject());
         put_int(w, tex, "source", cJSON_GetArraySize(w->images) - 1);
         cJSON *ref = put(w, pbr, "baseColorTexture", cJSON_CreateObject());
@@ -917,7 +917,7 @@ static void write_root_extras(gw *w)
     if (!m->comment && !m->num_extras && !(m->flags & OSSA_MODEL_SKELETON_FROM_POSES)) return;
     cJSON *extras = put(w, w->root, "extras", cJSON_CreateObject());
     cJSON *ours = put(w, extras, GLTF_EXTRAS_KEY, cJSON_CreateObject());
-    if (m->comment) put(w, ours, "comment", jstring(m->comment));
+    if (m->comment) put(w, ours, "comment", jstring(w, m->comment));
     if (m->flags & OSSA_MODEL_SKELETON_FROM_POSES)
         put(w, ours, "skeleton_from_poses", cJSON_CreateTrue());
     if (m->num_extras) {
@@ -925,8 +925,8 @@ static void write_root_extras(gw *w)
         cJSON *list = put(w, ours, "extras", cJSON_CreateArray());
         for (uint32_t i = 0; i < m->num_extras; i++) {
             cJSON *e = put(w, list, NULL, cJSON_CreateObject());
-            put(w, e, "key", jstring(m->extras[i].key));
-            char *text = malloc(ossa__base64_encoded_size(m->extras[i].size) + 1);
+            put(w, e, "key", jstring(w, m->extras[i].key));
+            char *text = ossa__alloc(w->alloc, ossa__base64_encoded_size(m->extras[i].size) + 1);
             if (!text) {
                 w->nomem = true;
                 continue;
@@ -934,7 +934,7 @@ static void write_root_extras(gw *w)
             ossa__base64_encode(m->extras[i].data, m->extras[i].size, text);
             text[ossa__base64_encoded_size(m->extras[i].size)] = 0;
             put(w, e, "data", cJSON_CreateString(text));
-            free(text);
+            ossa__free(w->alloc, text, 0);
         }
     }
 }
@@ -987,17 +987,17 @@ static ossa_status build(gw *w, write_mode mode, const char *bin_uri)
         cJSON *buf = put(w, buffers, NULL, cJSON_CreateObject());
         put_int(w, buf, "byteLength", (double)w->bin.size);
         if (mode == MODE_EXTERNAL) {
-            put(w, buf, "uri", juri(bin_uri));
+            put(w, buf, "uri", juri(w, bin_uri));
         } else if (mode == MODE_EMBED) {
             static const char prefix[] = "data:application/octet-stream;base64,";
             size_t n = ossa__base64_encoded_size(w->bin.size);
-            char *uri = malloc(sizeof prefix + n);
+            char *uri = ossa__alloc(w->alloc, sizeof prefix + n);
             if (!uri) return ossa__fail_nomem(w->error);
             memcpy(uri, prefix, sizeof prefix - 1);
             ossa__base64_encode(w->bin.data, w->bin.size, uri + sizeof prefix - 1);
             uri[sizeof prefix - 1 + n] = 0;
             put(w, buf, "uri", cJSON_CreateString(uri));
-            free(uri);
+            ossa__free(w->alloc, uri, sizeof prefix + n);
         }
     }
     static const char *const arrays[] = {"nodes",  "meshes", "materials", "textures", "images",
@@ -1112,7 +1112,7 @@ ossa_status ossa__gltf_write_files(const ossa_model *model, const char *path,
     const char *dot = strrchr(base, '.');
     size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
     size_t dir = (size_t)(base - path);
-    char *bin_path = malloc(dir + stem + 5);
+    char *bin_path = ossa__alloc(w.alloc, dir + stem + 5);
     if (!bin_path) {
         release(&w);
         return ossa__fail_nomem(error);
@@ -1129,7 +1129,7 @@ ossa_status ossa__gltf_write_files(const ossa_model *model, const char *path,
         st = ossa__write_files_atomic(files, !embed && w.bin.size ? 2 : 1, options, error);
     }
     cJSON_free(json);
-    free(bin_path);
+    ossa__free(w.alloc, bin_path, dir + stem + 5);
     release(&w);
     return st;
 }

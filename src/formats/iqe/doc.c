@@ -3,7 +3,6 @@
 #include "formats/iqe/iqe.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 /* -- Growable lists -- */
 
@@ -15,16 +14,8 @@ bool ossa__iqe_vec_reserve(const ossa_allocator *a, iqe_vec *v, size_t count, si
         if (cap > SIZE_MAX / 2 / elem) return false;
         cap *= 2;
     }
-    void *p;
-    if (!a || !a->alloc) {
-        p = realloc(v->data, cap * elem);
-        if (!p) return false;
-    } else {
-        p = a->alloc(a->user, cap * elem);
-        if (!p) return false;
-        if (v->count) memcpy(p, v->data, v->count * elem);
-        if (v->data && a->free) a->free(a->user, v->data);
-    }
+    void *p = ossa__realloc(a, v->data, v->count * elem, cap * elem);
+    if (!p) return false;
     v->data = p;
     v->cap = cap;
     return true;
@@ -42,12 +33,7 @@ void ossa__iqe_tfree(const ossa_allocator *a, void *ptr) { ossa__free(a, ptr, 0)
 
 void ossa__iqe_vec_free(const ossa_allocator *a, iqe_vec *v)
 {
-    if (v->data) {
-        if (!a || !a->alloc)
-            free(v->data);
-        else if (a->free)
-            a->free(a->user, v->data);
-    }
+    ossa__free(a, v->data, v->cap);
     memset(v, 0, sizeof *v);
 }
 

@@ -426,6 +426,16 @@ static void encode_short(const anb_bone *b, anb_track *t)
     track_error(b, t);
 }
 
+/* The angle of rotation q about `axis`, unwrapped: within pi of the
+ * previous frame's (adding 2 pi turns q into -q, the same rotation). */
+static double axis_angle(const double *q, const double axis[3], uint32_t f, double prev)
+{
+    double along = q[0] * axis[0] + q[1] * axis[1] + q[2] * axis[2];
+    double phi = 2 * atan2(along, q[3]);
+    if (f) phi += 2 * ANB_PI * floor((prev - phi) / (2 * ANB_PI) + 0.5);
+    return phi;
+}
+
 /* Flag 13 when every frame rotates about one axis: false otherwise. */
 static bool encode_axis(const anb_bone *b, anb_track *t)
 {
@@ -440,21 +450,12 @@ static bool encode_axis(const anb_bone *b, anb_track *t)
     }
     if (!(best > 1e-6)) return false;
     double lo = INFINITY, hi = -INFINITY, prev = 0;
-    double *angle = malloc((size_t)b->frames * sizeof *angle);
-    if (!angle) return false;
     for (uint32_t f = 0; f < b->frames; f++) {
         const double *q = b->q[f];
         double along = q[0] * axis[0] + q[1] * axis[1] + q[2] * axis[2], off = 0;
         for (int k = 0; k < 3; k++) off += (q[k] - along * axis[k]) * (q[k] - along * axis[k]);
-        if (sqrt(off) > ANB_AXIS_TOLERANCE) {
-            free(angle);
-            return false;
-        }
-        /* Unwrapped: consecutive angles within pi of each other (adding
-         * 2 pi turns q into -q, the same rotation). */
-        double phi = 2 * atan2(along, q[3]);
-        if (f) phi += 2 * ANB_PI * floor((prev - phi) / (2 * ANB_PI) + 0.5);
-        angle[f] = prev = phi;
+        if (sqrt(off) > ANB_AXIS_TOLERANCE) return false;
+        double phi = prev = axis_angle(q, axis, f, prev);
         if (phi < lo) lo = phi;
         if (phi > hi) hi = phi;
     }
@@ -465,10 +466,14 @@ static bool encode_axis(const anb_bone *b, anb_track *t)
     ossa__wrf32(t->desc, bias);
     ossa__wrf32(t->desc + 4, scale);
     for (int k = 0; k < 3; k++) ossa__wrf32(t->desc + 8 + 4 * k, (float)axis[k]);
-    for (uint32_t f = 0; f < b->frames; f++)
+    /* The angles again, bit for bit as above: recomputing them costs less
+     * than a buffer of their own. */
+    prev = 0;
+    for (uint32_t f = 0; f < b->frames; f++) {
+        prev = axis_angle(b->q[f], axis, f, prev);
         ossa__wr16(t->payload + (size_t)f * 2,
-                   (uint16_t)(int16_t)quant(angle[f], bias, scale, 32768, NULL));
-    free(angle);
+                   (uint16_t)(int16_t)quant(prev, bias, scale, 32768, NULL));
+    }
     track_error(b, t);
     return true;
 }
