@@ -202,6 +202,8 @@ int cli_load_options_from_args(const char *command, const cli_option *options,
     if ((out->flags & OSSA_LOAD_ILL_MESH_V0A) && (out->flags & OSSA_LOAD_ILL_MESH_V0B))
         return cli_usage_error(command, "--ill-v0a and --ill-v0b exclude each other");
     if (option_value(options, args, "--nto-swap-size")) out->flags |= OSSA_LOAD_NTO_SWAP_SIZE;
+    if (option_value(options, args, "--smd-turn")) out->flags |= OSSA_LOAD_SMD_TURN;
+    if (option_value(options, args, "--obj-blender-axes")) out->flags |= OSSA_LOAD_OBJ_BLENDER_AXES;
     return 0;
 }
 
