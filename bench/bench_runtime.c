@@ -390,11 +390,16 @@ static double time_memcpy(void *dst, const void *src, size_t bytes, int iteratio
     return median(best, reps);
 }
 
+/* compressed: sample a clip made with OSSA_CLIP_COMPRESSED at the default
+ * error bound instead of the float clip. */
 static void bench_sampling(const char *label, const ossa_model *m, uint32_t anim, ossa_simd level,
-                           int show_memcpy)
+                           int show_memcpy, int compressed)
 {
     ossa_error e;
-    ossa_clip *clip = ossa_clip_create(m, anim, NULL, &e);
+    ossa_clip_options co;
+    memset(&co, 0, sizeof co);
+    co.compression = compressed ? OSSA_CLIP_COMPRESSED : OSSA_CLIP_FLOATS;
+    ossa_clip *clip = ossa_clip_create(m, anim, &co, &e);
     if (!clip) fail("clip", &e);
     ossa_clip_info info;
     ossa_clip_get_info(clip, &info);
@@ -429,9 +434,13 @@ static void bench_sampling(const char *label, const ossa_model *m, uint32_t anim
     double rnd2 = time_sampling_l2m(&job2, &l2m, random_t, n, iterations);
     double mc = time_memcpy(copy, model, n * sizeof *model, iterations * 4, n);
     printf(
-        "  %-10s %-9s fused: forward %6.2f ns/joint, random %6.2f ns/joint, random/forward %.2f, "
+        "  %-10s %-9s%s fused: forward %6.2f ns/joint, random %6.2f ns/joint, random/forward %.2f, "
         "%.1fx memcpy | sample+job: forward %6.2f, random %6.2f, ratio %.2f\n",
-        label, ossa_simd_name(level), fwd, rnd_, rnd_ / fwd, fwd / mc, fwd2, rnd2, rnd2 / fwd2);
+        label, ossa_simd_name(level), compressed ? " packed" : "", fwd, rnd_, rnd_ / fwd, fwd / mc,
+        fwd2, rnd2, rnd2 / fwd2);
+    if (compressed)
+        printf("  %-10s clip memory: %zu bytes compressed (max error %.3g, bound %.3g)\n", label,
+               info.memory, (double)info.measured_error, (double)info.max_error);
     if (show_memcpy)
         printf("  %-10s memcpy of the output (%u matrices, %zu bytes): %.3f ns/joint\n", label,
                (unsigned)n, n * sizeof *model, mc);
@@ -573,7 +582,10 @@ int main(int argc, char **argv)
            (unsigned)h->animations[0].num_frames);
     for (size_t l = 0; l < 4; l++)
         if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
-            bench_sampling("humanoid67", h, 0, levels[l], l == 3);
+            {
+                bench_sampling("humanoid67", h, 0, levels[l], l == 3, 0);
+                if (l < 3) bench_sampling("humanoid67", h, 0, levels[l], 0, 1);
+            }
     ossa_model_free(h);
 
     ossa_model *b = build_big(100, 16, 32, quick ? 500 : 5000, 5);
@@ -582,7 +594,10 @@ int main(int argc, char **argv)
            (unsigned)b->num_animations, (unsigned)b->animations[0].num_frames);
     for (size_t l = 0; l < 4; l++)
         if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
-            bench_sampling("big100", b, 0, levels[l], l == 3);
+            {
+                bench_sampling("big100", b, 0, levels[l], l == 3, 0);
+                if (l < 3) bench_sampling("big100", b, 0, levels[l], 0, 1);
+            }
     for (int dense = 0; dense < 2; dense++)
         for (size_t l = 0; l < 4; l++)
             if (ossa_simd_supported(levels[l]) &&
@@ -601,7 +616,10 @@ int main(int argc, char **argv)
             for (size_t l = 0; l < 4; l++)
                 if (ossa_simd_supported(levels[l]) &&
                     (!only || !strcmp(only, ossa_simd_name(levels[l]))))
-                    bench_sampling(label, m, 0, levels[l], l == 3);
+                    {
+                    bench_sampling(label, m, 0, levels[l], l == 3, 0);
+                    if (l < 3) bench_sampling(label, m, 0, levels[l], 0, 1);
+                }
         int skinnable = m->num_animations && m->num_vertices &&
                         ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL) &&
                         ossa_model_find_array(m, OSSA_VERTEX_NORMAL, NULL) &&

@@ -10,7 +10,7 @@
 
 static const char usage[] =
     "Usage: ossa pose FILE... [--anim NAME|INDEX] (--frame F | --time SECONDS)\n"
-    "                 [--loop | --clamp] [--json]\n"
+    "                 [--loop | --clamp] [--error E] [--json]\n"
     "\n"
     "Print every joint's local (parent-relative) transform and model-space\n"
     "matrix at one moment of an animation; with neither --frame nor --time,\n"
@@ -26,6 +26,9 @@ static const char usage[] =
     "  --loop, --clamp    past the last frame, wrap to frame 0 or stay on the\n"
     "                     last frame (default: the animation's loop flag);\n"
     "                     a frame rate of 0 counts as 30 frames per second\n"
+    "  --error E          sample the animation compressed with error bound E\n"
+    "                     (model units; see 'ossa clip-stats') instead of its\n"
+    "                     float frames\n"
     "  --json             print JSON: {\"joints\": [{\"name\", \"parent\", \"local\":\n"
     "                     {\"translation\", \"rotation\", \"scale\"}, \"model\": 16\n"
     "                     numbers, column-major}, ...]}\n"
@@ -36,7 +39,7 @@ static const char usage[] =
     "does not depend on the CPU.\n"
     "\n" CLI_LOAD_OPTIONS_HELP;
 
-enum { OPT_ANIM, OPT_FRAME, OPT_TIME, OPT_LOOP, OPT_CLAMP, OPT_JSON };
+enum { OPT_ANIM, OPT_FRAME, OPT_TIME, OPT_LOOP, OPT_CLAMP, OPT_JSON, OPT_ERROR };
 
 /* The frame position `p` wrapped (loop) or clamped as the runtime does. */
 static double wrap_frame(double p, uint32_t frames, int loops)
@@ -162,7 +165,13 @@ static int pose_model(const ossa_model *model, const cli_args *args, int anim, d
     memset(&error, 0, sizeof error);
     int rc = CLI_EXIT_OK;
     if (anim >= 0) {
-        ossa_clip *clip = ossa_clip_create(model, (uint32_t)anim, NULL, &error);
+        ossa_clip_options copt;
+        memset(&copt, 0, sizeof copt);
+        if (args->value[OPT_ERROR]) { /* checked by cmd_pose */
+            copt.compression = OSSA_CLIP_COMPRESSED;
+            copt.max_error = (float)strtod(args->value[OPT_ERROR], NULL);
+        }
+        ossa_clip *clip = ossa_clip_create(model, (uint32_t)anim, &copt, &error);
         if (!clip) {
             cli_report_error(&error);
             rc = CLI_EXIT_INPUT;
@@ -232,6 +241,7 @@ int cmd_pose(int argc, char **argv)
         [OPT_ANIM] = {"--anim", NULL, 1},   [OPT_FRAME] = {"--frame", NULL, 1},
         [OPT_TIME] = {"--time", NULL, 1},   [OPT_LOOP] = {"--loop", NULL, 0},
         [OPT_CLAMP] = {"--clamp", NULL, 0}, [OPT_JSON] = {"--json", NULL, 0},
+        [OPT_ERROR] = {"--error", NULL, 1},
         CLI_LOAD_OPTIONS,
         {NULL, NULL, 0},
     };
@@ -245,7 +255,7 @@ int cmd_pose(int argc, char **argv)
     }
     /* Everything about the command line is checked before any file is
      * read. */
-    double frame = 0, time = 0;
+    double frame = 0, time = 0, bound = 0;
     const char *fs = args.value[OPT_FRAME], *ts = args.value[OPT_TIME];
     if (args.num_files == 0)
         rc = cli_usage_error("pose", "no input file");
@@ -257,6 +267,10 @@ int cmd_pose(int argc, char **argv)
         rc = cli_usage_error("pose", "--frame needs a finite number, not '%s'", fs);
     else if (ts && !parse_number(ts, &time))
         rc = cli_usage_error("pose", "--time needs a finite number of seconds, not '%s'", ts);
+    else if (args.value[OPT_ERROR] &&
+             (!parse_number(args.value[OPT_ERROR], &bound) || !(bound > 0 && bound < 3e38)))
+        rc = cli_usage_error("pose", "--error needs a positive number, not '%s'",
+                             args.value[OPT_ERROR]);
     if (rc) {
         cli_args_free(&args);
         return rc;

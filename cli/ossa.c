@@ -13,6 +13,8 @@ static const struct {
     {"validate", cmd_validate, "check models for problems"},
     {"convert", cmd_convert, "merge inputs and write them in another file or format"},
     {"pose", cmd_pose, "print the skeleton's pose at a frame or time (--json for JSON)"},
+    {"clip-stats", cmd_clip_stats, "size and error of each animation as a compressed clip"},
+    {"render", cmd_render, "draw the posed model into a PNG, a contact sheet or a GIF"},
     {"dump", cmd_dump, "print a canonical text dump of a model (for diffs and bug reports)"},
     {"demo", cmd_demo, "write the built-in demo model and print its summary"},
 };

@@ -791,6 +791,22 @@ typedef enum ossa_axis { OSSA_AXIS_Z = 0, OSSA_AXIS_Y = 1, OSSA_AXIS_X = 2 } oss
  * between threads. It copies what it needs: the model may be freed. */
 typedef struct ossa_clip ossa_clip;
 
+/* How a clip stores its frames. */
+typedef enum ossa_clip_compression {
+    OSSA_CLIP_FLOATS = 0,  /* every frame as floats: the layout above */
+    /* Compressed, within ossa_clip_options.max_error: tracks (a joint's
+     * rotation, translation or scale) that a constant keeps within the
+     * bound cost nothing per frame; the others are cut into segments of 16
+     * frames, range-reduced per clip and per segment and quantized with
+     * the fewest bits per component (0, 3-19, or raw floats) that keep
+     * every frame within the bound. A sample still reads two key frames,
+     * found from the time alone (no cursor): random seeks cost what
+     * forward playback costs. Sampling between frames interpolates the
+     * decoded keys as for float clips. Little-endian hosts only
+     * (OSSA_ERROR_UNSUPPORTED elsewhere). */
+    OSSA_CLIP_COMPRESSED
+} ossa_clip_compression;
+
 typedef struct ossa_clip_options {
     const ossa_allocator *allocator; /* NULL = malloc/free */
     /* Root motion (see ossa_root_motion): the joint whose horizontal
@@ -798,6 +814,19 @@ typedef struct ossa_clip_options {
      * parent -1) and the up axis (zero = Z, the IQM convention). */
     uint32_t root_joint;
     ossa_axis up_axis;
+    /* OSSA_CLIP_COMPRESSED stores the keys quantized (see below); zero
+     * keeps every frame as floats. */
+    ossa_clip_compression compression;
+    /* Compressed clips: the error bound, in model units. The error is
+     * ACL's: the largest distance, over every frame and joint, between a
+     * virtual vertex at `shell_distance` from the joint (+-d along each of
+     * its axes, moved by the joint's model-space transform: errors that
+     * add up down the hierarchy count) from the source frames and from the
+     * compressed ones. 0 = 0.01% of the model's bind-pose size (the
+     * diagonal of the box around its bind-pose vertices and joints), and
+     * for shell_distance 0 = 1% of it. */
+    float max_error;
+    float shell_distance;
 } ossa_clip_options;
 
 /* Compiles model->animations[animation]. An animation with no frames
@@ -825,9 +854,52 @@ typedef struct ossa_clip_info {
                                 hierarchy, for ossa_local_to_model_job.order */
     ossa_simd simd;          /* the level AUTO means for jobs on this clip */
     size_t memory;           /* bytes held by the clip */
+    ossa_clip_compression compression;
+    /* Compressed clips: the bound and shell distance the clip was made
+     * with, and the largest error measured then over every frame (model
+     * units); 0 for float clips. */
+    float max_error, shell_distance, measured_error;
 } ossa_clip_info;
 
 void ossa_clip_get_info(const ossa_clip *clip, ossa_clip_info *info);
+
+/* Compressed clips saved and loaded (.ossaclip, docs/formats/ossaclip.md):
+ * the file holds exactly the clip's memory image, little-endian, so a
+ * load is one allocation, a read and a check of every count and offset
+ * (nothing is decoded), and saving the same clip gives the same bytes.
+ * ossa_clip_data gives the image (owned by the clip; NULL with *size 0 for
+ * float clips, which cannot be saved). Files are written atomically. */
+const void *ossa_clip_data(const ossa_clip *clip, size_t *size);
+ossa_status ossa_clip_save(const ossa_clip *clip, const char *path, ossa_error *error);
+/* `allocator` NULL = malloc/free. Bad data fails with the byte offset of
+ * the problem. */
+ossa_clip *ossa_clip_load_memory(const void *data, size_t size, const ossa_allocator *allocator,
+                                 ossa_error *error);
+ossa_clip *ossa_clip_load_file(const char *path, const ossa_allocator *allocator,
+                               ossa_error *error);
+
+/* What compression did to one animation (see ossa_clip_measure). */
+typedef struct ossa_clip_stats {
+    size_t raw_bytes;        /* memory of the float clip of the same animation */
+    size_t compressed_bytes; /* memory of the clip measured */
+    /* The error metric of ossa_clip_options (the clip's shell distance; 1%
+     * of the bind-pose size for float clips) between the model's frames
+     * and the clip sampled at every frame by OSSA_SIMD_REFERENCE, over
+     * every joint and frame: the largest and the 99th percentile of the
+     * per-joint, per-frame errors. Model units. */
+    double max_error, p99_error;
+    uint32_t constant_tracks; /* tracks with no per-frame data */
+    uint32_t animated_tracks;
+    /* Animated tracks per segment by bits per component: [b] counts the
+     * (track, segment) pairs stored with b bits (32 = raw floats). */
+    uint32_t bits_histogram[33];
+} ossa_clip_stats;
+
+/* Measures `clip`, made from model->animations[animation] (a compressed
+ * or a float clip), against that animation. Allocates temporaries from the
+ * model's allocator. */
+ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const ossa_clip *clip,
+                              ossa_clip_stats *stats, ossa_error *error);
 
 /* Frame position for a time: `seconds * framerate` wrapped or clamped by
  * `wrap`; in [0, num_frames) when looping, [0, num_frames - 1] otherwise.

@@ -1,5 +1,7 @@
 /* Compiled clips: an animation laid out for sampling (see ossa.h, Runtime),
  * the time-to-frame rules and root motion. */
+#include "runtime/compress.h"
+#include "runtime/packed.h"
 #include "runtime/runtime.h"
 #include "runtime/simd.h"
 
@@ -168,6 +170,10 @@ static void get_rotation(const float *frame, uint32_t j, float q[4])
 
 static void get_transform(const ossa_clip *clip, uint32_t f, uint32_t j, ossa_transform *t)
 {
+    if (clip->packed) {
+        ossa__packed_joint(clip, f, j, t);
+        return;
+    }
     const float *g = clip->data + ((size_t)f * clip->num_groups + j / OSSA_CLIP_LANES) *
                                       OSSA_CLIP_GROUP + j % OSSA_CLIP_LANES;
     for (int c = 0; c < 3; c++) t->translation[c] = g[(OSSA_CH_TX + c) * OSSA_CLIP_LANES];
@@ -182,8 +188,63 @@ static double wrap_angle(double a)
     return a;
 }
 
+/* Compressed clips keep no float root track: entries are decoded from the
+ * root's keys, and the image holds only the whole turns to add to each
+ * frame's yaw, as two bitsets (one +1 and one -1 step per frame; the
+ * yaw moves by less than pi from frame to frame). */
+static uint64_t *turn_bits(const ossa_clip *clip, int minus)
+{
+    const ossa__packed_header *h = (const ossa__packed_header *)(const void *)clip->packed;
+    size_t words = ((size_t)clip->num_frames + 64) / 64;
+    return (uint64_t *)(void *)((unsigned char *)(uintptr_t)clip->packed + h->off_root_track +
+                                (minus ? words * 8 : 0));
+}
+
+static int32_t turns_at(const ossa_clip *clip, uint32_t f)
+{
+    const uint64_t *plus = turn_bits(clip, 0), *minus = turn_bits(clip, 1);
+    int32_t turns = 0;
+    for (uint32_t w = 0; w <= f / 64; w++) {
+        uint64_t mask = w < f / 64 ? ~0ull : (f % 64 == 63 ? ~0ull : (2ull << (f % 64)) - 1);
+        turns += __builtin_popcountll(plus[w] & mask) - __builtin_popcountll(minus[w] & mask);
+    }
+    return turns;
+}
+
+/* Root track entry f (translation with the up component zeroed, unwrapped
+ * yaw) of a compressed clip, f < num_frames. */
+static void packed_root_entry(const ossa_clip *clip, uint32_t f, double out[4])
+{
+    ossa_transform t;
+    get_transform(clip, f, clip->root, &t);
+    int up = clip->up == OSSA_AXIS_X ? 0 : clip->up == OSSA_AXIS_Y ? 1 : 2;
+    for (int c = 0; c < 3; c++) out[c] = c == up ? 0.0 : t.translation[c];
+    out[3] = ossa__yaw_of(t.rotation, clip->up) + 2 * PI * turns_at(clip, f);
+}
+
+static void packed_turns(ossa_clip *clip)
+{
+    uint64_t *plus = turn_bits(clip, 0), *minus = turn_bits(clip, 1);
+    double yaw = 0;
+    for (uint32_t f = 0; f < clip->num_frames; f++) {
+        ossa_transform t;
+        get_transform(clip, f, clip->root, &t);
+        double y = ossa__yaw_of(t.rotation, clip->up);
+        yaw = f == 0 ? y : yaw + wrap_angle(y - wrap_angle(yaw));
+        /* The turns that the unwrapped yaw adds to this frame's. */
+        double k = f == 0 ? 0 : floor((yaw - y) / (2 * PI) + 0.5);
+        int32_t have = f == 0 ? 0 : turns_at(clip, f - 1);
+        if (k > have) plus[f / 64] |= 1ull << (f % 64);
+        if (k < have) minus[f / 64] |= 1ull << (f % 64);
+    }
+}
+
 static void build_root_track(ossa_clip *clip)
 {
+    if (clip->packed) {
+        packed_turns(clip);
+        return;
+    }
     uint32_t nf = clip->num_frames;
     float *tr = clip->root_track;
     int up = clip->up == OSSA_AXIS_X ? 0 : clip->up == OSSA_AXIS_Y ? 1 : 2;
@@ -198,6 +259,53 @@ static void build_root_track(ossa_clip *clip)
     }
     for (int c = 0; c < 4; c++)
         tr[nf * 4 + c] = nf >= 2 ? 2 * tr[(nf - 1) * 4 + c] - tr[(nf - 2) * 4 + c] : tr[c];
+}
+
+/* A compressed clip: the compressor's image in one block after the clip
+ * header (packed.h). */
+static ossa_clip *create_packed(const ossa_model *model, uint32_t animation,
+                                const ossa_clip_options *opt, ossa_error *error)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    (void)model, (void)animation, (void)opt;
+    ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
+               "compressed clips need a little-endian CPU");
+    return NULL;
+#else
+    double size = ossa__bind_size(model);
+    float max_error = opt->max_error > 0 ? opt->max_error : (float)(size * 1e-4);
+    float shell = opt->shell_distance > 0 ? opt->shell_distance : (float)(size * 1e-2);
+    if (!(isfinite(max_error) && max_error > 0 && isfinite(shell) && shell > 0)) {
+        ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                   "compression needs a finite positive error bound and shell distance");
+        return NULL;
+    }
+    unsigned char *image;
+    size_t image_size;
+    if (ossa__compress(model, animation, max_error, shell, opt->root_joint, opt->up_axis, &image,
+                       &image_size, error) != OSSA_OK)
+        return NULL;
+    uint32_t n = model->num_joints;
+    uint32_t *scratch = ossa__temp_calloc(model, 2 * (size_t)n + 1, sizeof *scratch);
+    ossa_allocator alloc = {0};
+    if (opt->allocator) alloc = *opt->allocator;
+    unsigned char *dest = NULL;
+    ossa_clip *clip = scratch ? ossa__packed_new(&alloc, image_size, 0, &dest) : NULL;
+    if (!clip) {
+        ossa__temp_free(model, scratch);
+        ossa__temp_free(model, image);
+        ossa__fail_nomem(error);
+        return NULL;
+    }
+    memcpy(dest, image, image_size);
+    ossa__temp_free(model, image);
+    ossa__packed_attach(clip, dest);
+    clip->simd = ossa_simd_best();
+    ossa__depth_order(n, clip->parents, clip->order, scratch);
+    ossa__temp_free(model, scratch);
+    if (n) build_root_track(clip);
+    return clip;
+#endif
 }
 
 ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
@@ -227,6 +335,12 @@ ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
                    (int)opt.up_axis);
         return NULL;
     }
+    if ((unsigned)opt.compression > OSSA_CLIP_COMPRESSED) {
+        ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "unknown clip compression %d",
+                   (int)opt.compression);
+        return NULL;
+    }
+    if (opt.compression == OSSA_CLIP_COMPRESSED) return create_packed(model, animation, &opt, error);
     const ossa_animation *anim = &model->animations[animation];
     uint32_t nf = anim->num_frames ? anim->num_frames : 1;
     uint32_t groups = (n + OSSA_CLIP_LANES - 1) / OSSA_CLIP_LANES;
@@ -344,6 +458,13 @@ void ossa_clip_get_info(const ossa_clip *clip, ossa_clip_info *info)
     info->order = clip->order;
     info->simd = clip->simd;
     info->memory = clip->size;
+    if (clip->packed) {
+        const ossa__packed_header *h = (const ossa__packed_header *)(const void *)clip->packed;
+        info->compression = OSSA_CLIP_COMPRESSED;
+        info->max_error = h->max_error;
+        info->shell_distance = h->shell_distance;
+        info->measured_error = h->measured_error;
+    }
 }
 
 /* -- Time ------------------------------------------------------------------------ */
@@ -394,10 +515,32 @@ void ossa__clip_locate(const ossa_clip *clip, double position, ossa_wrap wrap, u
 
 /* -- Root motion -------------------------------------------------------------------- */
 
+/* Root track entry f <= num_frames. */
+static void root_entry(const ossa_clip *clip, uint32_t f, double out[4])
+{
+    uint32_t nf = clip->num_frames;
+    if (!clip->packed) {
+        for (int c = 0; c < 4; c++) out[c] = clip->root_track[f * 4 + c];
+        return;
+    }
+    if (f < nf) {
+        packed_root_entry(clip, f, out);
+        return;
+    }
+    /* One step past the last frame, like the float track. */
+    double a[4], b[4];
+    packed_root_entry(clip, nf - 1, a);
+    if (nf < 2) {
+        packed_root_entry(clip, 0, out);
+        return;
+    }
+    packed_root_entry(clip, nf - 2, b);
+    for (int c = 0; c < 4; c++) out[c] = (double)(float)(2 * a[c] - b[c]);
+}
+
 /* The unwrapped root track at time t (seconds), 4 values. */
 static void track_at(const ossa_clip *clip, double t, ossa_wrap wrap, double out[4])
 {
-    const float *tr = clip->root_track;
     uint32_t nf = clip->num_frames;
     double p = t * clip->framerate;
     double cycles = 0;
@@ -414,9 +557,14 @@ static void track_at(const ossa_clip *clip, double t, ossa_wrap wrap, double out
     uint32_t f = (uint32_t)floor(p);
     if (f >= nf) f = nf - 1;
     double a = p - f;
+    double e0[4], e1[4], first[4], last[4];
+    root_entry(clip, f, e0);
+    root_entry(clip, f + 1, e1);
+    root_entry(clip, 0, first);
+    root_entry(clip, nf, last);
     for (int c = 0; c < 4; c++) {
-        double cycle = (double)tr[nf * 4 + c] - tr[c];
-        out[c] = cycles * cycle + tr[f * 4 + c] + a * ((double)tr[(f + 1) * 4 + c] - tr[f * 4 + c]);
+        double cycle = last[c] - first[c];
+        out[c] = cycles * cycle + e0[c] + a * (e1[c] - e0[c]);
     }
 }
 

@@ -42,6 +42,9 @@ struct ossa_clip {
      * translation with the up component zeroed and its unwrapped yaw. The
      * last entry extrapolates one step past the last frame. */
     float *root_track;
+    /* Compressed clips (packed.h): the image that holds everything above
+     * and the keys; `data` is then NULL. NULL for float clips. */
+    const unsigned char *packed;
 };
 
 /* The level a job runs at: `requested` with AUTO replaced by `automatic`.

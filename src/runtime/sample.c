@@ -13,63 +13,13 @@
  * frames), 3 terms on the whole arc do as well without the halving.
  * Float rounding dominates the error of the result (see the runtime
  * tests). */
+#include "runtime/packed.h"
 #include "runtime/runtime.h"
 #include "runtime/simd.h"
 
 #include <math.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define OSSA_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define OSSA_ALWAYS_INLINE inline
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define OSSA_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define OSSA_PREFETCH(p) ((void)(p))
-#endif
-
-#define OSSA_SLERP_TERMS 6
-#define OSSA_SLERP_MU 1.155
-/* Key pairs at most 45 degrees of rotation apart (cos of the half-angle
- * in 4D >= cos(22.5 degrees)) skip the halving and take 3 terms on the
- * whole arc, last term scaled by 1.02: accurate to 5.8e-9 there. */
-#define OSSA_SLERP_NEAR 0.92388f
-#define OSSA_SLERP_MU3 1.02
-
-/* Everything about one call that does not depend on the joint. */
-typedef struct ossa__slerp_consts {
-    float alpha;  /* lerp factor between the two frames */
-    int second;   /* alpha >= 0.5: interpolate from the midpoint on */
-    float tt, dd; /* t' (the factor on the halved arc) and 1 - t' */
-    float ct[OSSA_SLERP_TERMS], cd[OSSA_SLERP_TERMS];
-    float ct3[3], cd3[3]; /* the direct series on the whole arc (t = alpha) */
-} ossa__slerp_consts;
-
-static void slerp_consts_init(ossa__slerp_consts *s, float alpha)
-{
-    s->alpha = alpha;
-    s->second = alpha >= 0.5f;
-    s->tt = s->second ? 2 * alpha - 1 : 2 * alpha; /* exact in float */
-    s->dd = 1 - s->tt;
-    for (int i = 0; i < OSSA_SLERP_TERMS; i++) {
-        double u = 1.0 / ((i + 1.0) * (2.0 * i + 3.0)), v = (i + 1.0) / (2.0 * i + 3.0);
-        if (i == OSSA_SLERP_TERMS - 1) u *= OSSA_SLERP_MU, v *= OSSA_SLERP_MU;
-        s->ct[i] = (float)(u * s->tt * s->tt - v);
-        s->cd[i] = (float)(u * s->dd * s->dd - v);
-    }
-    double a = alpha, d = 1 - (double)alpha;
-    for (int i = 0; i < 3; i++) {
-        double u = 1.0 / ((i + 1.0) * (2.0 * i + 3.0)), v = (i + 1.0) / (2.0 * i + 3.0);
-        if (i == 2) u *= OSSA_SLERP_MU3, v *= OSSA_SLERP_MU3;
-        s->ct3[i] = (float)(u * a * a - v);
-        s->cd3[i] = (float)(u * d * d - v);
-    }
-}
-
-_Static_assert(OSSA_SLERP_TERMS == 6, "the kernels spell out 6 terms");
-_Static_assert(sizeof(ossa_transform) == 10 * sizeof(float), "ossa_transform is 10 floats");
+#include "runtime/slerp.h"
 
 /* -- Kernel instantiations ------------------------------------------------- */
 
@@ -192,6 +142,10 @@ ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error)
     ossa__simd_resolve(job->simd, clip->simd, &level, NULL);
     uint32_t n = clip->num_joints;
     if (n == 0) return OSSA_OK;
+    if (clip->packed) {
+        ossa__packed_sample(job, level);
+        return OSSA_OK;
+    }
 
     double position = (job->flags & OSSA_SAMPLE_FRAMES) ? job->time : job->time * clip->framerate;
     uint32_t f0;
@@ -230,7 +184,7 @@ ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error)
         if (alpha != 0) OSSA_PREFETCH((const char *)b + off);
     }
     ossa__slerp_consts sc;
-    slerp_consts_init(&sc, alpha);
+    ossa__slerp_consts_init(&sc, alpha);
     switch (level) {
 #ifdef OSSA_HAVE_AVX2
     case OSSA_SIMD_AVX2: ossa__avx2_sample(clip, &sc, a, b, local, model); break;

@@ -1,0 +1,110 @@
+/* ossa_clip_measure: a clip's size and error against its animation, from
+ * the outside (sampling through the public job), for `ossa clip-stats`
+ * and the tests. */
+#include "runtime/compress.h"
+#include "runtime/packed.h"
+#include "runtime/quantize.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const ossa_clip *clip,
+                              ossa_clip_stats *stats, ossa_error *error)
+{
+    memset(stats, 0, sizeof *stats);
+    if (!model || !clip || animation >= model->num_animations)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "clip measure: no model, no clip or animation out of range");
+    const ossa_animation *anim = &model->animations[animation];
+    uint32_t n = model->num_joints, nf = anim->num_frames ? anim->num_frames : 1;
+    if (clip->num_joints != n || clip->num_frames != nf)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "clip measure: the clip has %u joints and %u frames, the animation "
+                          "%u and %u",
+                          (unsigned)clip->num_joints, (unsigned)clip->num_frames, (unsigned)n,
+                          (unsigned)nf);
+    ossa_clip_info info;
+    ossa_clip_get_info(clip, &info);
+    stats->compressed_bytes = info.memory;
+    ossa_clip_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.root_joint = clip->root;
+    fo.up_axis = clip->up;
+    ossa_clip *floats = ossa_clip_create(model, animation, &fo, error);
+    if (!floats) return OSSA_FAILED;
+    ossa_clip_get_info(floats, &info);
+    stats->raw_bytes = info.memory;
+    ossa_clip_free(floats);
+    ossa_clip_get_info(clip, &info);
+    double shell = info.compression ? info.shell_distance : ossa__bind_size(model) * 1e-2;
+
+    if (clip->packed) {
+        ossa__packed p;
+        ossa__packed_view(clip, &p);
+        stats->constant_tracks = p.h->constant_tracks;
+        stats->animated_tracks = p.h->num_tracks;
+        for (uint32_t s = 0; s < p.h->num_segments; s++) {
+            const unsigned char *seg = p.data + p.segments[s];
+            for (uint32_t t = 0; t < p.h->num_tracks; t++) {
+                uint32_t b = seg[4 + (size_t)t * OSSA_PACKED_TRACK_BYTES];
+                stats->bits_histogram[b <= 32 ? b : 32]++;
+            }
+        }
+    } else {
+        stats->animated_tracks = 3 * n;
+        stats->bits_histogram[32] = 3 * n * ((nf + OSSA_PACKED_SEGMENT - 1) / OSSA_PACKED_SEGMENT);
+    }
+    if (n == 0) return OSSA_OK;
+
+    double *errors = ossa__temp_calloc(model, (size_t)nf * n, sizeof *errors);
+    double(*raw)[12] = ossa__temp_calloc(model, n, sizeof *raw);
+    float(*sampled)[16] = ossa__temp_calloc(model, n, sizeof *sampled);
+    if (!errors || !raw || !sampled) {
+        ossa__temp_free(model, errors);
+        ossa__temp_free(model, raw);
+        ossa__temp_free(model, sampled);
+        return ossa__fail_nomem(error);
+    }
+    ossa_sample_job job;
+    memset(&job, 0, sizeof job);
+    job.clip = clip;
+    job.flags = OSSA_SAMPLE_FRAMES;
+    job.wrap = OSSA_WRAP_CLAMP;
+    job.simd = OSSA_SIMD_REFERENCE;
+    job.model = sampled;
+    job.num_outputs = n;
+    for (uint32_t f = 0; f < nf; f++) {
+        job.time = f;
+        ossa_sample_run(&job, NULL);
+        for (uint32_t j = 0; j < n; j++) {
+            ossa_transform t = anim->num_frames ? anim->frames[(size_t)f * n + j]
+                                                : model->joints[j].bind;
+            double local[12], got[12];
+            ossa__affine_from_trs(t.translation, t.rotation, t.scale, local);
+            int32_t par = model->joints[j].parent;
+            if (par >= 0 && (uint32_t)par < j)
+                ossa__affine_mul(raw[par], local, raw[j]);
+            else
+                memcpy(raw[j], local, sizeof local);
+            for (int c = 0; c < 4; c++)
+                for (int r = 0; r < 3; r++) got[c * 3 + r] = sampled[j][c * 4 + r];
+            errors[(size_t)f * n + j] = ossa__shell_error(raw[j], got, shell);
+        }
+    }
+    size_t count = (size_t)nf * n;
+    qsort(errors, count, sizeof *errors, cmp_double);
+    stats->max_error = errors[count - 1];
+    /* Nearest rank: the smallest error that at least 99% do not exceed. */
+    size_t rank = (size_t)ceil(0.99 * (double)count);
+    stats->p99_error = errors[rank ? rank - 1 : 0];
+    ossa__temp_free(model, errors);
+    ossa__temp_free(model, raw);
+    ossa__temp_free(model, sampled);
+    return OSSA_OK;
+}

@@ -1,0 +1,675 @@
+/* Clip compression with a guaranteed error (see ossa.h, ossa_clip_options,
+ * and packed.h for the layout).
+ *
+ * The error metric is ACL's: virtual vertices at +-d along each joint's
+ * axes, moved by the joint's model-space transform from the source frames
+ * and from the decoded keys; the error is the largest distance between the
+ * two over every joint and frame, so errors that add up down the
+ * hierarchy count.
+ *
+ * 1. Tracks (a joint's rotation, translation or scale) that a constant
+ *    keeps within a quarter of the bound are constant: the clip's template
+ *    frame holds them and the keys hold nothing.
+ * 2. Each other track gets its range over the clip (min, extent per
+ *    component). Per segment of 16 frames, its range within that as 8-bit
+ *    fractions of the clip's, and the fewest bits per component (0, 3-19,
+ *    or raw floats) that keep the track's own error, measured on a shell
+ *    that reaches its descendants, within half the bound.
+ * 3. Then every frame of the segment is decoded and measured in model
+ *    space; while a joint exceeds the bound, the track on its chain to the
+ *    root with the largest own error takes the next bit rate. If only a
+ *    constant track can be blamed, it becomes animated and compression
+ *    starts over.
+ * Rotations are stored as x, y, z with w >= 0 (w rebuilt). */
+#include "runtime/compress.h"
+#include "runtime/quantize.h"
+
+#include <math.h>
+
+#define CONSTANT_SHARE 0.25
+#define TRACK_SHARE 0.75
+
+static const uint8_t RATES[] = {0,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                12, 13, 14, 15, 16, 17, 18, 19, 32};
+#define NUM_RATES (sizeof RATES / sizeof RATES[0])
+
+/* -- Bind size -------------------------------------------------------------------- */
+
+static void grow(double box[6], const double p[3], int *any)
+{
+    for (int c = 0; c < 3; c++) {
+        if (!*any || p[c] < box[c]) box[c] = p[c];
+        if (!*any || p[c] > box[3 + c]) box[3 + c] = p[c];
+    }
+    *any = 1;
+}
+
+double ossa__bind_size(const ossa_model *model)
+{
+    double box[6] = {0}, (*world)[12] = NULL;
+    int any = 0;
+    uint32_t n = model->num_joints;
+    if (n) world = ossa__temp_calloc(model, n, sizeof *world);
+    if (world) {
+        for (uint32_t j = 0; j < n; j++) {
+            const ossa_transform *b = &model->joints[j].bind;
+            double local[12];
+            ossa__affine_from_trs(b->translation, b->rotation, b->scale, local);
+            int32_t p = model->joints[j].parent;
+            if (p >= 0 && (uint32_t)p < j)
+                ossa__affine_mul(world[p], local, world[j]);
+            else
+                memcpy(world[j], local, sizeof local);
+            if (isfinite(world[j][9] + world[j][10] + world[j][11])) grow(box, world[j] + 9, &any);
+        }
+        ossa__temp_free(model, world);
+    }
+    const ossa_vertex_array *pos = ossa_model_find_array(model, OSSA_VERTEX_POSITION, NULL);
+    if (pos && pos->size >= 3) {
+        float chunk[3 * 256];
+        for (uint32_t v = 0; v < model->num_vertices; v += 256) {
+            uint32_t count = model->num_vertices - v < 256 ? model->num_vertices - v : 256;
+            if (pos->size != 3 || ossa_vertex_array_read(model, pos, v, count, chunk) != OSSA_OK)
+                break;
+            for (uint32_t i = 0; i < count; i++) {
+                double p[3] = {chunk[3 * i], chunk[3 * i + 1], chunk[3 * i + 2]};
+                if (isfinite(p[0] + p[1] + p[2])) grow(box, p, &any);
+            }
+        }
+    }
+    double dx = box[3] - box[0], dy = box[4] - box[1], dz = box[5] - box[2];
+    double size = sqrt(dx * dx + dy * dy + dz * dz);
+    return size > 0 && isfinite(size) ? size : 1;
+}
+
+/* -- State -------------------------------------------------------------------------- */
+
+typedef struct track {
+    uint32_t joint, kind;
+    ossa__packed_track rec;
+    /* Per segment: bits and range bytes (7), the track's own error. */
+    unsigned char info[7];
+    uint32_t rate; /* index into RATES */
+    double own_error;
+} track;
+
+typedef struct ctx {
+    const ossa_model *m;
+    uint32_t n, nf;
+    double bound, shell;
+    ossa_transform *raw;   /* nf x n: rotations normalized, w >= 0 */
+    double (*rawm)[12];    /* nf x n model matrices */
+    double *radius;        /* per joint: the shell that reaches its descendants */
+    double *pscale;        /* per joint: the parent's largest model-space scale */
+    uint8_t *constant;     /* n x 3: kind k of joint j is constant (1) or
+                              animated (0; 2 after a promotion) */
+    uint8_t *is_bind;      /* n x 3: the constant is the bind pose's */
+    float (*cval)[4];      /* n x 3 constant values */
+    track *tracks;
+    uint32_t num_tracks;
+    /* One segment's frames */
+    ossa_transform *lossy; /* S x n */
+    double (*lossym)[12];  /* S x n */
+    double *joint_error;   /* n */
+    double measured;
+} ctx;
+
+static void get_kind(const ossa_transform *t, uint32_t kind, float v[4])
+{
+    const float *src = kind == OSSA_TRACK_ROTATION      ? t->rotation
+                       : kind == OSSA_TRACK_TRANSLATION ? t->translation
+                                                        : t->scale;
+    v[3] = 0;
+    memcpy(v, src, (kind == OSSA_TRACK_ROTATION ? 4 : 3) * sizeof(float));
+}
+
+static void set_kind(ossa_transform *t, uint32_t kind, const float v[4])
+{
+    float *dst = kind == OSSA_TRACK_ROTATION      ? t->rotation
+                 : kind == OSSA_TRACK_TRANSLATION ? t->translation
+                                                  : t->scale;
+    memcpy(dst, v, (kind == OSSA_TRACK_ROTATION ? 4 : 3) * sizeof(float));
+}
+
+static void local_matrix(const ossa_transform *t, double m[12])
+{
+    ossa__affine_from_trs(t->translation, t->rotation, t->scale, m);
+}
+
+/* The error that replacing kind `kind` of joint j's frame f by v causes on
+ * the joint's shell, scaled to model units. */
+static double own_error(const ctx *c, uint32_t f, uint32_t j, uint32_t kind, const float v[4])
+{
+    const ossa_transform *r = &c->raw[(size_t)f * c->n + j];
+    ossa_transform t = *r;
+    set_kind(&t, kind, v);
+    double a[12], b[12];
+    local_matrix(r, a);
+    local_matrix(&t, b);
+    return ossa__shell_error(a, b, c->radius[j]) * c->pscale[j];
+}
+
+static ossa_status prepare(ctx *c, const ossa_animation *anim, ossa_error *error)
+{
+    const ossa_model *m = c->m;
+    uint32_t n = c->n, nf = c->nf;
+    size_t cells = (size_t)nf * n;
+    c->raw = ossa__temp_calloc(m, cells ? cells : 1, sizeof *c->raw);
+    c->rawm = ossa__temp_calloc(m, cells ? cells : 1, sizeof *c->rawm);
+    c->radius = ossa__temp_calloc(m, n + 1, sizeof *c->radius);
+    c->pscale = ossa__temp_calloc(m, n + 1, sizeof *c->pscale);
+    c->constant = ossa__temp_calloc(m, (size_t)n * 3 + 1, 1);
+    c->is_bind = ossa__temp_calloc(m, (size_t)n * 3 + 1, 1);
+    c->cval = ossa__temp_calloc(m, (size_t)n * 3 + 1, sizeof *c->cval);
+    c->tracks = ossa__temp_calloc(m, (size_t)n * 3 + 1, sizeof *c->tracks);
+    c->lossy = ossa__temp_calloc(m, (size_t)OSSA_PACKED_SEGMENT * n + 1, sizeof *c->lossy);
+    c->lossym = ossa__temp_calloc(m, (size_t)OSSA_PACKED_SEGMENT * n + 1, sizeof *c->lossym);
+    c->joint_error = ossa__temp_calloc(m, n + 1, sizeof *c->joint_error);
+    if (!c->raw || !c->rawm || !c->radius || !c->pscale || !c->constant || !c->is_bind || !c->cval ||
+        !c->tracks || !c->lossy || !c->lossym || !c->joint_error)
+        return ossa__fail_nomem(error);
+    double *tlen = c->joint_error, *smax = c->radius; /* scratch until the radii */
+    for (uint32_t j = 0; j < n; j++) tlen[j] = 0, smax[j] = 0, c->pscale[j] = 1;
+    for (uint32_t f = 0; f < nf; f++) {
+        for (uint32_t j = 0; j < n; j++) {
+            ossa_transform t =
+                anim->num_frames ? anim->frames[(size_t)f * n + j] : m->joints[j].bind;
+            ossa__quat_normalize(t.rotation);
+            if (t.rotation[3] < 0)
+                for (int k = 0; k < 4; k++) t.rotation[k] = -t.rotation[k];
+            for (int k = 0; k < 3; k++)
+                if (!isfinite(t.translation[k]) || !isfinite(t.scale[k]))
+                    return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                                      "animation frame %u, joint %u: not a finite transform",
+                                      (unsigned)f, (unsigned)j);
+            c->raw[(size_t)f * n + j] = t;
+            double local[12];
+            local_matrix(&t, local);
+            int32_t p = m->joints[j].parent;
+            double *out = c->rawm[(size_t)f * n + j];
+            if (p >= 0 && (uint32_t)p < j)
+                ossa__affine_mul(c->rawm[(size_t)f * n + p], local, out);
+            else
+                memcpy(out, local, sizeof local);
+            double len = sqrt((double)t.translation[0] * t.translation[0] +
+                              (double)t.translation[1] * t.translation[1] +
+                              (double)t.translation[2] * t.translation[2]);
+            tlen[j] = len > tlen[j] ? len : tlen[j];
+            for (int k = 0; k < 3; k++) {
+                double s = fabs(t.scale[k]);
+                smax[j] = s > smax[j] ? s : smax[j];
+            }
+            if (p >= 0 && (uint32_t)p < j) {
+                const double *pm = c->rawm[(size_t)f * n + p];
+                for (int col = 0; col < 3; col++) {
+                    double s = sqrt(pm[col * 3] * pm[col * 3] + pm[col * 3 + 1] * pm[col * 3 + 1] +
+                                    pm[col * 3 + 2] * pm[col * 3 + 2]);
+                    c->pscale[j] = s > c->pscale[j] ? s : c->pscale[j];
+                }
+            }
+        }
+    }
+    /* Radii from the leaves up: a joint's shell reaches the shells of its
+     * children (children come after parents). */
+    double *radius = ossa__temp_calloc(m, n + 1, sizeof *radius);
+    if (!radius) return ossa__fail_nomem(error);
+    for (uint32_t j = 0; j < n; j++) radius[j] = c->shell;
+    for (uint32_t j = n; j-- > 0;) {
+        int32_t p = m->joints[j].parent;
+        if (p >= 0 && (uint32_t)p < j) {
+            double reach = tlen[j] + (smax[j] > 1 ? smax[j] : 1) * radius[j];
+            radius[p] = reach > radius[p] ? reach : radius[p];
+        }
+    }
+    memcpy(c->radius, radius, n * sizeof *radius);
+    ossa__temp_free(m, radius);
+    return OSSA_OK;
+}
+
+/* -- Constant tracks --------------------------------------------------------------- */
+
+/* Midrange of kind `kind` of joint j over the clip; extent in *spread. */
+static void midrange(const ctx *c, uint32_t j, uint32_t kind, float v[4], float *spread)
+{
+    float lo[3], hi[3], x[4];
+    get_kind(&c->raw[j], kind, x);
+    for (int k = 0; k < 3; k++) lo[k] = hi[k] = x[k];
+    for (uint32_t f = 1; f < c->nf; f++) {
+        get_kind(&c->raw[(size_t)f * c->n + j], kind, x);
+        for (int k = 0; k < 3; k++) {
+            lo[k] = x[k] < lo[k] ? x[k] : lo[k];
+            hi[k] = x[k] > hi[k] ? x[k] : hi[k];
+        }
+    }
+    *spread = 0;
+    for (int k = 0; k < 3; k++) {
+        v[k] = lo[k] == hi[k] ? lo[k] : (float)(0.5 * ((double)lo[k] + hi[k]));
+        *spread = hi[k] - lo[k] > *spread ? hi[k] - lo[k] : *spread;
+    }
+    v[3] = 0;
+    if (kind == OSSA_TRACK_ROTATION) {
+        if (*spread == 0) {
+            get_kind(&c->raw[j], kind, v); /* exact, w included */
+        } else {
+            double s = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2];
+            if (s > 1)
+                for (int k = 0; k < 3; k++) v[k] = (float)(v[k] / sqrt(s)), s = 1;
+            v[3] = (float)sqrt(1 - s);
+        }
+    }
+}
+
+static int fits_constant(const ctx *c, uint32_t j, uint32_t kind, const float v[4])
+{
+    for (uint32_t f = 0; f < c->nf; f++)
+        if (own_error(c, f, j, kind, v) > CONSTANT_SHARE * c->bound) return 0;
+    return 1;
+}
+
+/* Constant tracks take the bind pose's value when it is good enough (it
+ * costs nothing: the sampler starts every frame from the bind pose), else
+ * their midrange (a constant record). */
+static void choose_constants(ctx *c)
+{
+    for (uint32_t j = 0; j < c->n; j++)
+        for (uint32_t kind = 0; kind < 3; kind++) {
+            uint32_t i = j * 3 + kind;
+            float v[4], spread;
+            if (c->constant[i] == 2) continue; /* promoted: animated */
+            ossa_transform b = c->m->joints[j].bind;
+            ossa__quat_normalize(b.rotation);
+            get_kind(&b, kind, v);
+            c->is_bind[i] = 1;
+            memcpy(c->cval[i], v, sizeof v);
+            if (fits_constant(c, j, kind, v)) {
+                c->constant[i] = 1;
+                continue;
+            }
+            c->is_bind[i] = 0;
+            midrange(c, j, kind, v, &spread);
+            memcpy(c->cval[i], v, sizeof v);
+            c->constant[i] = (uint8_t)(spread == 0 || fits_constant(c, j, kind, v));
+        }
+}
+
+/* -- Segments ---------------------------------------------------------------------- */
+
+/* Sets t's range bytes for frames [f0, f1) at rate index r. */
+static void track_range(const ctx *c, track *t, uint32_t f0, uint32_t f1, uint32_t r)
+{
+    float lo[3], hi[3], x[4];
+    get_kind(&c->raw[(size_t)f0 * c->n + t->joint], t->kind, x);
+    for (int k = 0; k < 3; k++) lo[k] = hi[k] = x[k];
+    for (uint32_t f = f0 + 1; f < f1; f++) {
+        get_kind(&c->raw[(size_t)f * c->n + t->joint], t->kind, x);
+        for (int k = 0; k < 3; k++) {
+            lo[k] = x[k] < lo[k] ? x[k] : lo[k];
+            hi[k] = x[k] > hi[k] ? x[k] : hi[k];
+        }
+    }
+    t->rate = r;
+    t->info[0] = RATES[r];
+    if (RATES[r] == 0) {
+        /* One value for the segment: the 8-bit fraction nearest its middle. */
+        for (int k = 0; k < 3; k++) {
+            float e = t->rec.extent[k];
+            double mid = 0.5 * ((double)lo[k] + hi[k]);
+            long a = e > 0 ? lround((mid - t->rec.min[k]) / e * 255) : 0;
+            t->info[1 + k] = (unsigned char)(a < 0 ? 0 : a > 255 ? 255 : a);
+            t->info[4 + k] = 0;
+        }
+    } else if (RATES[r] == OSSA_PACKED_RAW_BITS) {
+        memset(t->info + 1, 0, 6);
+    } else {
+        ossa__segment_range(lo, hi, t->rec.min, t->rec.extent, t->info);
+    }
+}
+
+/* Track t's key at frame f as the sampler will decode it. */
+static void decode(const ctx *c, const track *t, uint32_t f, float v[4], uint32_t q[3])
+{
+    float x[4];
+    get_kind(&c->raw[(size_t)f * c->n + t->joint], t->kind, x);
+    uint32_t bits = t->info[0];
+    if (bits == OSSA_PACKED_RAW_BITS) {
+        memcpy(q, x, 12);
+    } else {
+        float off[3], scl[3];
+        ossa__packed_dequant(&t->rec, t->info, off, scl);
+        for (int k = 0; k < 3; k++) q[k] = ossa__quantize(x[k], off[k], scl[k], bits);
+    }
+    ossa__packed_value(&t->rec, t->info, q, v);
+}
+
+static double track_error(const ctx *c, const track *t, uint32_t f0, uint32_t f1)
+{
+    double worst = 0;
+    for (uint32_t f = f0; f < f1; f++) {
+        float v[4];
+        uint32_t q[3];
+        decode(c, t, f, v, q);
+        double e = own_error(c, f, t->joint, t->kind, v);
+        worst = e > worst ? e : worst;
+    }
+    return worst;
+}
+
+/* Decodes frames [f0, f1) of every joint and measures them: fills
+ * joint_error with each joint's worst error. Returns the worst. */
+static double measure(ctx *c, uint32_t f0, uint32_t f1)
+{
+    uint32_t n = c->n;
+    double worst = 0;
+    for (uint32_t j = 0; j < n; j++) c->joint_error[j] = 0;
+    for (uint32_t f = f0; f < f1; f++) {
+        ossa_transform *lossy = c->lossy + (size_t)(f - f0) * n;
+        for (uint32_t j = 0; j < n; j++) {
+            lossy[j] = c->raw[(size_t)f * n + j];
+            for (uint32_t kind = 0; kind < 3; kind++)
+                if (c->constant[j * 3 + kind] == 1) set_kind(&lossy[j], kind, c->cval[j * 3 + kind]);
+        }
+        for (uint32_t t = 0; t < c->num_tracks; t++) {
+            float v[4];
+            uint32_t q[3];
+            decode(c, &c->tracks[t], f, v, q);
+            set_kind(&lossy[c->tracks[t].joint], c->tracks[t].kind, v);
+        }
+        double(*lm)[12] = c->lossym + (size_t)(f - f0) * n;
+        for (uint32_t j = 0; j < n; j++) {
+            double local[12];
+            local_matrix(&lossy[j], local);
+            int32_t p = c->m->joints[j].parent;
+            if (p >= 0 && (uint32_t)p < j)
+                ossa__affine_mul(lm[p], local, lm[j]);
+            else
+                memcpy(lm[j], local, sizeof local);
+            double e = ossa__shell_error(c->rawm[(size_t)f * n + j], lm[j], c->shell);
+            c->joint_error[j] = e > c->joint_error[j] ? e : c->joint_error[j];
+            worst = e > worst ? e : worst;
+        }
+    }
+    return worst;
+}
+
+/* Per joint and kind: its track index, or -1. */
+static int32_t find_track(const ctx *c, const int32_t *index, uint32_t j, uint32_t kind)
+{
+    (void)c;
+    return index[j * 3 + kind];
+}
+
+/* Chooses the rates of segment [f0, f1). Returns 0 when done, or 1 after
+ * promoting a constant track (compression must start over). */
+static int fit_segment(ctx *c, const int32_t *index, uint8_t *bumped, uint32_t f0, uint32_t f1)
+{
+    for (uint32_t t = 0; t < c->num_tracks; t++) {
+        track *tr = &c->tracks[t];
+        for (uint32_t r = 0; r < NUM_RATES; r++) {
+            track_range(c, tr, f0, f1, r);
+            tr->own_error = track_error(c, tr, f0, f1);
+            if (tr->own_error <= TRACK_SHARE * c->bound) break;
+        }
+    }
+    for (;;) {
+        double worst = measure(c, f0, f1);
+        if (worst <= c->bound) break;
+        memset(bumped, 0, c->num_tracks + 1);
+        int progress = 0;
+        for (uint32_t j = 0; j < c->n; j++) {
+            if (c->joint_error[j] <= c->bound) continue;
+            /* The track on the chain with the largest own error. */
+            int32_t best = -1, cbest = -1;
+            double be = -1, ce = -1;
+            for (int32_t a = (int32_t)j; a >= 0; a = c->m->joints[a].parent) {
+                for (uint32_t kind = 0; kind < 3; kind++) {
+                    int32_t t = find_track(c, index, (uint32_t)a, kind);
+                    if (t >= 0) {
+                        track *tr = &c->tracks[t];
+                        if (tr->rate + 1 < NUM_RATES && !bumped[t] && tr->own_error > be)
+                            be = tr->own_error, best = t;
+                    } else if (c->constant[a * 3 + kind] == 1) {
+                        double e = 0;
+                        for (uint32_t f = f0; f < f1; f++) {
+                            double x = own_error(c, f, (uint32_t)a, kind, c->cval[a * 3 + kind]);
+                            e = x > e ? x : e;
+                        }
+                        if (e > ce) ce = e, cbest = a * 3 + (int32_t)kind;
+                    }
+                }
+                if (c->m->joints[a].parent >= a) break;
+            }
+            if (best >= 0) {
+                track *tr = &c->tracks[best];
+                track_range(c, tr, f0, f1, tr->rate + 1);
+                tr->own_error = track_error(c, tr, f0, f1);
+                bumped[best] = 1;
+                progress = 1;
+            } else if (cbest >= 0 && ce > 0) {
+                c->constant[cbest] = 2;
+                return 1;
+            }
+        }
+        if (!progress) break; /* the bound is below float precision: keep the best */
+    }
+    return 0;
+}
+
+/* -- The image ----------------------------------------------------------------------- */
+
+static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
+
+ossa_status ossa__compress(const ossa_model *model, uint32_t animation, float max_error,
+                           float shell, uint32_t root_joint, ossa_axis up, unsigned char **image,
+                           size_t *size, ossa_error *error)
+{
+    const ossa_animation *anim = &model->animations[animation];
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.m = model;
+    c.n = model->num_joints;
+    c.nf = anim->num_frames ? anim->num_frames : 1;
+    c.bound = max_error;
+    c.shell = shell;
+    uint32_t n = c.n, nf = c.nf;
+    uint32_t nseg = (nf + OSSA_PACKED_SEGMENT - 1) / OSSA_PACKED_SEGMENT;
+    uint32_t groups = (n + OSSA_CLIP_LANES - 1) / OSSA_CLIP_LANES;
+    unsigned char **segs = NULL;
+    size_t *seg_size = NULL;
+    int32_t *index = NULL;
+    uint8_t *bumped = NULL;
+    ossa_status status = OSSA_FAILED;
+    *image = NULL;
+    if ((uint64_t)nf * n * 200 > ((uint64_t)1 << 40)) {
+        ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "animation too large to compress");
+        return OSSA_FAILED;
+    }
+    if (prepare(&c, anim, error) != OSSA_OK) goto done;
+    segs = ossa__temp_calloc(model, nseg, sizeof *segs);
+    seg_size = ossa__temp_calloc(model, nseg, sizeof *seg_size);
+    index = ossa__temp_calloc(model, (size_t)n * 3 + 1, sizeof *index);
+    bumped = ossa__temp_calloc(model, (size_t)n * 3 + 1, 1);
+    if (!segs || !seg_size || !index || !bumped) {
+        ossa__fail_nomem(error);
+        goto done;
+    }
+
+restart:
+    choose_constants(&c);
+    c.num_tracks = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        /* Tracks in SoA order within each group: translation, rotation,
+         * scale channels come at increasing float indices. */
+        static const uint32_t kinds[3] = {OSSA_TRACK_TRANSLATION, OSSA_TRACK_ROTATION,
+                                          OSSA_TRACK_SCALE};
+        for (int k = 0; k < 3; k++) index[j * 3 + kinds[k]] = -1;
+    }
+    for (uint32_t g = 0; g < groups; g++) {
+        static const uint32_t order[3] = {OSSA_TRACK_TRANSLATION, OSSA_TRACK_ROTATION,
+                                          OSSA_TRACK_SCALE};
+        for (int k = 0; k < 3; k++)
+            for (uint32_t lane = 0; lane < OSSA_CLIP_LANES; lane++) {
+                uint32_t j = g * OSSA_CLIP_LANES + lane, kind = order[k];
+                if (j >= n || c.constant[j * 3 + kind] == 1) continue;
+                track *t = &c.tracks[c.num_tracks];
+                memset(t, 0, sizeof *t);
+                t->joint = j, t->kind = kind;
+                uint32_t ch = kind == OSSA_TRACK_ROTATION      ? OSSA_CH_QX
+                              : kind == OSSA_TRACK_TRANSLATION ? OSSA_CH_TX
+                                                               : OSSA_CH_SX;
+                t->rec.dest = g * OSSA_CLIP_GROUP + ch * OSSA_CLIP_LANES + lane;
+                t->rec.kind = kind | j << 2;
+                float lo[3], hi[3], x[4];
+                get_kind(&c.raw[j], kind, x);
+                for (int q = 0; q < 3; q++) lo[q] = hi[q] = x[q];
+                for (uint32_t f = 1; f < nf; f++) {
+                    get_kind(&c.raw[(size_t)f * n + j], kind, x);
+                    for (int q = 0; q < 3; q++) {
+                        lo[q] = x[q] < lo[q] ? x[q] : lo[q];
+                        hi[q] = x[q] > hi[q] ? x[q] : hi[q];
+                    }
+                }
+                for (int q = 0; q < 3; q++) {
+                    float e = hi[q] - lo[q];
+                    /* min + extent must reach hi in float. */
+                    while (lo[q] + e < hi[q]) e = nextafterf(e, INFINITY);
+                    t->rec.min[q] = lo[q], t->rec.extent[q] = e;
+                }
+                index[j * 3 + kind] = (int32_t)c.num_tracks++;
+            }
+    }
+
+    /* Segments: choose rates, then pack. */
+    c.measured = 0;
+    size_t head = ossa__packed_keys_offset(c.num_tracks);
+    for (uint32_t s = 0; s < nseg; s++) {
+        uint32_t f0 = s * OSSA_PACKED_SEGMENT;
+        uint32_t f1 = f0 + OSSA_PACKED_SEGMENT < nf ? f0 + OSSA_PACKED_SEGMENT : nf;
+        if (fit_segment(&c, index, bumped, f0, f1)) {
+            for (uint32_t k = 0; k < s; k++) ossa__temp_free(model, segs[k]), segs[k] = NULL;
+            goto restart;
+        }
+        double worst = measure(&c, f0, f1);
+        c.measured = worst > c.measured ? worst : c.measured;
+        uint64_t frame_bits = 0;
+        for (uint32_t t = 0; t < c.num_tracks; t++) frame_bits += 3u * c.tracks[t].info[0];
+        size_t bytes = head + (size_t)((frame_bits * (f1 - f0) + 7) / 8) + OSSA_PACKED_SLACK;
+        unsigned char *seg = ossa__temp_calloc(model, bytes, 1);
+        if (!seg) {
+            ossa__fail_nomem(error);
+            goto done;
+        }
+        segs[s] = seg, seg_size[s] = bytes;
+        ossa__wr32(seg, (uint32_t)frame_bits);
+        for (uint32_t t = 0; t < c.num_tracks; t++)
+            memcpy(seg + 4 + (size_t)t * OSSA_PACKED_TRACK_BYTES, c.tracks[t].info, 7);
+        uint64_t pos = 0;
+        for (uint32_t f = f0; f < f1; f++)
+            for (uint32_t t = 0; t < c.num_tracks; t++) {
+                float v[4];
+                uint32_t q[3], bits = c.tracks[t].info[0];
+                decode(&c, &c.tracks[t], f, v, q);
+                for (int k = 0; k < 3; k++, pos += bits)
+                    if (bits) ossa__put_bits(seg + head, pos, q[k], bits);
+            }
+    }
+
+    /* Layout (packed.h). */
+    const char *name = anim->name ? anim->name : "";
+    size_t name_len = strlen(name);
+    ossa__packed_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, OSSA_PACKED_MAGIC, 8);
+    h.version = OSSA_PACKED_VERSION;
+    h.num_joints = n;
+    h.num_frames = nf;
+    h.framerate = (isfinite(anim->framerate) && anim->framerate > 0) ? anim->framerate
+                                                                     : OSSA_DEFAULT_FRAMERATE;
+    h.anim_flags = anim->flags;
+    h.root_joint = n ? root_joint : 0;
+    h.up_axis = (uint32_t)up;
+    h.segment_frames = OSSA_PACKED_SEGMENT;
+    h.num_segments = nseg;
+    h.num_tracks = c.num_tracks;
+    h.max_error = max_error;
+    h.shell_distance = shell;
+    h.measured_error = (float)c.measured;
+    h.name_length = (uint32_t)name_len;
+    for (uint32_t i = 0; i < 3 * n; i++) {
+        h.constant_tracks += c.constant[i] == 1;
+        h.num_constants += c.constant[i] == 1 && !c.is_bind[i];
+    }
+    size_t off = sizeof h;
+    h.off_name = (uint32_t)off, off = align16(off + name_len + 1);
+    h.off_parents = (uint32_t)off, off = align16(off + (size_t)n * 4);
+    h.off_order = (uint32_t)off, off = align16(off + (size_t)n * 4);
+    h.off_bind = (uint32_t)off, off = align16(off + (size_t)n * sizeof(ossa_transform));
+    h.off_root_track = (uint32_t)off, off = align16(off + ((size_t)nf + 64) / 64 * 16);
+    h.off_constants = (uint32_t)off,
+    off = align16(off + (size_t)h.num_constants * sizeof(ossa__packed_constant));
+    h.off_tracks = (uint32_t)off, off = align16(off + (size_t)c.num_tracks * 32);
+    h.off_segments = (uint32_t)off, off = align16(off + ((size_t)nseg + 1) * 4);
+    h.off_data = (uint32_t)off;
+    for (uint32_t s = 0; s < nseg; s++) off += seg_size[s];
+    if (off > UINT32_MAX) {
+        ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET,
+                   "compressed clip larger than 4 GiB");
+        goto done;
+    }
+    h.image_size = (uint32_t)off;
+    unsigned char *img = ossa__temp_calloc(model, off, 1);
+    if (!img) {
+        ossa__fail_nomem(error);
+        goto done;
+    }
+    memcpy(img, &h, sizeof h);
+    memcpy(img + h.off_name, name, name_len);
+    int32_t *parents = (int32_t *)(void *)(img + h.off_parents);
+    ossa_transform *bind = (ossa_transform *)(void *)(img + h.off_bind);
+    for (uint32_t j = 0; j < n; j++) {
+        int32_t p = model->joints[j].parent;
+        parents[j] = (p >= 0 && (uint32_t)p < j) ? p : -1;
+        bind[j] = model->joints[j].bind;
+        ossa__quat_normalize(bind[j].rotation);
+    }
+    ossa__packed_constant *consts = (ossa__packed_constant *)(void *)(img + h.off_constants);
+    for (uint32_t i = 0, k = 0; i < 3 * n; i++)
+        if (c.constant[i] == 1 && !c.is_bind[i]) {
+            /* Records sort by joint << 2 | kind; i is joint * 3 + kind. */
+            consts[k].kind = (i / 3) << 2 | (i % 3);
+            memcpy(consts[k].value, c.cval[i], sizeof consts[k].value);
+            k++;
+        }
+    for (uint32_t t = 0; t < c.num_tracks; t++)
+        memcpy(img + h.off_tracks + (size_t)t * 32, &c.tracks[t].rec, 32);
+    uint32_t *table = (uint32_t *)(void *)(img + h.off_segments);
+    size_t at = 0;
+    for (uint32_t s = 0; s < nseg; s++) {
+        table[s] = (uint32_t)at;
+        memcpy(img + h.off_data + at, segs[s], seg_size[s]);
+        at += seg_size[s];
+    }
+    table[nseg] = (uint32_t)at;
+    *image = img;
+    *size = off;
+    status = OSSA_OK;
+
+done:
+    if (segs)
+        for (uint32_t s = 0; s < nseg; s++) ossa__temp_free(model, segs[s]);
+    ossa__temp_free(model, segs);
+    ossa__temp_free(model, seg_size);
+    ossa__temp_free(model, index);
+    ossa__temp_free(model, bumped);
+    ossa__temp_free(model, c.raw);
+    ossa__temp_free(model, c.rawm);
+    ossa__temp_free(model, c.radius);
+    ossa__temp_free(model, c.pscale);
+    ossa__temp_free(model, c.constant);
+    ossa__temp_free(model, c.is_bind);
+    ossa__temp_free(model, c.cval);
+    ossa__temp_free(model, c.tracks);
+    ossa__temp_free(model, c.lossy);
+    ossa__temp_free(model, c.lossym);
+    ossa__temp_free(model, c.joint_error);
+    return status;
+}
