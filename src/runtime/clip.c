@@ -272,7 +272,16 @@ static ossa_clip *create_packed(const ossa_model *model, uint32_t animation,
                "compressed clips need a little-endian CPU");
     return NULL;
 #else
+    if (!(opt->max_error >= 0) || !(opt->shell_distance >= 0)) {
+        ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                   "compression needs a positive error bound and shell distance (0 = default)");
+        return NULL;
+    }
     double size = ossa__bind_size(model);
+    if (size < 0) {
+        ossa__fail_nomem(error);
+        return NULL;
+    }
     float max_error = opt->max_error > 0 ? opt->max_error : (float)(size * 1e-4);
     float shell = opt->shell_distance > 0 ? opt->shell_distance : (float)(size * 1e-2);
     if (!(isfinite(max_error) && max_error > 0 && isfinite(shell) && shell > 0)) {

@@ -43,6 +43,7 @@ ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const
     ossa_clip_free(floats);
     ossa_clip_get_info(clip, &info);
     double shell = info.compression ? info.shell_distance : ossa__bind_size(model) * 1e-2;
+    if (shell < 0) return ossa__fail_nomem(error);
 
     if (clip->packed) {
         ossa__packed p;
@@ -64,9 +65,11 @@ ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const
 
     double *errors = ossa__temp_calloc(model, (size_t)nf * n, sizeof *errors);
     double(*raw)[12] = ossa__temp_calloc(model, n, sizeof *raw);
-    float(*sampled)[16] = ossa__temp_calloc(model, n, sizeof *sampled);
-    if (!errors || !raw || !sampled) {
+    double(*got)[12] = ossa__temp_calloc(model, n, sizeof *got);
+    ossa_transform *sampled = ossa__temp_calloc(model, n, sizeof *sampled);
+    if (!errors || !raw || !got || !sampled) {
         ossa__temp_free(model, errors);
+        ossa__temp_free(model, got);
         ossa__temp_free(model, raw);
         ossa__temp_free(model, sampled);
         return ossa__fail_nomem(error);
@@ -77,7 +80,9 @@ ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const
     job.flags = OSSA_SAMPLE_FRAMES;
     job.wrap = OSSA_WRAP_CLAMP;
     job.simd = OSSA_SIMD_REFERENCE;
-    job.model = sampled;
+    /* Local poses, composed here in double: the clip's error, not the
+     * rounding of float model matrices far from the origin. */
+    job.local = sampled;
     job.num_outputs = n;
     for (uint32_t f = 0; f < nf; f++) {
         job.time = f;
@@ -85,16 +90,19 @@ ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const
         for (uint32_t j = 0; j < n; j++) {
             ossa_transform t = anim->num_frames ? anim->frames[(size_t)f * n + j]
                                                 : model->joints[j].bind;
-            double local[12], got[12];
+            double local[12], mine[12];
             ossa__affine_from_trs(t.translation, t.rotation, t.scale, local);
+            const ossa_transform *s = &sampled[j];
+            ossa__affine_from_trs(s->translation, s->rotation, s->scale, mine);
             int32_t par = model->joints[j].parent;
-            if (par >= 0 && (uint32_t)par < j)
+            if (par >= 0 && (uint32_t)par < j) {
                 ossa__affine_mul(raw[par], local, raw[j]);
-            else
+                ossa__affine_mul(got[par], mine, got[j]);
+            } else {
                 memcpy(raw[j], local, sizeof local);
-            for (int c = 0; c < 4; c++)
-                for (int r = 0; r < 3; r++) got[c * 3 + r] = sampled[j][c * 4 + r];
-            errors[(size_t)f * n + j] = ossa__shell_error(raw[j], got, shell);
+                memcpy(got[j], mine, sizeof mine);
+            }
+            errors[(size_t)f * n + j] = ossa__shell_error(raw[j], got[j], shell);
         }
     }
     size_t count = (size_t)nf * n;
@@ -105,6 +113,7 @@ ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const
     stats->p99_error = errors[rank ? rank - 1 : 0];
     ossa__temp_free(model, errors);
     ossa__temp_free(model, raw);
+    ossa__temp_free(model, got);
     ossa__temp_free(model, sampled);
     return OSSA_OK;
 }

@@ -49,8 +49,9 @@ double ossa__bind_size(const ossa_model *model)
     double box[6] = {0}, (*world)[12] = NULL;
     int any = 0;
     uint32_t n = model->num_joints;
-    if (n) world = ossa__temp_calloc(model, n, sizeof *world);
-    if (world) {
+    if (n) {
+        world = ossa__temp_calloc(model, n, sizeof *world);
+        if (!world) return -1;
         for (uint32_t j = 0; j < n; j++) {
             const ossa_transform *b = &model->joints[j].bind;
             double local[12];

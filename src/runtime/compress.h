@@ -6,7 +6,7 @@
 
 /* The diagonal of the box around the model's bind pose: the bind-pose
  * vertex positions and joint origins (model space); 1 for a model with
- * neither, or where they all coincide. */
+ * neither, or where they all coincide; -1 when memory runs out. */
 double ossa__bind_size(const ossa_model *model);
 
 /* Compresses model->animations[animation] (already checked to exist) so

@@ -51,7 +51,7 @@ ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned
     if (h.num_segments != segs)
         FAIL(HOFF(num_segments), "%u segments for %u frames (expected %llu)",
              (unsigned)h.num_segments, (unsigned)h.num_frames, (unsigned long long)segs);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 4; i++)
         if (h.reserved[i]) FAIL(HOFF(reserved) + 4 * i, "reserved word %d is not zero", i);
     uint64_t n = h.num_joints;
     /* Sizes first, so that each product below stays far from overflow. */

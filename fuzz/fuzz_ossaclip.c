@@ -1,0 +1,49 @@
+/*
+ * Compressed clip (.ossaclip) fuzz target: load from memory (which checks
+ * every count, offset and bit position), then sample at every SIMD level,
+ * with and without root-motion removal, ask for root motion and check that
+ * the clip's image is the input itself.
+ */
+#include "fuzz_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    ossa_error error;
+    ossa_clip *clip = ossa_clip_load_memory(data, size, NULL, &error);
+    if (!clip) return 0;
+    ossa_clip_info info;
+    ossa_clip_get_info(clip, &info);
+    size_t image_size;
+    const void *image = ossa_clip_data(clip, &image_size);
+    if (image_size != size || memcmp(image, data, size) != 0) __builtin_trap();
+    uint32_t n = info.num_joints ? info.num_joints : 1;
+    ossa_transform *local = calloc(n, sizeof *local);
+    float(*model)[16] = calloc(n, sizeof *model);
+    static const ossa_simd levels[] = {OSSA_SIMD_REFERENCE, OSSA_SIMD_SCALAR, OSSA_SIMD_SSE2,
+                                       OSSA_SIMD_AVX2};
+    static const double times[] = {0, 0.37, 1e3, -2.5};
+    for (size_t l = 0; local && model && l < sizeof levels / sizeof levels[0]; l++) {
+        if (!ossa_simd_supported(levels[l])) continue;
+        for (size_t t = 0; t < sizeof times / sizeof times[0]; t++) {
+            ossa_sample_job job = {0};
+            job.clip = clip;
+            job.time = times[t];
+            job.simd = levels[l];
+            job.local = local;
+            job.model = t % 2 ? model : NULL;
+            job.num_outputs = n;
+            job.flags = t == 2 ? OSSA_SAMPLE_REMOVE_ROOT_MOTION : 0;
+            if (ossa_sample_run(&job, NULL) != OSSA_OK) __builtin_trap();
+        }
+    }
+    ossa_root_motion motion;
+    ossa_clip_root_motion(clip, -1, 9.5, OSSA_WRAP_LOOP, &motion);
+    ossa_clip_root_motion(clip, 0, 2, OSSA_WRAP_CLAMP, &motion);
+    free(local);
+    free(model);
+    ossa_clip_free(clip);
+    return 0;
+}
