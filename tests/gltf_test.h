@@ -10,6 +10,7 @@
 
 #include "formats/gltf/gltf.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,24 @@ static inline ossa_model *gt_through(const ossa_model *m, ossa_format format)
     ossa_model *back = gt_load_ok(data, size, format);
     ossa_free_buffer(data, NULL);
     return back;
+}
+
+/* The JSON document of a .gltf or .glb file, parsed (cJSON_Delete it). */
+static inline cJSON *gt_json_of(const unsigned char *data, size_t size)
+{
+    cJSON *root;
+    if (size >= 20 && memcmp(data, "glTF", 4) == 0)
+        root = cJSON_ParseWithLength((const char *)data + 20, ts_le32(data + 12));
+    else
+        root = cJSON_ParseWithLength((const char *)data, size);
+    assert_non_null(root);
+    return root;
+}
+
+/* root[key][index] (an object of a top-level array), or NULL. */
+static inline cJSON *gt_json_item(const cJSON *root, const char *key, int index)
+{
+    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, key), index);
 }
 
 /* -- The Khronos validator, when installed (make deps-node) -- */

@@ -208,8 +208,9 @@ static void sample_track(const track *t, double time, double frame_time, uint32_
 }
 
 /* Frame rate and count of an animation: the rate of the file's own extras
- * when the keys fit it, else the keys' own spacing when they are evenly
- * spaced, else the load options' rate. */
+ * (ossa's object; else a plain "framerate" in the animation's extras, as
+ * ossa writes for other consumers) when the keys fit it, else the keys'
+ * own spacing when they are evenly spaced, else the load options' rate. */
 static void frame_grid(gltf_scene *s, const cJSON *an, const track *tracks, uint32_t n, float *rate,
                        double *grid, uint32_t *frames, uint32_t *flags)
 {
@@ -232,6 +233,12 @@ static void frame_grid(gltf_scene *s, const cJSON *an, const track *tracks, uint
     int nc = 0;
     bool from_extras = cJSON_IsNumber(xr) && isfinite(xr->valuedouble) && xr->valuedouble >= 0 &&
                        xr->valuedouble < 1e6;
+    if (!from_extras) {
+        xr = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(an, "extras"), "framerate");
+        from_extras = cJSON_IsNumber(xr) && isfinite(xr->valuedouble) && xr->valuedouble > 0 &&
+                      xr->valuedouble < 1e6;
+        xf = NULL; /* the frame count is ossa's alone */
+    }
     if (from_extras) candidates[nc++] = xr->valuedouble > 0 ? xr->valuedouble : OSSA_DEFAULT_FRAMERATE;
     if (dt > 0) {
         double f = 1 / dt;
@@ -259,6 +266,23 @@ static void frame_grid(gltf_scene *s, const cJSON *an, const track *tracks, uint
         (xf->valuedouble >= count || xf->valuedouble == 0 || n == 0))
         count = floor(xf->valuedouble);
     *frames = count > 4e9 ? UINT32_MAX : (uint32_t)count;
+}
+
+/* A track of one key that holds its node's rest value: what ossa writes
+ * for a channel that another animation moves and this one does not (and
+ * what other exporters write for channels they key everywhere). The
+ * channel then counts as not animated, as in the source. */
+static bool holds_rest(const gltf_scene *s, const track *t)
+{
+    if (t->keys != 1) return false;
+    const ossa_transform *rest = &s->local[s->node_of[t->joint]];
+    float v[4];
+    memcpy(v, t->values, t->ncomp * sizeof *v);
+    if (t->path == 1) {
+        ossa__quat_tidy(v);
+        return memcmp(v, rest->rotation, sizeof rest->rotation) == 0;
+    }
+    return memcmp(v, t->path == 0 ? rest->translation : rest->scale, 3 * sizeof *v) == 0;
 }
 
 static ossa_status read_animation(gltf_scene *s, uint32_t a, input_cache *cache)
@@ -292,7 +316,7 @@ static ossa_status read_animation(gltf_scene *s, uint32_t a, input_cache *cache)
             for (uint32_t i = 0; !st && i < n; i++) {
                 track *t = &tracks[i];
                 uint32_t cursor = 0;
-                mask[t->joint] |= (uint8_t)(1u << t->path);
+                if (!holds_rest(s, t)) mask[t->joint] |= (uint8_t)(1u << t->path);
                 for (uint32_t f = 0; f < frames; f++) {
                     ossa_transform *o = &anim->frames[(size_t)f * J + t->joint];
                     float *dst = t->path == 0 ? o->translation : t->path == 1 ? o->rotation : o->scale;

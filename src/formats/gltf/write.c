@@ -39,6 +39,9 @@ typedef struct gw {
     float *weights_f;   /* float weights, or NULL */
     uint8_t *weights_u; /* normalized ubyte weights, or NULL */
     uint8_t *weighted;  /* per vertex: has at least one influence */
+    /* Per joint, the channels (OSSA_CHANNEL_*) every animation keys: those
+     * that some animation moves, unless OSSA_WRITE_GLTF_SPARSE_CHANNELS. */
+    uint8_t *keyed;
 } gw;
 
 /* -- JSON building. A failed allocation in cJSON sets nomem once; the
@@ -827,11 +830,49 @@ static void add_channel(gw *w, cJSON *channels, cJSON *samplers, uint32_t joint,
     put(w, target, "path", cJSON_CreateString(paths[path]));
 }
 
+/* Whether a channel of an animation needs a track of its own: the source
+ * animates it and it moves, or it holds a value other than the bind pose's
+ * (a channel the source does not animate holds the bind value). */
+static bool channel_moves(const gw *w, const ossa_animation *an, uint32_t j, int path, bool *constant)
+{
+    uint32_t J = w->J, nf = an->num_frames;
+    uint8_t bit = (uint8_t)(1u << path); /* OSSA_CHANNEL_* in this order */
+    *constant = true;
+    if (!nf || (an->channels && !(an->channels[j] & bit))) return false;
+    const ossa_transform *f0 = &an->frames[j];
+    for (uint32_t f = 1; f < nf && *constant; f++)
+        *constant = same_channel(&an->frames[(size_t)f * J + j], f0, path);
+    return !*constant || !same_channel(f0, &w->m->joints[j].bind, path);
+}
+
+/* The channels every animation keys. Players that blend or switch
+ * actions (Blender, three.js mixers) keep the last value of a channel an
+ * action does not key, so a channel that one animation moves is keyed in
+ * all of them, with one constant key where it does not move. */
+static void plan_channels(gw *w)
+{
+    const ossa_model *m = w->m;
+    w->keyed = ossa__alloc(w->alloc, w->J ? w->J : 1);
+    if (!w->keyed) {
+        w->nomem = true;
+        return;
+    }
+    memset(w->keyed, 0, w->J ? w->J : 1);
+    for (uint32_t a = 0; a < m->num_animations; a++)
+        for (uint32_t j = 0; j < w->J; j++)
+            for (int path = 0; path < 3; path++) {
+                bool constant;
+                if (channel_moves(w, &m->animations[a], j, path, &constant))
+                    w->keyed[j] |= (uint8_t)(1u << path);
+            }
+}
+
 /* One glTF animation. Every track is written at the animation's frames
- * (LINEAR); a track that never changes is one STEP key, or nothing at all
- * when it holds the joint's bind value (as a channel the source does not
- * animate does). glTF has no empty animation: one with no track left
- * keeps one STEP key of joint 0's rotation. */
+ * (LINEAR); a track that never changes is one STEP key. By default every
+ * channel of plan_channels is keyed; with OSSA_WRITE_GLTF_SPARSE_CHANNELS
+ * only the channels this animation moves (channel_moves). glTF has no
+ * empty animation: one with no track left keeps one STEP key of joint 0's
+ * rotation. */
 static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
 {
     const ossa_model *m = w->m;
@@ -847,19 +888,17 @@ static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
         w->nomem = true;
         return;
     }
+    bool sparse = (w->opt->flags & OSSA_WRITE_GLTF_SPARSE_CHANNELS) != 0;
     for (uint32_t j = 0; j < J; j++) {
         for (int path = 0; path < 3; path++) {
-            uint8_t bit = (uint8_t)(1u << path); /* OSSA_CHANNEL_* in this order */
-            if (an->channels && !(an->channels[j] & bit)) continue;
-            if (!nf) continue;
-            const ossa_transform *f0 = &an->frames[j];
-            bool constant = true;
-            for (uint32_t f = 1; f < nf && constant; f++)
-                constant = same_channel(&an->frames[(size_t)f * J + j], f0, path);
-            if (constant && same_channel(f0, &m->joints[j].bind, path)) continue;
+            bool constant, moves = channel_moves(w, an, j, path, &constant);
+            if (sparse ? !moves : !(w->keyed[j] & (1u << path))) continue;
             uint32_t keys = constant ? 1 : nf, ncomp = path == 1 ? 4 : 3;
+            /* a channel this animation does not animate holds the bind
+             * value in its frames; an animation without frames keys it */
             for (uint32_t f = 0; f < keys; f++)
-                channel_value(&an->frames[(size_t)f * J + j], path, values + (size_t)f * ncomp);
+                channel_value(nf ? &an->frames[(size_t)f * J + j] : &m->joints[j].bind, path,
+                              values + (size_t)f * ncomp);
             int input;
             if (constant) {
                 if (one_input < 0) {
@@ -899,10 +938,12 @@ static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
                     add_accessor(w, view, GLTF_FLOAT, 1, "VEC4", false, NULL, NULL, 0), true);
     }
     ossa__free(w->alloc, values, 0);
-    /* What glTF cannot say: the frame count and rate (a glTF animation
-     * ends at its last key), the rate as the source gave it (0 = not
-     * specified) and the loop flag. */
+    /* What glTF cannot say: the frame rate the key times were made at,
+     * under a plain key where any consumer can find it, and in ossa's own
+     * object the frame count (a glTF animation ends at its last key), the
+     * rate as the source gave it (0 = not specified) and the loop flag. */
     cJSON *extras = put(w, ga, "extras", cJSON_CreateObject());
+    put(w, extras, "framerate", jfloat(rate));
     cJSON *ours = put(w, extras, GLTF_EXTRAS_KEY, cJSON_CreateObject());
     put_int(w, ours, "frames", nf);
     put(w, ours, "framerate", jfloat(isfinite(an->framerate) ? an->framerate : 0));
@@ -976,7 +1017,8 @@ static ossa_status build(gw *w, write_mode mode, const char *bin_uri)
         put_int(w, skin, "skeleton", w->skeleton_node);
         cJSON *joints = put(w, skin, "joints", cJSON_CreateArray());
         for (uint32_t j = 0; j < w->J; j++) put_int(w, joints, NULL, j);
-        for (uint32_t a = 0; a < m->num_animations; a++)
+        plan_channels(w);
+        for (uint32_t a = 0; a < m->num_animations && !w->nomem; a++)
             write_animation(w, animations, &m->animations[a]);
     }
     if (w->bin.failed || w->nomem) return ossa__fail_nomem(w->error);
@@ -1018,6 +1060,7 @@ static void release(gw *w)
     ossa__free(w->alloc, w->weights_f, 0);
     ossa__free(w->alloc, w->weights_u, 0);
     ossa__free(w->alloc, w->weighted, 0);
+    ossa__free(w->alloc, w->keyed, 0);
 }
 
 static void init(gw *w, const ossa_model *model, const ossa_write_options *options, ossa_error *error)
