@@ -692,12 +692,13 @@ enum {
     OSSA_WRITE_POSED = 1u << 1,
     /* OBJ: the inverse of OSSA_LOAD_OBJ_BLENDER_AXES, (x, y, z) -> (x, z, -y) */
     OSSA_WRITE_OBJ_BLENDER_AXES = 1u << 2,
-    /* glTF: each animation keys only the channels it moves (or holds away
-     * from the bind pose). Default: every animation keys every channel
-     * that any animation of the file moves, with one constant key where it
-     * does not move, because players that switch or blend actions (Blender,
-     * three.js) keep the last value of a channel an action leaves unkeyed. */
-    OSSA_WRITE_GLTF_SPARSE_CHANNELS = 1u << 3
+    /* Flags of every format start at bit 16. */
+    /* ossa_write_file of a format that writes several files (illEngine,
+     * MD5, SMD, .gltf with its .bin): fail with OSSA_ERROR_EXISTS, writing
+     * nothing, when any of them exists. Writes of one file replace it as
+     * usual. (Checked before writing: another process may still create a
+     * file in between.) */
+    OSSA_WRITE_NO_REPLACE = 1u << 16
 };
 
 /* Encodes into a new buffer; free it with ossa_free_buffer. */
@@ -725,6 +726,22 @@ uint32_t ossa_format_list(ossa_format *out, uint32_t capacity);
 /* Whether the library can read / write the format. */
 int ossa_format_can_read(ossa_format format);
 int ossa_format_can_write(ossa_format format);
+
+/* What the files that ossa_write_file writes in a format hold. */
+enum {
+    OSSA_HOLDS_MESHES = 1,
+    OSSA_HOLDS_SKELETON = 2,
+    OSSA_HOLDS_ANIMATIONS = 4,    /* every animation */
+    OSSA_HOLDS_ONE_ANIMATION = 8, /* one: ossa_write_options.animation */
+    /* ossa_write_options.animation matters: it picks the one animation, the
+     * one written first, or the pose */
+    OSSA_HOLDS_PICKS_ANIMATION = 16
+};
+/* OSSA_HOLDS_* of a format that can be written; 0 when it does not say
+ * (or cannot be written). Writing a model with more than its format holds
+ * reports each part left out (OSSA_WARNING_DROPPED) to
+ * ossa_write_options.diagnostic. */
+uint32_t ossa_format_holds(ossa_format format);
 /* Space-separated file extensions of the format (".iqm"), "" if unknown. */
 const char *ossa_format_extensions(ossa_format format);
 /* Guesses the format of a buffer from its content; AUTO when unknown. */

@@ -24,7 +24,16 @@ typedef struct ossa_format_ops {
      * output of `write` to `path`. */
     ossa_status (*write_files)(const ossa_model *model, const char *path,
                                const ossa_write_options *options, ossa_error *error);
+    /* What ossa_write_file writes of a model (OSSA_HOLDS_*); 0 = not
+     * declared, nothing is checked. What a model has beyond it is reported
+     * as dropped (holds.c). */
+    uint32_t holds;
 } ossa_format_ops;
+
+/* Reports to options->diagnostic what of `model` the format's files
+ * cannot hold (one OSSA_WARNING_DROPPED line each). */
+void ossa__report_unheld(const ossa_model *model, const ossa_format_ops *ops,
+                         const ossa_write_options *options);
 
 const ossa_format_ops *ossa__format_ops(ossa_format id);
 

@@ -105,6 +105,9 @@ ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options 
     if (!ops || !ops->write)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "no writer for format '%s'", ossa_format_name(options->format));
+    /* A format of several files gives its main one here: only
+     * ossa_write_file knows what the whole set holds. */
+    if (!ops->write_files) ossa__report_unheld(model, ops, options);
     ossa_buf buf;
     ossa__buf_init(&buf, options->allocator);
     if (ops->write(model, options, &buf, error) != OSSA_OK) {
@@ -142,7 +145,10 @@ ossa_status ossa_write_file(const ossa_model *model, const char *path,
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "cannot tell the output format from the file name");
     const ossa_format_ops *ops = ossa__format_ops(opts.format);
-    if (ops && ops->write_files) return ops->write_files(model, path, &opts, error);
+    if (ops && ops->write_files) {
+        ossa__report_unheld(model, ops, &opts);
+        return ops->write_files(model, path, &opts, error);
+    }
 
     void *data;
     size_t size;

@@ -134,6 +134,7 @@ const ossa_format_ops ossa__gltf_format = {
     .read = ossa__gltf_read,
     .write = ossa__gltf_write,
     .write_files = ossa__gltf_write_files,
+    .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
 };
 
 const ossa_format_ops ossa__glb_format = {
@@ -143,4 +144,5 @@ const ossa_format_ops ossa__glb_format = {
     .sniff = glb_sniff,
     .read = glb_read,
     .write = ossa__glb_write,
+    .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
 };

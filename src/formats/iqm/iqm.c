@@ -13,4 +13,5 @@ const ossa_format_ops ossa__iqm_format = {
     .sniff = iqm_sniff,
     .read = ossa__iqm_read,
     .write = ossa__iqm_write,
+    .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
 };

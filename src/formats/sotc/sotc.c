@@ -11,6 +11,7 @@ const ossa_format_ops ossa__sotc_skb_format = {
     .sniff = ossa__skb_sniff,
     .read = ossa__skb_read,
     .write = ossa__skb_write,
+    .holds = OSSA_HOLDS_SKELETON,
 };
 
 const ossa_format_ops ossa__sotc_anb_format = {
@@ -20,6 +21,7 @@ const ossa_format_ops ossa__sotc_anb_format = {
     .sniff = ossa__anb_sniff,
     .read = ossa__anb_read,
     .write = ossa__anb_write,
+    .holds = OSSA_HOLDS_ONE_ANIMATION | OSSA_HOLDS_PICKS_ANIMATION,
 };
 
 const ossa_format_ops ossa__sotc_nmo_format = {
@@ -29,6 +31,7 @@ const ossa_format_ops ossa__sotc_nmo_format = {
     .sniff = ossa__nmo_sniff,
     .read = ossa__nmo_read,
     .write = ossa__nmo_write,
+    .holds = OSSA_HOLDS_MESHES,
 };
 
 const ossa_format_ops ossa__sotc_nto_format = {
