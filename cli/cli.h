@@ -38,10 +38,24 @@ int cmd_render(int argc, char **argv);
 typedef struct cli_option {
     const char *name;       /* "--format" */
     const char *short_name; /* "-o", or NULL */
-    int takes_value;
+    int takes_value;        /* 0, 1 (= CLI_VALUE), or CLI_VALUE | CLI_ORDERED */
 } cli_option;
 
-#define CLI_MAX_OPTIONS 24
+/* takes_value bits. A CLI_ORDERED option may be given any number of
+ * times: each occurrence is kept in cli_args.ordered, in command-line
+ * order, with the number of file names before it (per-input options such
+ * as convert's --name apply to the file that follows), and value[] stays
+ * NULL for it. */
+#define CLI_VALUE 1
+#define CLI_ORDERED 2
+
+typedef struct cli_occurrence {
+    int option;        /* index in the option table */
+    const char *value; /* "" for a flag */
+    int files_before;  /* file names on the command line before it */
+} cli_occurrence;
+
+#define CLI_MAX_OPTIONS 40
 
 typedef struct cli_args {
     /* value[i] belongs to options[i]: NULL when absent, "" for a flag that
@@ -49,6 +63,8 @@ typedef struct cli_args {
     const char *value[CLI_MAX_OPTIONS];
     const char **files; /* the non-option arguments, in order */
     int num_files;
+    cli_occurrence *ordered; /* CLI_ORDERED options, in order */
+    int num_ordered;
     int help; /* --help or -h was given */
 } cli_args;
 
@@ -61,6 +77,14 @@ int cli_parse_args(int argc, char **argv, const cli_option *options, cli_args *a
 void cli_args_free(cli_args *args);
 
 /* -- Diagnostics ------------------------------------------------------------ */
+
+/* Where this thread's messages (stderr) and results (stdout) go: the
+ * standard streams unless a batch job (batch.c) has set its own buffers,
+ * so that the messages of parallel jobs come out whole and in order.
+ * Every helper below writes to these. */
+FILE *cli_err(void);
+FILE *cli_out(void);
+void cli_set_streams(FILE *out, FILE *err); /* NULL = the standard one */
 
 /* "ossa: <message>" on stderr. */
 void cli_error(const char *fmt, ...)

@@ -1,178 +1,190 @@
-/* ossa convert: read one or more inputs, merge them, write one output. */
-#include "cli.h"
+/* ossa convert: read one or more inputs, merge them, edit, write one output;
+ * or, with --each, convert every input on its own, several at once. */
+#include "convert.h"
 
-#include <stdbool.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
-static const char usage[] =
-    "Usage: ossa convert IN... -o OUT [--format NAME] [--bounds MODE] [--anim NAME|INDEX]\n"
-    "                    [--embed]\n"
+static const char usage_output[] =
+    "Usage: ossa convert [INPUT-OPTIONS] IN... -o OUT [OPTIONS]\n"
+    "       ossa convert --each [INPUT-OPTIONS] IN... --out-dir DIR --format NAME [-j N]\n"
     "\n"
     "Read the inputs, merge each later one into the first (for example a\n"
-    "mesh file, then files with more animations) and write OUT. The file is\n"
-    "written to a temporary file beside OUT and renamed into place, so an\n"
-    "existing OUT is never left half written.\n"
+    "mesh file, then files with more animations) and write OUT. Files are\n"
+    "written to temporaries beside OUT and renamed into place, so an existing\n"
+    "OUT is never left half written; an existing device or FIFO is written\n"
+    "into, never replaced. IN may be a comma-separated list of mesh files\n"
+    "that share a skeleton (body.iqe,head.iqe): their meshes are joined.\n"
     "\n"
-    "Options:\n"
-    "  -o, --output OUT  the file to write (required)\n"
-    "  --format NAME     output format (default: from OUT's extension)\n"
-    "  --bounds MODE     per-frame bounds to store: conservative (default),\n"
-    "                    exact, stored (keep the input's) or none\n"
-    "  --anim NAME|INDEX the animation to write to formats that hold one\n"
-    "                    (SOTC .anb), by name or 0-based index (default: 0)\n"
-    "  --embed           .gltf: put the binary data inside the file as a data\n"
-    "                    URI instead of writing OUT's .bin beside it\n"
-    "  -h, --help        show this help\n"
+    "Output:\n"
+    "  -o, --output OUT   the file to write; '-' writes it to standard output\n"
+    "                     (formats of one file; needs --format)\n"
+    "  --format NAME      output format (default: from OUT's extension)\n"
+    "  --bounds MODE      per-frame bounds to store (IQM): conservative\n"
+    "                     (default), exact, stored (keep the input's) or none\n"
+    "  --anim NAME|INDEX  the animation for formats that pick one (SOTC .anb,\n"
+    "                     the first .illanim); a warning for formats that hold\n"
+    "                     every animation or none\n"
+    "  --embed            .gltf: the binary data inside the file as a data URI\n"
+    "                     instead of OUT's .bin beside it\n"
+    "  --force            replace existing files when the output is several\n"
+    "                     files (illEngine, MD5, SMD, .gltf + .bin); without it\n"
+    "                     such a conversion writes nothing if any of them exists\n"
+    "\n";
+
+static const char usage_edits[] =
+    "Per input (the IQM SDK's options; each applies to the IN that follows it):\n"
+    "  --name NAME        name of its animation (it must have exactly one)\n"
+    "  --fps F            frame rate of its animations, and the rate at which it\n"
+    "                     is read when it stores none or is resampled\n"
+    "  --loop             its animations loop\n"
+    "  --start N          first frame kept (0-based, default 0)\n"
+    "  --end N            last frame kept, inclusive, counted from frame 0;\n"
+    "                     -1 (default) is the last frame, and below that the\n"
+    "                     last kept frame is count + N + 1 (-3 drops one frame)\n"
+    "\n"
+    "Whole model (after merging; each may be given several times and adds up):\n"
+    "  -s, --scale S      multiply positions and joint translations by S (> 0)\n"
+    "  -r, --rotate X,Y,Z turn the model by Euler angles in degrees\n"
+    "                     (q = qz * qy * qx): vertices, the root joints and\n"
+    "                     their animation\n"
+    "  -t, --meshtrans X,Y,Z\n"
+    "                     move the mesh (not the skeleton) by X,Y,Z; one number\n"
+    "                     is Z, two are X,Y; applied after scale and rotation\n"
+    "  --forcejoints      write the joints of an animation-only model (whose\n"
+    "                     skeleton was made from its poses)\n"
+    "  --drop-anim NAME|INDEX\n"
+    "                     leave an animation out (repeatable; indices count\n"
+    "                     before any is dropped)\n"
+    "  --rename-anim OLD=NEW\n"
+    "                     rename an animation (OLD: name or index; after drops)\n"
+    "  --resample FPS     resample every animation at FPS frames per second\n"
+    "\n";
+
+static const char usage_batch[] =
+    "Batch:\n"
+    "  --each             convert every IN on its own (per-input options still\n"
+    "                     apply to the IN that follows them) into --out-dir\n"
+    "  --out-dir DIR      write DIR/NAME.EXT, NAME being the (first) input's\n"
+    "                     file name without its extension, EXT the format's\n"
+    "  -j, --jobs N       conversions at once (default 1; 0 = one per CPU);\n"
+    "                     outputs and messages do not depend on N\n"
+    "\n"
+    "With --each, a failed input does not stop the others; a summary line\n"
+    "follows, and the exit status is 1 if any input failed.\n"
+    "\n"
+    "  -h, --help         show this help\n"
     "\n" CLI_LOAD_OPTIONS_HELP;
 
-enum { OPT_OUTPUT, OPT_FORMAT, OPT_BOUNDS, OPT_ANIM, OPT_EMBED };
-
-static const struct {
-    const char *name;
-    ossa_bounds_mode mode;
-} bounds_modes[] = {
-    {"conservative", OSSA_BOUNDS_CONSERVATIVE},
-    {"exact", OSSA_BOUNDS_EXACT},
-    {"stored", OSSA_BOUNDS_STORED},
-    {"none", OSSA_BOUNDS_NONE},
-};
-
-/* Fills `options` from the command line; returns 0 or CLI_EXIT_USAGE. All
- * of this is checked before any input is read, so that a typo costs
- * nothing and cannot be mistaken for bad input. */
-static int output_options(const cli_args *args, ossa_write_options *options)
+static void print_usage(void)
 {
-    memset(options, 0, sizeof *options);
-    const char *out = args->value[OPT_OUTPUT];
-    const char *format = args->value[OPT_FORMAT];
-    const char *bounds = args->value[OPT_BOUNDS];
-    if (!out) return cli_usage_error("convert", "no output file (use -o OUT)");
-    if (!out[0]) return cli_usage_error("convert", "empty output file name");
+    fputs(usage_output, stdout);
+    fputs(usage_edits, stdout);
+    fputs(usage_batch, stdout);
+}
 
-    if (format) {
-        options->format = ossa_format_from_name(format);
-        if (options->format == OSSA_FORMAT_AUTO)
-            return cli_usage_error("convert", "unknown format '%s'", format);
-    } else {
-        options->format = ossa_format_from_name(out);
-        if (options->format == OSSA_FORMAT_AUTO)
-            return cli_usage_error("convert",
-                                   "cannot tell the output format from '%s'; use --format", out);
-    }
-
-    options->bounds = OSSA_BOUNDS_DEFAULT;
-    if (bounds) {
-        size_t i, n = sizeof bounds_modes / sizeof bounds_modes[0];
-        for (i = 0; i < n && strcmp(bounds, bounds_modes[i].name) != 0; i++) {
+/* DIR/NAME.EXT for an input (the first file of a comma list). */
+static char *output_name(const convert_plan *plan, const char *arg)
+{
+    struct stat st;
+    size_t len = strlen(arg);
+    if (strchr(arg, ',') && stat(arg, &st) != 0) len = (size_t)(strchr(arg, ',') - arg);
+    const char *base = arg;
+    for (size_t i = 0; i < len; i++)
+        if (arg[i] == '/') base = arg + i + 1;
+    size_t stem = len - (size_t)(base - arg);
+    for (size_t i = stem; i-- > 1;)
+        if (base[i] == '.') {
+            stem = i;
+            break;
         }
-        if (i == n)
-            return cli_usage_error("convert",
-                                   "unknown bounds mode '%s' (conservative, exact, stored, none)",
-                                   bounds);
-        options->bounds = bounds_modes[i].mode;
-    }
-    if (args->value[OPT_EMBED]) options->flags |= OSSA_WRITE_GLTF_EMBED;
-    return 0;
+    const char *exts = ossa_format_extensions(plan->write.format);
+    size_t ext = strcspn(exts, " ");
+    size_t dir = strlen(plan->out_dir);
+    int slash = dir && plan->out_dir[dir - 1] != '/';
+    char *out = malloc(dir + (size_t)slash + stem + ext + 1);
+    if (!out) return NULL;
+    sprintf(out, "%s%s%.*s%.*s", plan->out_dir, slash ? "/" : "", (int)stem, base, (int)ext, exts);
+    return out;
 }
 
-/* Messages of writers that drop data: "ossa: OUT: warning: ...". */
-/* What the writer reports, and the files it wrote. */
-typedef struct write_report {
-    const char *out;
-    char **paths;
-    size_t count;
-    bool failed; /* out of memory while listing the paths */
-} write_report;
-
-static void print_diagnostic(void *user, const ossa_diagnostic *d)
+/* --out-dir is created when missing (not its parents: a typo in them
+ * should not spread directories around). */
+static int make_out_dir(const char *dir)
 {
-    const write_report *r = user;
-    fprintf(stderr, "ossa: %s: %s: %s\n", r->out,
-            d->severity == OSSA_SEVERITY_NOTE ? "note" : "warning", d->message);
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
+    cli_error("%s: cannot create the output directory: %s", dir, strerror(errno));
+    return CLI_EXIT_INPUT;
 }
 
-static void note_written(void *user, const char *path)
+typedef struct each_run {
+    const convert_plan *plan;
+    char **outputs;
+} each_run;
+
+static int each_job(void *user, int index)
 {
-    write_report *r = user;
-    char **grown = realloc(r->paths, (r->count + 1) * sizeof *grown);
-    char *copy = strdup(path);
-    if (!grown || !copy) {
-        free(copy);
-        if (grown) r->paths = grown;
-        r->failed = true;
-        return;
-    }
-    r->paths = grown;
-    r->paths[r->count++] = copy;
+    const each_run *r = user;
+    return convert_run(r->plan, &r->plan->inputs[index], 1, r->outputs[index], 1);
 }
 
-/* A format that wrote several files lists them all, so that nothing
- * appears beside OUT unannounced; a single file is OUT itself. */
-static void print_written(write_report *r)
+static int run_each(const convert_plan *plan)
 {
-    for (size_t i = 0; i < r->count; i++) {
-        if (r->count > 1) printf("wrote %s\n", r->paths[i]);
-        free(r->paths[i]);
+    int n = plan->num_inputs;
+    char **outputs = calloc((size_t)n + 1, sizeof *outputs);
+    int rc = outputs ? 0 : CLI_EXIT_INPUT;
+    for (int i = 0; !rc && i < n; i++) {
+        outputs[i] = output_name(plan, plan->inputs[i].arg);
+        if (!outputs[i]) rc = CLI_EXIT_INPUT;
     }
-    free(r->paths);
+    if (rc) cli_error("out of memory");
+    /* Two inputs that would write one output: refused before any work, as
+     * which one won would depend on timing. */
+    for (int i = 0; !rc && i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(outputs[i], outputs[j]) == 0) {
+                rc = cli_usage_error("convert", "'%s' and '%s' would both write '%s'",
+                                     plan->inputs[j].arg, plan->inputs[i].arg, outputs[i]);
+                break;
+            }
+    if (!rc) rc = make_out_dir(plan->out_dir);
+    if (!rc) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        each_run r = {plan, outputs};
+        int worst = 0;
+        int failed = batch_run(n, plan->jobs, each_job, &r, &worst);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+        fprintf(stderr, "ossa: %d input%s: %d converted, %d failed (%.1f s)\n", n,
+                n == 1 ? "" : "s", n - failed, failed, s);
+        (void)worst;
+        rc = failed ? CLI_EXIT_INPUT : CLI_EXIT_OK;
+    }
+    for (int i = 0; outputs && i < n; i++) free(outputs[i]);
+    free(outputs);
+    return rc;
 }
 
 int cmd_convert(int argc, char **argv)
 {
     if (clip_output_wanted(argc, argv)) return clip_output_run(argc, argv);
-    static const cli_option options[] = {
-        [OPT_OUTPUT] = {"--output", "-o", 1},
-        [OPT_FORMAT] = {"--format", NULL, 1},
-        [OPT_BOUNDS] = {"--bounds", NULL, 1},
-        [OPT_ANIM] = {"--anim", NULL, 1},
-        [OPT_EMBED] = {"--embed", NULL, 0},
-        CLI_LOAD_OPTIONS,
-        {NULL, NULL, 0},
-    };
-    cli_args args;
-    int rc = cli_parse_args(argc, argv, options, &args);
-    if (rc) return rc;
-    if (args.help) {
-        fputs(usage, stdout);
-        cli_args_free(&args);
-        return CLI_EXIT_OK;
-    }
-    ossa_write_options write_options;
-    ossa_load_options load_options;
-    if (args.num_files == 0)
-        rc = cli_usage_error("convert", "no input file");
-    else
-        rc = output_options(&args, &write_options);
-    if (!rc) rc = cli_load_options_from_args("convert", options, &args, &load_options);
-    if (rc) {
-        cli_args_free(&args);
-        return rc;
-    }
-
-    const char *out = args.value[OPT_OUTPUT];
-    ossa_model *model = cli_load_merged(args.files, args.num_files, &load_options);
-    const char *anim = args.value[OPT_ANIM];
-    int index = model && anim ? cli_find_animation(model, anim) : 0;
-    write_report report = {out, NULL, 0, false};
-    write_options.diagnostic = print_diagnostic;
-    write_options.wrote = note_written;
-    write_options.user = &report;
-    if (!model || index < 0) {
-        rc = CLI_EXIT_INPUT;
-        ossa_model_free(model);
+    convert_plan plan;
+    int rc = convert_plan_parse(argc, argv, print_usage, &plan);
+    if (rc != CLI_GO_ON) return rc;
+    if (plan.each) {
+        rc = run_each(&plan);
+    } else if (plan.out_dir) {
+        char *out = output_name(&plan, plan.inputs[0].arg);
+        rc = out ? make_out_dir(plan.out_dir) : CLI_EXIT_INPUT;
+        if (!rc) rc = convert_run(&plan, plan.inputs, plan.num_inputs, out, 0);
+        free(out);
     } else {
-        write_options.animation = (uint32_t)index;
-        ossa_error error;
-        memset(&error, 0, sizeof error);
-        if (ossa_write_file(model, out, &write_options, &error) != OSSA_OK) {
-            if (!error.file[0]) snprintf(error.file, sizeof error.file, "%s", out);
-            cli_report_error(&error);
-            rc = CLI_EXIT_INPUT;
-        }
-        print_written(&report);
-        ossa_model_free(model);
+        rc = convert_run(&plan, plan.inputs, plan.num_inputs, plan.output, 0);
     }
-    cli_args_free(&args);
+    convert_plan_free(&plan);
     return rc;
 }

@@ -179,6 +179,21 @@ static int pose_model(const ossa_model *model, const cli_args *args, int anim, d
         }
         ossa_clip_info ci;
         ossa_clip_get_info(clip, &ci);
+        /* A frame outside the animation is a mistake unless the wrap was
+         * asked for: before frame 0 only --loop reaches, past the last
+         * frame the animation's looping or --clamp. */
+        int loops_here = wrap == OSSA_WRAP_LOOP ||
+                         (wrap == OSSA_WRAP_DEFAULT && (ci.flags & OSSA_ANIMATION_LOOP));
+        if (use_frame && ((frame < 0 && wrap != OSSA_WRAP_LOOP) ||
+                          (frame > ci.num_frames - 1.0 && !loops_here && wrap != OSSA_WRAP_CLAMP))) {
+            fprintf(cli_err(), "ossa: frame %.9g is outside animation '", frame);
+            cli_print_text(cli_err(), model->animations[anim].name);
+            fprintf(cli_err(), "' (%u frame%s: 0 to %u); --loop wraps, --clamp holds the ends\n",
+                    ci.num_frames, ci.num_frames == 1 ? "" : "s", ci.num_frames - 1);
+            ossa_clip_free(clip);
+            rc = CLI_EXIT_INPUT;
+            goto done;
+        }
         ossa_sample_job job;
         memset(&job, 0, sizeof job);
         job.clip = clip;

@@ -28,7 +28,7 @@ static int find_option(const cli_option *options, const char *arg, const char **
         const char *s = options[i].short_name;
         if (!s || s[1] != arg[1]) continue;
         if (arg[2] == 0) return i;
-        if (options[i].takes_value) {
+        if (options[i].takes_value & CLI_VALUE) {
             *inline_value = arg + 2;
             return i;
         }
@@ -42,7 +42,9 @@ int cli_parse_args(int argc, char **argv, const cli_option *options, cli_args *a
     memset(args, 0, sizeof *args);
     /* At most argc - 1 file names. */
     args->files = malloc(sizeof *args->files * ((size_t)argc + 1));
-    if (!args->files) {
+    args->ordered = malloc(sizeof *args->ordered * ((size_t)argc + 1));
+    if (!args->files || !args->ordered) {
+        cli_args_free(args);
         cli_error("out of memory");
         return CLI_EXIT_INPUT;
     }
@@ -71,12 +73,15 @@ int cli_parse_args(int argc, char **argv, const cli_option *options, cli_args *a
             return cli_usage_error(command, "unknown option '%.*s'", len, arg);
         }
         const cli_option *opt = &options[k];
-        if (!opt->takes_value) {
+        if (!(opt->takes_value & CLI_VALUE)) {
             if (value) {
                 cli_args_free(args);
                 return cli_usage_error(command, "option '%s' takes no argument", opt->name);
             }
-            args->value[k] = "";
+            if (opt->takes_value & CLI_ORDERED)
+                args->ordered[args->num_ordered++] = (cli_occurrence){k, "", args->num_files};
+            else
+                args->value[k] = "";
             continue;
         }
         if (!value) {
@@ -85,6 +90,10 @@ int cli_parse_args(int argc, char **argv, const cli_option *options, cli_args *a
                 return cli_usage_error(command, "option '%s' needs an argument", arg);
             }
             value = argv[++i];
+        }
+        if (opt->takes_value & CLI_ORDERED) {
+            args->ordered[args->num_ordered++] = (cli_occurrence){k, value, args->num_files};
+            continue;
         }
         /* Two different values would leave one silently ignored. */
         if (args->value[k] && strcmp(args->value[k], value) != 0) {
@@ -99,19 +108,33 @@ int cli_parse_args(int argc, char **argv, const cli_option *options, cli_args *a
 void cli_args_free(cli_args *args)
 {
     free((void *)args->files);
+    free(args->ordered);
     args->files = NULL;
+    args->ordered = NULL;
     args->num_files = 0;
+    args->num_ordered = 0;
 }
 
 /* -- Diagnostics ------------------------------------------------------------ */
+
+static _Thread_local FILE *thread_out, *thread_err;
+
+FILE *cli_err(void) { return thread_err ? thread_err : stderr; }
+FILE *cli_out(void) { return thread_out ? thread_out : stdout; }
+
+void cli_set_streams(FILE *out, FILE *err)
+{
+    thread_out = out;
+    thread_err = err;
+}
 
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("ossa: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    fputs("ossa: ", cli_err());
+    vfprintf(cli_err(), fmt, ap);
+    fputc('\n', cli_err());
     va_end(ap);
 }
 
@@ -119,21 +142,21 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("ossa: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    fputs("ossa: ", cli_err());
+    vfprintf(cli_err(), fmt, ap);
+    fputc('\n', cli_err());
     va_end(ap);
     if (command)
-        fprintf(stderr, "Try 'ossa %s --help' for more information.\n", command);
+        fprintf(cli_err(), "Try 'ossa %s --help' for more information.\n", command);
     else
-        fputs("Try 'ossa --help' for more information.\n", stderr);
+        fputs("Try 'ossa --help' for more information.\n", cli_err());
     return CLI_EXIT_USAGE;
 }
 
 void cli_report_error(const ossa_error *error)
 {
     char buf[1024];
-    fprintf(stderr, "ossa: %s\n", ossa_error_format(error, buf, sizeof buf));
+    fprintf(cli_err(), "ossa: %s\n", ossa_error_format(error, buf, sizeof buf));
 }
 
 const char *cli_where(char *buf, size_t size, uint64_t offset, uint32_t line, uint32_t column)
@@ -153,7 +176,7 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
         const ossa_diagnostic *w = &model->warnings[i];
         char where[48];
         cli_where(where, sizeof where, w->offset, w->line, w->column);
-        fprintf(stderr, "ossa: %s:%s%swarning: %s\n", file, where, where[0] ? ": " : " ",
+        fprintf(cli_err(), "ossa: %s:%s%swarning: %s\n", file, where, where[0] ? ": " : " ",
                 w->message);
     }
 }
@@ -289,13 +312,13 @@ int cli_find_animation(const ossa_model *model, const char *arg)
         cli_error("unknown animation '%s': the model has no animations", arg);
         return -1;
     }
-    fprintf(stderr, "ossa: unknown animation '%s'; the animations are:", arg);
+    fprintf(cli_err(), "ossa: unknown animation '%s'; the animations are:", arg);
     for (uint32_t i = 0; i < model->num_animations; i++) {
-        fputs(i ? ", " : " ", stderr);
-        cli_print_text(stderr, model->animations[i].name);
-        fprintf(stderr, " (%u)", (unsigned)i);
+        fputs(i ? ", " : " ", cli_err());
+        cli_print_text(cli_err(), model->animations[i].name);
+        fprintf(cli_err(), " (%u)", (unsigned)i);
     }
-    fputc('\n', stderr);
+    fputc('\n', cli_err());
     return -1;
 }
 

@@ -1,0 +1,312 @@
+/* One conversion: load the inputs (joining comma-listed meshes), apply
+ * each input's options, merge, apply the global edits, write. */
+#include "convert.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* "ossa: FILE: message" for a failed edit. */
+static void edit_failed(const char *file, const ossa_error *error)
+{
+    cli_error("%s: %s", file, error->message);
+}
+
+/* -- Loading -- */
+
+/* The files of one input: the argument itself when it names a file (a
+ * name may contain commas), else its comma-separated parts. */
+static ossa_model *load_input(const convert_plan *plan, const convert_input *in)
+{
+    ossa_load_options lo = plan->load;
+    if (in->fps > 0) lo.framerate = in->fps;
+    struct stat st;
+    if (!strchr(in->arg, ',') || stat(in->arg, &st) == 0) return cli_load(in->arg, &lo, NULL);
+
+    char *list = strdup(in->arg);
+    if (!list) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    ossa_model *model = NULL;
+    int parts = 0;
+    for (char *p = list, *end; p; p = end ? end + 1 : NULL) {
+        end = strchr(p, ',');
+        if (end) *end = 0;
+        if (!*p) {
+            cli_error("%s: an empty file name in the comma-separated list", in->arg);
+            ossa_model_free(model);
+            model = NULL;
+            break;
+        }
+        ossa_model *part = cli_load(p, &lo, NULL);
+        if (!part) {
+            ossa_model_free(model);
+            model = NULL;
+            break;
+        }
+        if (parts++ == 0) {
+            model = part;
+            continue;
+        }
+        uint32_t before = model->num_warnings;
+        ossa_error error;
+        if (ossa_model_append_meshes(model, part, &error) != OSSA_OK) {
+            edit_failed(p, &error);
+            ossa_model_free(part);
+            ossa_model_free(model);
+            model = NULL;
+            break;
+        }
+        cli_print_warnings(p, model, before);
+        if (part->num_animations)
+            fprintf(cli_err(),
+                    "ossa: %s: warning: its %u animations are not used: a comma-separated list "
+                    "joins meshes (name the file on its own for its animations)\n",
+                    p, part->num_animations);
+        ossa_model_free(part);
+    }
+    free(list);
+    return model;
+}
+
+/* --name, --fps, --loop, --start, --end on the animations of one input. */
+static int apply_input_options(ossa_model *m, const convert_input *in)
+{
+    int given = in->name || in->fps > 0 || in->loop || in->has_start || in->has_end;
+    if (!given) return 0;
+    if (m->num_animations == 0) {
+        fprintf(cli_err(),
+                "ossa: %s: warning: it has no animation: --name, --fps, --loop, --start and "
+                "--end before it are ignored\n",
+                in->arg);
+        return 0;
+    }
+    if (in->name && m->num_animations > 1) {
+        fprintf(cli_err(), "ossa: %s: --name names one animation, and it has %u:", in->arg,
+                m->num_animations);
+        for (uint32_t i = 0; i < m->num_animations; i++) {
+            fputs(i ? ", " : " ", cli_err());
+            cli_print_text(cli_err(), m->animations[i].name);
+        }
+        fputs(" (--rename-anim OLD=NEW renames one of them)\n", cli_err());
+        return CLI_EXIT_INPUT;
+    }
+    ossa_error error;
+    for (uint32_t a = 0; a < m->num_animations; a++) {
+        ossa_animation *an = &m->animations[a];
+        if (in->has_start || in->has_end) {
+            uint32_t first, count;
+            if (ossa_animation_range(an->num_frames, in->has_start ? in->start : 0,
+                                     in->has_end ? in->end : -1, &first, &count, &error) ||
+                ossa_model_trim_animation(m, a, first, count, &error)) {
+                fprintf(cli_err(), "ossa: %s: animation '", in->arg);
+                cli_print_text(cli_err(), an->name);
+                fprintf(cli_err(), "' (%u frames): --start/--end: %s\n", an->num_frames,
+                        error.message);
+                return CLI_EXIT_INPUT;
+            }
+        }
+        float fps = in->fps > 0 ? in->fps : an->framerate;
+        uint32_t flags = an->flags | (in->loop ? (uint32_t)OSSA_ANIMATION_LOOP : 0);
+        if (ossa_model_set_animation_timing(m, a, fps, flags, &error)) {
+            edit_failed(in->arg, &error);
+            return CLI_EXIT_INPUT;
+        }
+    }
+    if (in->name && ossa_model_rename_animation(m, 0, in->name, &error)) {
+        edit_failed(in->arg, &error);
+        return CLI_EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* --drop-anim (all resolved first, so that indices mean the merged
+ * model's), then --rename-anim, --resample, --scale, --rotate,
+ * --meshtrans and --forcejoints. */
+static int apply_global(const convert_plan *plan, ossa_model *m, const char *label)
+{
+    ossa_error error;
+    if (plan->num_drops) {
+        char *drop = calloc(m->num_animations + 1, 1);
+        if (!drop) {
+            cli_error("out of memory");
+            return CLI_EXIT_INPUT;
+        }
+        for (int i = 0; i < plan->num_drops; i++) {
+            int k = cli_find_animation(m, plan->drops[i]);
+            if (k < 0) {
+                free(drop);
+                return CLI_EXIT_INPUT;
+            }
+            drop[k] = 1;
+        }
+        for (uint32_t a = m->num_animations; a-- > 0;)
+            if (drop[a]) ossa_model_remove_animation(m, a, NULL);
+        free(drop);
+    }
+    for (int i = 0; i < plan->num_renames; i++) {
+        const char *spec = plan->renames[i], *eq = strchr(spec, '=');
+        char *old = strndup(spec, (size_t)(eq - spec));
+        int k = old ? cli_find_animation(m, old) : -1;
+        free(old);
+        if (k < 0) return CLI_EXIT_INPUT;
+        if (ossa_model_rename_animation(m, (uint32_t)k, eq + 1, &error)) {
+            cli_error("--rename-anim %s: %s", spec, error.message);
+            return CLI_EXIT_INPUT;
+        }
+    }
+    for (uint32_t a = 0; plan->resample > 0 && a < m->num_animations; a++)
+        if (ossa_model_resample_animation(m, a, plan->resample, &error)) {
+            edit_failed(label, &error);
+            return CLI_EXIT_INPUT;
+        }
+    if ((plan->scale != 1 && ossa_model_scale(m, plan->scale, &error)) ||
+        (plan->has_rotation && ossa_model_rotate(m, plan->rotation, &error)) ||
+        (plan->has_meshtrans && ossa_model_translate_meshes(m, plan->meshtrans, &error))) {
+        edit_failed(label, &error);
+        return CLI_EXIT_INPUT;
+    }
+    if (plan->force_joints) ossa_model_force_joints(m);
+    return 0;
+}
+
+ossa_model *convert_load(const convert_plan *plan, const convert_input *inputs, int n)
+{
+    ossa_model *dst = NULL;
+    for (int i = 0; i < n; i++) {
+        ossa_model *m = load_input(plan, &inputs[i]);
+        if (!m || apply_input_options(m, &inputs[i])) {
+            ossa_model_free(m);
+            ossa_model_free(dst);
+            return NULL;
+        }
+        if (!dst) {
+            dst = m;
+            continue;
+        }
+        uint32_t before = dst->num_warnings;
+        ossa_error error;
+        memset(&error, 0, sizeof error);
+        ossa_status st = ossa_model_merge(dst, m, &error);
+        ossa_model_free(m);
+        if (st != OSSA_OK) {
+            /* A merge failure is about the file being merged in. */
+            snprintf(error.file, sizeof error.file, "%s", inputs[i].arg);
+            cli_report_error(&error);
+            ossa_model_free(dst);
+            return NULL;
+        }
+        cli_print_warnings(inputs[i].arg, dst, before);
+    }
+    if (dst && apply_global(plan, dst, inputs[0].arg)) {
+        ossa_model_free(dst);
+        return NULL;
+    }
+    return dst;
+}
+
+/* -- Writing -- */
+
+typedef struct write_report {
+    const char *out;
+    char **paths;
+    size_t count;
+} write_report;
+
+static void print_diagnostic(void *user, const ossa_diagnostic *d)
+{
+    const write_report *r = user;
+    fprintf(cli_err(), "ossa: %s: %s: %s\n", r->out,
+            d->severity == OSSA_SEVERITY_NOTE ? "note" : "warning", d->message);
+}
+
+static void note_written(void *user, const char *path)
+{
+    write_report *r = user;
+    char **grown = realloc(r->paths, (r->count + 1) * sizeof *grown);
+    char *copy = strdup(path);
+    if (!grown || !copy) {
+        free(copy);
+        if (grown) r->paths = grown;
+        return; /* the file is written; only its line is lost */
+    }
+    r->paths = grown;
+    r->paths[r->count++] = copy;
+}
+
+/* -o -: the one file goes to standard output; a format that needs more
+ * files cannot. */
+static ossa_status to_stdout(void *user, const ossa_output_file *files, size_t count,
+                             ossa_error *error)
+{
+    (void)user;
+    if (count != 1) {
+        snprintf(error->message, sizeof error->message,
+                 "this output is %zu files (%s, ...): standard output takes one; name a file "
+                 "with -o",
+                 count, count > 1 ? files[1].path : "none");
+        error->code = OSSA_ERROR_ARGUMENT;
+        error->severity = OSSA_SEVERITY_ERROR;
+        error->offset = OSSA_NO_OFFSET;
+        snprintf(error->file, sizeof error->file, "-");
+        return OSSA_FAILED;
+    }
+    if (fwrite(files[0].data, 1, files[0].size, stdout) != files[0].size || fflush(stdout) != 0) {
+        snprintf(error->message, sizeof error->message, "cannot write to standard output");
+        error->code = OSSA_ERROR_IO;
+        error->severity = OSSA_SEVERITY_ERROR;
+        error->offset = OSSA_NO_OFFSET;
+        snprintf(error->file, sizeof error->file, "-");
+        return OSSA_FAILED;
+    }
+    return OSSA_OK;
+}
+
+int convert_run(const convert_plan *plan, const convert_input *inputs, int n, const char *out,
+                int list_all)
+{
+    ossa_model *model = convert_load(plan, inputs, n);
+    if (!model) return CLI_EXIT_INPUT;
+    ossa_write_options w = plan->write;
+    write_report report = {out, NULL, 0};
+    w.diagnostic = print_diagnostic;
+    w.wrote = note_written;
+    w.user = &report;
+    int to_terminal = strcmp(out, "-") == 0;
+    if (to_terminal) {
+        w.output = to_stdout;
+        w.flags |= OSSA_WRITE_GLTF_EMBED; /* one .gltf file, its buffer inside */
+        report.out = "-";
+    }
+    int rc = CLI_EXIT_OK;
+    /* --anim where the format writes every animation (or none) changes
+     * nothing: say so rather than fail on a name it never uses. */
+    uint32_t holds = ossa_format_holds(w.format);
+    if (plan->anim && holds && !(holds & OSSA_HOLDS_PICKS_ANIMATION)) {
+        fprintf(cli_err(), "ossa: %s: warning: --anim is ignored: %s files hold %s\n", report.out,
+                ossa_format_name(w.format),
+                holds & OSSA_HOLDS_ANIMATIONS ? "every animation" : "no animation");
+    } else if (plan->anim) {
+        int index = cli_find_animation(model, plan->anim);
+        if (index < 0) rc = CLI_EXIT_INPUT;
+        w.animation = index < 0 ? 0 : (uint32_t)index;
+    }
+    ossa_error error;
+    memset(&error, 0, sizeof error);
+    if (!rc && ossa_write_file(model, out, &w, &error) != OSSA_OK) {
+        if (!error.file[0]) snprintf(error.file, sizeof error.file, "%s", out);
+        cli_report_error(&error);
+        if (error.code == OSSA_ERROR_EXISTS) cli_error("%s: --force replaces them", out);
+        rc = CLI_EXIT_INPUT;
+    }
+    /* A format that wrote several files lists them all, so that nothing
+     * appears beside OUT unannounced. */
+    for (size_t i = 0; i < report.count; i++) {
+        if (list_all || report.count > 1) fprintf(cli_out(), "wrote %s\n", report.paths[i]);
+        free(report.paths[i]);
+    }
+    free(report.paths);
+    ossa_model_free(model);
+    return rc;
+}
