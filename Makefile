@@ -100,8 +100,11 @@ build: configure
 demo: build
 	./$(BUILD)/ossa demo -o demo
 
+# Tests that skip checks (no ../shared, no validator) are reported as
+# skipped by ctest; the last line says which and why.
 test: build deps-node
-	$(CTEST) $(BUILD)
+	@rm -rf $(BUILD)/test-tmp/skipped
+	@$(CTEST) $(BUILD); rc=$$?; sh tests/tools/skip_summary.sh $(BUILD)/test-tmp/skipped; exit $$rc
 
 # No format module includes another's files, the lower layers include no
 # format, and no two source files depend on each other (includes, and calls

@@ -79,7 +79,7 @@ check "converted demo keeps its joints" grep -q '^joints: 4' "$out"
 # -- Real files ----------------------------------------------------------------
 
 if [ ! -d "$shared/data" ]; then
-    echo "SKIP: ../shared not found"
+    skip_part "../shared not found"
 else
     guy=$shared/data/iqm/guy.iqm
     guyanim=$shared/data/iqm/guyanim.iqm

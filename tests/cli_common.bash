@@ -11,7 +11,9 @@
 #   tmp     an empty scratch directory named after the script
 #   out err the files where `run` keeps ossa's stdout and stderr
 # A script ends with `summary`, which prints "N passed, M failed" and fails
-# when a check did.
+# when a check did. A script that leaves checks out (shared data or a tool
+# missing) says so with `skip_part REASON`: summary then exits 77, which
+# ctest reports as skipped, and `make test` lists the reason.
 
 : "${OSSA_CLI:?OSSA_CLI must name the ossa binary}"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,9 +30,22 @@ fail() {
     failed=$((failed + 1))
 }
 
+skipped=
+skip_part() {
+    echo "SKIP: $*"
+    [ -n "$skipped" ] || skipped=$*
+}
+
 summary() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
+    echo "$passed passed, $failed failed${skipped:+, some skipped ($skipped)}"
+    [ "$failed" -eq 0 ] || return 1
+    if [ -n "$skipped" ]; then
+        if [ -n "${OSSA_TEST_TMP:-}" ]; then
+            mkdir -p "$OSSA_TEST_TMP/skipped"
+            echo "$skipped" >"$OSSA_TEST_TMP/skipped/$(basename "$0")"
+        fi
+        exit 77
+    fi
 }
 
 # run ARGS...: runs ossa, keeping stdout, stderr and the exit code.

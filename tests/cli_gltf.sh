@@ -37,7 +37,7 @@ if [ -d "$shared/data/gltf" ]; then
     expect_rc 0 "ossa's glb read back" convert "$tmp/cesium.glb" -o "$tmp/cesium2.iqm"
     check "no warning for ossa's own file" test "$(count "inverse bind" "$err")" = 0
 else
-    echo "SKIP: $shared/data not found: the skin warning is not checked"
+    skip_part "$shared/data not found: the skin warning is not checked"
 fi
 
 summary

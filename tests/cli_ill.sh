@@ -172,7 +172,7 @@ if [ -f "$shared/data/iqm/guy.iqm" ]; then
         "$tmp/guy.illanim" "$tmp/dance.illanim" -o "$tmp/guy.iqm"
     expect_rc 0 "validate guy" validate "$tmp/guy.iqm"
 else
-    echo "SKIP: $shared/data not found"
+    skip_part "$shared/data not found"
 fi
 
 summary

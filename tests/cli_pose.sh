@@ -108,7 +108,7 @@ check "human output has a row per joint" test "$(grep -c '^ *[0-9]  ' "$out")" -
 # -- guy.iqm ---------------------------------------------------------------------
 
 if [ ! -d "$shared/data" ]; then
-    echo "SKIP: ../shared/data not found"
+    skip_part "../shared/data not found"
 else
     guy=$shared/data/iqm/guy.iqm
 

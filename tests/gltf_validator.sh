@@ -14,12 +14,12 @@ set -euo pipefail
 modules=${OSSA_GLTF_VALIDATOR:-$here/../build-node/node_modules}
 
 if ! command -v node >/dev/null 2>&1; then
-    echo "SKIP: node is not installed (make deps-node installs it)"
-    exit 0
+    skip_part "node is not installed (make deps-node installs it)"
+    summary
 fi
 if [ ! -f "$modules/gltf-validator/package.json" ]; then
-    echo "SKIP: gltf-validator is not installed in $modules (make deps-node installs it)"
-    exit 0
+    skip_part "gltf-validator is not installed in $modules (make deps-node installs it)"
+    summary
 fi
 
 # convert IN OUT [OPTIONS]: one conversion that must succeed.
@@ -41,7 +41,7 @@ if [ -d "$shared/data" ]; then
         [ -f "$f" ] && inputs+=("$f")
     done
 else
-    echo "SKIP: $shared/data not found: only the demo model is checked"
+    skip_part "$shared/data not found: only the demo model is checked"
 fi
 "$OSSA_CLI" demo -o "$tmp/demo" >/dev/null
 inputs+=("$tmp/demo/demo.iqm")

@@ -52,7 +52,7 @@ if [ -d "$shared/data" ]; then
     # Merges: a mesh with the animations of another file.
     compare "$shared/data/iqm/guy.iqm" "$shared/data/iqm/guyanim.iqm"
 else
-    echo "SKIP: $shared/data not found: only the demo model's dumps are checked"
+    skip_part "$shared/data not found: only the demo model's dumps are checked"
 fi
 
 # A reference nothing produces any more is stale.

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* -- Files and paths -------------------------------------------------------- */
 
@@ -65,9 +66,70 @@ bool ts_shared_data_available(void)
 void ts_require_shared_data(void)
 {
     if (ts_shared_data_available()) return;
-    printf("SKIP: ../shared/data not found\n");
+    ts_skip("../shared/data not found");
+}
+
+/* -- Skips: counted for ctest (SKIP_RETURN_CODE) and for `make test` --
+ *
+ * The test executables are linked with --wrap for cmocka's _skip and
+ * _cmocka_run_group_tests (tests/CMakeLists.txt), so that every skip is
+ * seen, also the plain skip() of a test, without changing any main(). */
+
+static int skipped_cases;
+static char skip_reason[200];
+
+void __real__skip(const char *const file, const int line);
+void __wrap__skip(const char *const file, const int line);
+int __real__cmocka_run_group_tests(const char *group_name, const struct CMUnitTest *const tests,
+                                   const size_t num_tests, CMFixtureFunction group_setup,
+                                   CMFixtureFunction group_teardown);
+int __wrap__cmocka_run_group_tests(const char *group_name, const struct CMUnitTest *const tests,
+                                   const size_t num_tests, CMFixtureFunction group_setup,
+                                   CMFixtureFunction group_teardown);
+
+void __wrap__skip(const char *const file, const int line)
+{
+    skipped_cases++;
+    __real__skip(file, line);
+}
+
+void ts_skip(const char *reason)
+{
+    if (!skip_reason[0]) snprintf(skip_reason, sizeof skip_reason, "%s", reason);
+    printf("SKIP: %s\n", reason);
     fflush(stdout);
     skip();
+}
+
+/* $OSSA_TEST_TMP/skipped/<this program>: one line, the reason. */
+static void record_skip(size_t num_tests)
+{
+    const char *tmp = getenv("OSSA_TEST_TMP");
+    char exe[512] = "test", dir[1024], path[1600];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) exe[n] = 0;
+    const char *name = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+    const char *why = skip_reason[0] ? skip_reason : "the test printed why (ctest -V)";
+    printf("SKIPPED: %d of %zu cases: %s\n", skipped_cases, num_tests, why);
+    if (!tmp || !*tmp) return;
+    snprintf(dir, sizeof dir, "%s/skipped", tmp);
+    mkdir(dir, 0777);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    fprintf(f, "%s\n", why);
+    fclose(f);
+}
+
+int __wrap__cmocka_run_group_tests(const char *group_name, const struct CMUnitTest *const tests,
+                                   const size_t num_tests, CMFixtureFunction group_setup,
+                                   CMFixtureFunction group_teardown)
+{
+    int failed = __real__cmocka_run_group_tests(group_name, tests, num_tests, group_setup,
+                                                group_teardown);
+    if (failed || !skipped_cases) return failed;
+    record_skip(num_tests);
+    return TS_SKIP_EXIT;
 }
 
 unsigned char *ts_read_shared(const char *rel, size_t *size)

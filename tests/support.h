@@ -30,6 +30,12 @@ bool ts_shared_data_available(void);
 /* Skips the current test (printing "SKIP: ../shared/data not found") when
  * the shared data is missing. */
 void ts_require_shared_data(void);
+/* Skips the current test, printing "SKIP: <reason>". Every skip (this one
+ * or cmocka's skip()) is counted: a run with skips and no failure exits
+ * with TS_SKIP_EXIT (ctest's SKIP_RETURN_CODE) and records the reasons
+ * in $OSSA_TEST_TMP/skipped/<test> for the summary of `make test`. */
+void ts_skip(const char *reason);
+#define TS_SKIP_EXIT 77
 /* Reads $OSSA_SHARED_DIR/data/<rel>: skips the test when the data directory
  * is missing, fails it when the file is missing. free() the result. */
 unsigned char *ts_read_shared(const char *rel, size_t *size);
