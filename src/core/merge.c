@@ -1,9 +1,9 @@
 /* Merging models: a mesh file plus animation files become one model, joints
- * matched by name (or by index when names are missing). */
+ * matched by name (or by index when names are missing). Temporary memory
+ * comes from dst's allocator. */
 #include "core/internal.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 static bool all_named(const ossa_model *m)
 {
@@ -27,10 +27,11 @@ static bool has_joint_index(const ossa_model *m)
 }
 
 /* The source-file index of every joint (the joint order when the model has
- * no OSSA_EXTRA_JOINT_INDEX); malloc'd, NULL when memory runs out. */
-static uint32_t *file_indices(const ossa_model *m)
+ * no OSSA_EXTRA_JOINT_INDEX), from dst's allocator (ossa__temp_free(dst,
+ * ...)); NULL when memory runs out. */
+static uint32_t *file_indices(const ossa_model *dst, const ossa_model *m)
 {
-    uint32_t *out = malloc(((size_t)m->num_joints + 1) * sizeof *out);
+    uint32_t *out = ossa__temp_calloc(dst, (size_t)m->num_joints + 1, sizeof *out);
     if (!out) return NULL;
     for (uint32_t j = 0; j < m->num_joints; j++) out[j] = j;
     if (has_joint_index(m))
@@ -60,13 +61,13 @@ static ossa_status remap_blend_indexes(ossa_model *m, const uint32_t *fi, ossa_e
     }
     if (!a || identity) return OSSA_OK;
     size_t count = (size_t)m->num_vertices * a->size;
-    int32_t *inv = malloc(((size_t)top + 1) * sizeof *inv);
-    float *v = malloc((count + 1) * sizeof *v);
-    float *wt = malloc((count + 1) * sizeof *wt);
+    int32_t *inv = ossa__temp_calloc(m, (size_t)top + 1, sizeof *inv);
+    float *v = ossa__temp_calloc(m, count + 1, sizeof *v);
+    float *wt = ossa__temp_calloc(m, count + 1, sizeof *wt);
     if (!inv || !v || !wt) {
-        free(inv);
-        free(v);
-        free(wt);
+        ossa__temp_free(m, inv);
+        ossa__temp_free(m, v);
+        ossa__temp_free(m, wt);
         return ossa__fail_nomem(error);
     }
     for (uint32_t i = 0; i < top; i++) inv[i] = -1;
@@ -108,20 +109,18 @@ static ossa_status remap_blend_indexes(ossa_model *m, const uint32_t *fi, ossa_e
                    "%llu blend influences name no joint of the skeleton (first: vertex %llu); "
                    "they now use joint 0",
                    (unsigned long long)missing, (unsigned long long)first);
-    free(inv);
-    free(v);
-    free(wt);
+    ossa__temp_free(m, inv);
+    ossa__temp_free(m, v);
+    ossa__temp_free(m, wt);
     return st;
 }
 
 /* Positions by the 4x4 matrix `mt`; normals, tangents (xyz) and custom
  * "bitangent" arrays by its 3x3 part. */
-static ossa_status transform_mesh(ossa_model *m, const void *matrix, ossa_error *error)
+static void transform_mesh(ossa_model *m, const void *matrix)
 {
-    float mt[16];
+    float mt[16], v[OSSA_MAX_COMPONENTS];
     memcpy(mt, matrix, sizeof mt);
-    float *v = malloc(OSSA_MAX_COMPONENTS * sizeof *v);
-    if (!v) return ossa__fail_nomem(error);
     for (uint32_t i = 0; i < m->num_vertex_arrays; i++) {
         ossa_vertex_array *a = &m->vertex_arrays[i];
         bool point = a->type == OSSA_VERTEX_POSITION;
@@ -139,8 +138,6 @@ static ossa_status transform_mesh(ossa_model *m, const void *matrix, ossa_error 
             }
         }
     }
-    free(v);
-    return OSSA_OK;
 }
 
 /* Names-only src (OSSA_MODEL_NAMES_ONLY): dst joints without a name take
@@ -166,8 +163,8 @@ static ossa_status take_names(ossa_model *dst, const char *const *names, uint32_
 
 static ossa_status merge_names(ossa_model *dst, const ossa_model *src, ossa_error *error)
 {
-    const char **names = malloc(((size_t)src->num_joints + 1) * sizeof *names);
-    uint32_t *fi = file_indices(dst);
+    const char **names = ossa__temp_calloc(dst, (size_t)src->num_joints + 1, sizeof *names);
+    uint32_t *fi = file_indices(dst, dst);
     ossa_status st = OSSA_OK;
     if (!names || !fi)
         st = ossa__fail_nomem(error);
@@ -175,8 +172,8 @@ static ossa_status merge_names(ossa_model *dst, const ossa_model *src, ossa_erro
         for (uint32_t j = 0; j < src->num_joints; j++) names[j] = src->joints[j].name;
         st = take_names(dst, names, src->num_joints, fi, error);
     }
-    free((void *)names);
-    free(fi);
+    ossa__temp_free(dst, (void *)names);
+    ossa__temp_free(dst, fi);
     return st;
 }
 
@@ -207,10 +204,10 @@ static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t 
     if (has_joint_index(dst) || has_joint_index(src)) {
         /* Both number their joints as a set of files does (illEngine
          * binary animations drive bones by skeleton file index). */
-        uint32_t *di = file_indices(dst), *si = file_indices(src), matched = 0;
+        uint32_t *di = file_indices(dst, dst), *si = file_indices(dst, src), matched = 0;
         if (!di || !si) {
-            free(di);
-            free(si);
+            ossa__temp_free(dst, di);
+            ossa__temp_free(dst, si);
             return ossa__fail_nomem(error);
         }
         for (uint32_t s = 0; s < src->num_joints; s++) {
@@ -224,8 +221,8 @@ static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t 
                            "joint number %u is not in the skeleton: its animation is dropped",
                            si[s]);
         }
-        free(di);
-        free(si);
+        ossa__temp_free(dst, di);
+        ossa__temp_free(dst, si);
         if (!matched)
             return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
                               "no joint number matches the skeleton's");
@@ -266,6 +263,51 @@ static ossa_status copy_geometry(ossa_model *dst, const ossa_model *src, ossa_er
     return OSSA_OK;
 }
 
+/* -- Animation names -- */
+
+static bool has_animation(const ossa_model *m, const char *name)
+{
+    for (uint32_t a = 0; a < m->num_animations; a++)
+        if (strcmp(m->animations[a].name, name) == 0) return true;
+    return false;
+}
+
+/* Adds an animation of src to dst under a name dst does not use yet:
+ * NAME, else NAME_2, NAME_3, ... (with a warning). Files are often merged
+ * from one exporter's outputs, whose animations share names (guy.iqm and
+ * guyanim.iqm both hold "jump" and "dance"), and glTF importers rename
+ * repeats their own way (Blender: "jump.001"). Unnamed animations stay
+ * unnamed. */
+static ossa_animation *add_animation_unique(ossa_model *dst, const ossa_animation *sa,
+                                            ossa_error *error)
+{
+    const char *name = sa->name ? sa->name : "";
+    if (!name[0] || !has_animation(dst, name))
+        return ossa_model_add_animation(dst, name, sa->num_frames, sa->framerate, sa->flags,
+                                        error);
+    size_t len = strlen(name);
+    char *unique = ossa__temp_alloc(dst, len + 16);
+    if (!unique) {
+        ossa__fail_nomem(error);
+        return NULL;
+    }
+    /* At most num_animations names are taken, so one of the first
+     * num_animations + 1 suffixes is free. */
+    for (uint32_t k = 2; k <= dst->num_animations + 2; k++) {
+        snprintf(unique, len + 16, "%s_%u", name, k);
+        if (!has_animation(dst, unique)) break;
+    }
+    ossa_animation *da = ossa_model_add_animation(dst, unique, sa->num_frames, sa->framerate,
+                                                  sa->flags, error);
+    if (da)
+        ossa__warn(dst, OSSA_WARNING_RENAMED, OSSA_NO_OFFSET, 0, 0,
+                   "animation '%s' is renamed '%s': the model already has an animation of that "
+                   "name",
+                   name, unique);
+    ossa__temp_free(dst, unique);
+    return da;
+}
+
 static bool identity_map(const int32_t *map, uint32_t n)
 {
     for (uint32_t j = 0; j < n; j++)
@@ -283,7 +325,7 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
         if (dst->num_animations)
             return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
                               "a model of joint names with animations cannot take a skeleton");
-        saved = malloc(((size_t)dst->num_joints + 1) * sizeof *saved);
+        saved = ossa__temp_calloc(dst, (size_t)dst->num_joints + 1, sizeof *saved);
         if (!saved) return ossa__fail_nomem(error);
         for (uint32_t j = 0; j < dst->num_joints; j++) saved[j] = dst->joints[j].name;
         num_saved = dst->num_joints;
@@ -306,9 +348,9 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
                                     OSSA_MODEL_NAMES_ONLY);
         took_skeleton = true;
     }
-    int32_t *map = malloc(((size_t)src->num_joints + 1) * sizeof *map);
+    int32_t *map = ossa__temp_calloc(dst, (size_t)src->num_joints + 1, sizeof *map);
     if (!map) {
-        free((void *)saved);
+        ossa__temp_free(dst, (void *)saved);
         return ossa__fail_nomem(error);
     }
     ossa_status st = OSSA_OK;
@@ -319,18 +361,18 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
     const ossa_extra *src_to_bind = find_extra(src, OSSA_EXTRA_MESH_TO_BIND, 16 * sizeof(float));
     bool used_src_to_bind = false;
     if (!st && took_skeleton && (dst->num_vertices || saved)) {
-        uint32_t *fi = file_indices(src);
+        uint32_t *fi = file_indices(dst, src);
         if (!fi)
             st = ossa__fail_nomem(error);
         if (!st && saved) st = take_names(dst, saved, num_saved, fi, error);
         if (!st && dst->num_vertices) st = remap_blend_indexes(dst, fi, error);
         if (!st && dst->num_vertices && src_to_bind) {
-            st = transform_mesh(dst, src_to_bind->data, error);
+            transform_mesh(dst, src_to_bind->data);
             used_src_to_bind = true;
         }
-        free(fi);
+        ossa__temp_free(dst, fi);
     }
-    free((void *)saved);
+    ossa__temp_free(dst, (void *)saved);
 
     /* A skeleton made from poses learns names and bind pose from a real one. */
     if (!st && !took_skeleton && (dst->flags & OSSA_MODEL_SKELETON_FROM_POSES) &&
@@ -381,12 +423,12 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
             took_mesh = true;
             /* A mesh without joints meets dst's skeleton. */
             if (!st && !src->num_joints && dst->num_joints) {
-                uint32_t *fi = file_indices(dst);
+                uint32_t *fi = file_indices(dst, dst);
                 st = fi ? remap_blend_indexes(dst, fi, error) : ossa__fail_nomem(error);
-                free(fi);
+                ossa__temp_free(dst, fi);
                 const ossa_extra *e = find_extra(dst, OSSA_EXTRA_MESH_TO_BIND, 16 * sizeof(float));
                 if (!st && e) {
-                    st = transform_mesh(dst, e->data, error);
+                    transform_mesh(dst, e->data);
                     remove_extra(dst, e);
                 }
             }
@@ -397,8 +439,7 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
 
     for (uint32_t a = 0; !st && a < src->num_animations; a++) {
         const ossa_animation *sa = &src->animations[a];
-        ossa_animation *da = ossa_model_add_animation(dst, sa->name, sa->num_frames, sa->framerate,
-                                                      sa->flags, error);
+        ossa_animation *da = add_animation_unique(dst, sa, error);
         if (!da) {
             st = OSSA_FAILED;
             break;
@@ -442,6 +483,6 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
             continue;
         st = ossa_model_add_extra(dst, e->key, e->data, e->size, error);
     }
-    free(map);
+    ossa__temp_free(dst, map);
     return st;
 }
