@@ -206,13 +206,18 @@ static uint32_t attribute(const builder *b, int slot, uint32_t v, uint32_t corne
     case OSSA_VERTEX_BLENDINDEXES:
     case OSSA_VERTEX_BLENDWEIGHTS: {
         /* The largest influences (sorted while parsing), renormalized;
-         * unused slots are joint 0 with weight 0. */
+         * unused slots are joint 0 with weight 0. Weights that already
+         * sum to 1 up to their float rounding (half an ulp each, at most
+         * 2^-25 below 1) are kept bit for bit: dividing them by their sum
+         * would move them by an ulp on every read, and a file written
+         * from the model would never read back the same. */
         uint32_t K = d->influences, n = b->influences;
         const unsigned char *r = d->blend.data + (size_t)v * K * 8;
         const uint32_t *ji = (const uint32_t *)r;
         const float *w = (const float *)(r + (size_t)K * 4);
         double sum = 0;
-        for (uint32_t k = 0; k < n; k++) sum += w[k];
+        for (uint32_t k = 0; k < n; k++) sum += w[k] > 0 ? w[k] : 0;
+        if (fabs(sum - 1) <= n * 0x1p-25) sum = 1;
         for (uint32_t k = 0; k < n; k++) {
             bool used = sum > 0 && w[k] > 0;
             idx[k] = used ? b->remap[ji[k]] : 0;
@@ -382,6 +387,11 @@ static ossa_status add_arrays(builder *b, const out_vertex *ov, size_t n)
 static void geometry_warnings(builder *b)
 {
     iqe_doc *d = b->d;
+    if (d->repeated)
+        ossa__warn(b->m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, d->repeated_line, 1,
+                   "%u triangle%s repeat%s a vertex index and %s dropped (the first on this line)",
+                   d->repeated, d->repeated == 1 ? "" : "s", d->repeated == 1 ? "s" : "",
+                   d->repeated == 1 ? "is" : "are");
     if (d->fs.count && d->fs.count != d->face_n.count)
         ossa__warn(b->m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, IQE_AT(d->fs, iqe_fs, 0).line, 0,
                    "%zu 'fs' lines for %zu faces: flags are paired with faces by position",
@@ -493,8 +503,10 @@ static ossa_status build_geometry(builder *b)
         out_vertex *mv = ov + base;
         for (uint32_t i = tb; i < te; i++) {
             uint32_t t = torder[i];
+            uint32_t *tv = out_tris[tri_out + (i - tb)].v;
             for (uint32_t k = 0; k < 3; k++) {
                 uint32_t v = tris[t].v[k], corner = t * 3 + k, id;
+                bool merged = false;
                 if (seen_mesh && seen_mesh[v] == num_meshes) {
                     id = seen_vertex[v];
                 } else {
@@ -514,17 +526,31 @@ static ossa_status build_geometry(builder *b)
                         id = slots[s] - 1;
                         make_record(b, mv[id].src, mv[id].corner, rec2);
                         if (memcmp(rec, rec2, (size_t)b->words * 4) == 0) {
-                            if (v < mv[id].first_src) mv[id].first_src = v;
+                            merged = true;
                             break;
                         }
                         s = (s + 1) & (slot_cap - 1);
                     }
-                    if (seen_mesh) {
+                }
+                if ((k > 0 && tv[0] == id) || (k > 1 && tv[1] == id)) {
+                    /* Two distinct file vertices of one triangle with
+                     * identical attributes stay two vertices: merged, the
+                     * triangle would repeat a vertex, and readers (this
+                     * one too) drop such triangles, so that a conversion
+                     * chain would lose them on the next read (§4). */
+                    id = local++;
+                    mv[id].src = v;
+                    mv[id].corner = corner;
+                    mv[id].first_src = v;
+                    mv[id].id = id;
+                } else {
+                    if (merged && v < mv[id].first_src) mv[id].first_src = v;
+                    if (seen_mesh && seen_mesh[v] != num_meshes) {
                         seen_mesh[v] = num_meshes;
                         seen_vertex[v] = id;
                     }
                 }
-                out_tris[tri_out + (i - tb)].v[k] = id;
+                tv[k] = id;
             }
         }
         for (uint32_t i = 0; i < nused; i++) slots[used[i]] = 0;

@@ -149,6 +149,7 @@ typedef struct iqe_doc {
     iqe_vec groups;   /* iqe_group */
     iqe_vec segments; /* iqe_segment */
     bool any_faces;   /* some fa/fm line: no triangle soup */
+    uint32_t repeated, repeated_line; /* triangles with a repeated index; the first's line */
 
     iqe_vec joints;     /* iqe_joint */
     iqe_vec base_poses; /* ossa_transform, before the first animation */

@@ -503,6 +503,7 @@ static ossa_status cmd_face(parser *ps, bool mesh_relative)
         t->v[0] = idx[0];
         t->v[1] = idx[k + 1];
         t->v[2] = idx[k + 2];
+        if (ossa__iqe_degenerate(t) && !d->repeated++) d->repeated_line = ps->line;
     }
     return OSSA_OK;
 }
@@ -860,6 +861,18 @@ static const char *line_end(const char *p, const char *end)
     return nl ? nl : end;
 }
 
+/* The last line has no newline: a file cut in the middle of a line reads
+ * as a shorter command (a face of two indices is no triangle, a number
+ * loses digits) without any other sign, so say where (§1). */
+static void unterminated(parser *ps, const char *at, const char *end)
+{
+    ossa__warn(ps->d->model, OSSA_WARNING_TRUNCATED, (uint64_t)(end - ps->data), ps->line,
+               column_of(ps, end),
+               "the file ends without a newline inside line %u ('%.*s'): the file may be cut "
+               "there",
+               ps->line, token_len(ps, at), at);
+}
+
 /* The first non-blank line must hold the header (text before it on that
  * line is tolerated, as by the compiler); a UTF-8 BOM is skipped. */
 static const char *header(const char *p, const char *end, uint32_t *line)
@@ -925,8 +938,12 @@ ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *
         while (p < end && ossa__text_blank(*p)) p++;
         if (p == end) break;
         if (*p == '\n' || *p == '#') {
+            const char *at = p;
             p = line_end(p, end);
-            if (p < end) p++;
+            if (p < end)
+                p++;
+            else if (*at == '#')
+                unterminated(&ps, at, p);
             continue;
         }
         const char *w = p;
@@ -947,7 +964,10 @@ ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *
         st = command(&ps, w, wl);
         if (st) break;
         p = line_end(ps.p, end);
-        if (p < end) p++;
+        if (p < end)
+            p++;
+        else
+            unterminated(&ps, w, p);
     }
     if (!st && ps.unknown > MAX_UNKNOWN_WARNINGS)
         ossa__warn(model, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, 0, 0, "%u more unknown commands ignored",
