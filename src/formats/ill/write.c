@@ -144,9 +144,18 @@ static void warnf(const ossa_write_options *opt, ossa_code code, const char *fmt
 /* Names the files can hold, one per joint: whitespace and control bytes
  * become '_', empty names "bone<index>", and repeated ones get "_<index>"
  * appended, because the loaders split tokens at whitespace and an
- * animation must not name a bone twice. One block: pointers, then text. */
-static char **joint_names(const ossa_model *m, const ossa_write_options *opt, ossa_error *error)
+ * animation must not name a bone twice. One block: pointers, then text.
+ * The changes are reported when `report` is set: a write of several files
+ * names the joints in each of them, but reports once. */
+static char **joint_names(const ossa_model *m, const ossa_write_options *opt, bool report,
+                          ossa_error *error)
 {
+    ossa_write_options quiet;
+    if (!report) {
+        quiet = *opt;
+        quiet.diagnostic = NULL;
+        opt = &quiet;
+    }
     size_t total = (size_t)m->num_joints * sizeof(char *);
     for (uint32_t j = 0; j < m->num_joints; j++) total += strlen(m->joints[j].name) + 48;
     char **names = ossa__alloc(opt->allocator, total + 1);
@@ -282,7 +291,7 @@ ossa_status ossa__ill_write_mesh(const ossa_model *m, const ossa_write_options *
             warnf(opt, OSSA_WARNING_DROPPED, "custom vertex array '%s' has no place in the file: not written", a->name);
     }
     if (m->num_meshes > 1)
-        warnf(opt, OSSA_WARNING_RENAMED, "%u meshes are written as one (the file holds one mesh)", m->num_meshes);
+        warnf(opt, OSSA_WARNING_DROPPED, "%u meshes are written as one (the file holds one mesh)", m->num_meshes);
     /* The reader turns a mesh by Rx(-90) when its skeleton has a bone
      * named <MD5_Root> (docs/formats/ill.md §10): write it turned back so that reading
      * gives this model again. */
@@ -371,13 +380,13 @@ ossa_status ossa__ill_write_mesh(const ossa_model *m, const ossa_write_options *
 
 /* -- ILLSKEL0 ---------------------------------------------------------------- */
 
-ossa_status ossa__ill_write_skel(const ossa_model *m, const ossa_write_options *opt, ossa_buf *out,
-                                 ossa_error *error)
+static ossa_status write_skel(const ossa_model *m, const ossa_write_options *opt, bool report,
+                              ossa_buf *out, ossa_error *error)
 {
     if (!m->num_joints)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "the model has no joints: there is no skeleton to write");
-    char **names = joint_names(m, opt, error);
+    char **names = joint_names(m, opt, report, error);
     if (!names) return OSSA_FAILED;
     writer w;
     writer_init(&w, m, opt, out);
@@ -410,10 +419,16 @@ ossa_status ossa__ill_write_skel(const ossa_model *m, const ossa_write_options *
     return finish(&w, error);
 }
 
+ossa_status ossa__ill_write_skel(const ossa_model *m, const ossa_write_options *opt, ossa_buf *out,
+                                 ossa_error *error)
+{
+    return write_skel(m, opt, true, out, error);
+}
+
 /* -- ILLANIM0 ---------------------------------------------------------------- */
 
 static ossa_status write_anim(const ossa_model *m, const ossa_write_options *opt, uint32_t index,
-                              ossa_buf *out, ossa_error *error)
+                              bool report_names, ossa_buf *out, ossa_error *error)
 {
     if (index >= m->num_animations)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
@@ -421,16 +436,16 @@ static ossa_status write_anim(const ossa_model *m, const ossa_write_options *opt
                                             : "the model has no animation to write",
                           index, m->num_animations);
     const ossa_animation *a = &m->animations[index];
-    char **names = joint_names(m, opt, error);
+    char **names = joint_names(m, opt, report_names, error);
     if (!names) return OSSA_FAILED;
     float rate = a->framerate;
     if (!(rate > 0) || !isfinite(rate)) {
-        warnf(opt, OSSA_WARNING_RENAMED, "animation '%s': no frame rate; written as %g", a->name,
+        warnf(opt, OSSA_WARNING_REPAIRED, "animation '%s': no frame rate; written as %g", a->name,
               (double)OSSA_DEFAULT_FRAMERATE);
         rate = OSSA_DEFAULT_FRAMERATE;
     }
     uint32_t frames = a->num_frames;
-    if (!frames) warnf(opt, OSSA_WARNING_RENAMED, "animation '%s' has no frames: the bind pose is written as one", a->name);
+    if (!frames) warnf(opt, OSSA_WARNING_REPAIRED, "animation '%s' has no frames: the bind pose is written as one", a->name);
     /* Bones whose channels the animation does not drive keep their bind
      * pose when read: they are left out. */
     uint32_t bones = 0;
@@ -473,7 +488,7 @@ ossa_status ossa__ill_write_anim(const ossa_model *m, const ossa_write_options *
                    "(write a .illmesh to get every animation)",
               opt->animation < m->num_animations ? m->animations[opt->animation].name : "",
               m->num_animations - 1);
-    return write_anim(m, opt, opt->animation, out, error);
+    return write_anim(m, opt, opt->animation, true, out, error);
 }
 
 /* -- Three files ------------------------------------------------------------- */
@@ -571,9 +586,9 @@ ossa_status ossa__ill_write_files(const ossa_model *m, const char *path,
         if (i == 0)
             st = ossa__ill_write_mesh(m, opt, &bufs[i], error);
         else if (!strcmp(ext, ".illskel"))
-            st = ossa__ill_write_skel(m, opt, &bufs[i], error);
-        else
-            st = write_anim(m, opt, anim, &bufs[i], error);
+            st = write_skel(m, opt, true, &bufs[i], error);
+        else /* joint names are reported once: with the skeleton, else the first animation */
+            st = write_anim(m, opt, anim, !skel && i == 1, &bufs[i], error);
         if (!st && bufs[i].failed) st = ossa__fail_nomem(error);
         files[i].path = paths[i];
         files[i].data = bufs[i].data ? (const void *)bufs[i].data : "";
