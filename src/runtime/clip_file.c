@@ -66,7 +66,7 @@ static ossa_clip *load(const void *src, FILE *fp, size_t size, const ossa_alloca
         ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "cannot read the file");
         return NULL;
     }
-    if (ossa__packed_check(image, size, image + size, error) != OSSA_OK) {
+    if (ossa__packed_check(image, size, image + size + 16, error) != OSSA_OK) {
         ossa_clip_free(clip);
         return NULL;
     }

@@ -205,8 +205,9 @@ ossa_clip *ossa__packed_new(const ossa_allocator *alloc, size_t image_size, size
     size_t head = (sizeof(ossa_clip) + 63) & ~(size_t)63;
     if (image_size > SIZE_MAX / 2 || extra > SIZE_MAX / 4) return NULL;
     /* The allocator promises no alignment: 64 spare bytes let the image
-     * start on a 64-byte boundary. */
-    size_t size = head + 64 + image_size + extra;
+     * start on a 64-byte boundary. 16 more after it: the samplers' vector
+     * loads of a track record's last floats reach a word past it. */
+    size_t size = head + 64 + image_size + 16 + extra;
     unsigned char *block = ossa__alloc(alloc, size);
     if (!block) return NULL;
     ossa_clip *clip = (ossa_clip *)(void *)block;

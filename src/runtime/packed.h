@@ -186,8 +186,9 @@ ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned
                                ossa_error *error);
 
 /* A clip block with room for an image of `image_size` bytes at a 64-byte
- * aligned address (*image) and `extra` bytes after it; allocator, size
- * and the rest zero. NULL when memory runs out. */
+ * aligned address (*image), then 16 spare bytes and `extra` bytes at
+ * *image + image_size + 16; allocator, size and the rest zero. NULL when
+ * memory runs out. */
 ossa_clip *ossa__packed_new(const ossa_allocator *alloc, size_t image_size, size_t extra,
                             unsigned char **image);
 

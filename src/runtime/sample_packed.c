@@ -112,6 +112,57 @@ static inline void decode_tracks(const ossa__packed *p, frame_at *fa, frame_at *
                 }
             }
         } else {
+#ifdef OSSA_HAVE_SSE2
+            /* ossa__packed_dequant's arithmetic on 3 lanes at once (same
+             * operations in the same order, so the same floats). The
+             * record's last 6 floats are min xyz, extent xyz: the loads
+             * read one word past each (lane 3, unused; the image or the
+             * clip block's spare bytes go on). */
+            static const float inv_steps[OSSA_PACKED_MAX_BITS + 1] = {
+                0.0f,         1.0f / 1,      1.0f / 3,      1.0f / 7,      1.0f / 15,
+                1.0f / 31,    1.0f / 63,     1.0f / 127,    1.0f / 255,    1.0f / 511,
+                1.0f / 1023,  1.0f / 2047,   1.0f / 4095,   1.0f / 8191,   1.0f / 16383,
+                1.0f / 32767, 1.0f / 65535,  1.0f / 131071, 1.0f / 262143, 1.0f / 524287};
+            /* Lane 3 of the extents is the next record's first word, a
+             * denormal as a float, which costs a microcode assist in each
+             * multiply: cleared. */
+            const __m128 xyz = _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
+            __m128 vmin = _mm_loadu_ps(tr->min);
+            __m128 vext = _mm_and_ps(_mm_loadu_ps(tr->extent), xyz);
+            uint32_t lo3, ex3;
+            memcpy(&lo3, info, 4);
+            memcpy(&ex3, info + 3, 4);
+            __m128i z = _mm_setzero_si128();
+            __m128i ilo = _mm_unpacklo_epi16(
+                _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)(lo3 >> 8)), z), z);
+            __m128i iex = _mm_unpacklo_epi16(
+                _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)(ex3 >> 8)), z), z);
+            __m128 k255 = _mm_set1_ps(1.0f / 255.0f);
+            __m128 off = _mm_add_ps(vmin, _mm_mul_ps(vext, _mm_mul_ps(_mm_cvtepi32_ps(ilo), k255)));
+            __m128 scl = _mm_mul_ps(_mm_mul_ps(vext, _mm_mul_ps(_mm_cvtepi32_ps(iex), k255)),
+                                    _mm_set1_ps(inv_steps[bits]));
+            uint64_t mask = (1ull << bits) - 1;
+            uint64_t wa = ossa__load_le64(fa->keys + (pa >> 3)) >> (pa & 7);
+            __m128i qa = _mm_set_epi32(0, (int)((wa >> (2 * bits)) & mask),
+                                       (int)((wa >> bits) & mask), (int)(wa & mask));
+            __m128 ra = _mm_add_ps(off, _mm_mul_ps(_mm_cvtepi32_ps(qa), scl));
+            _mm_store_ss(oa, ra);
+            _mm_store_ss(oa + OSSA_CLIP_LANES, _mm_shuffle_ps(ra, ra, 1));
+            _mm_store_ss(oa + 2 * OSSA_CLIP_LANES, _mm_shuffle_ps(ra, ra, 2));
+            if (fb) {
+                uint64_t wb = ossa__load_le64(fb->keys + (pb >> 3)) >> (pb & 7);
+                __m128i qb = _mm_set_epi32(0, (int)((wb >> (2 * bits)) & mask),
+                                           (int)((wb >> bits) & mask), (int)(wb & mask));
+                __m128 rb = _mm_add_ps(off, _mm_mul_ps(_mm_cvtepi32_ps(qb), scl));
+                _mm_store_ss(ob, rb);
+                _mm_store_ss(ob + OSSA_CLIP_LANES, _mm_shuffle_ps(rb, rb, 1));
+                _mm_store_ss(ob + 2 * OSSA_CLIP_LANES, _mm_shuffle_ps(rb, rb, 2));
+            }
+            if ((tr->kind & 3) == OSSA_TRACK_ROTATION)
+                rot[dest / OSSA_CLIP_GROUP] |= (uint8_t)(1u << (dest % OSSA_CLIP_LANES));
+            pa += 3 * bits, pb += 3 * bits;
+            continue;
+#else
             float off[3], scl[3];
             ossa__packed_dequant(tr, info, off, scl);
             uint64_t mask = (1ull << bits) - 1;
@@ -125,6 +176,7 @@ static inline void decode_tracks(const ossa__packed *p, frame_at *fa, frame_at *
                 vb[1] = off[1] + (float)(uint32_t)((wb >> bits) & mask) * scl[1];
                 vb[2] = off[2] + (float)(uint32_t)((wb >> (2 * bits)) & mask) * scl[2];
             }
+#endif
         }
         oa[0] = va[0], oa[OSSA_CLIP_LANES] = va[1], oa[2 * OSSA_CLIP_LANES] = va[2];
         if (fb) ob[0] = vb[0], ob[OSSA_CLIP_LANES] = vb[1], ob[2 * OSSA_CLIP_LANES] = vb[2];
@@ -156,9 +208,12 @@ static void rebuild_w(float *frame, const uint8_t *rot, uint32_t groups)
             __m128 one = _mm_set1_ps(1.0f);
             __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(_mm_max_ps(n, one)));
             __m128 w = _mm_sqrt_ps(_mm_max_ps(_mm_sub_ps(one, n), _mm_setzero_ps()));
-            __m128i bits = _mm_set_epi32(m & 8 ? -1 : 0, m & 4 ? -1 : 0, m & 2 ? -1 : 0,
-                                         m & 1 ? -1 : 0);
-            __m128 sel = _mm_castsi128_ps(bits);
+            static const int32_t lanes[16][4] = {
+                {0, 0, 0, 0},   {-1, 0, 0, 0},   {0, -1, 0, 0},   {-1, -1, 0, 0},
+                {0, 0, -1, 0},  {-1, 0, -1, 0},  {0, -1, -1, 0},  {-1, -1, -1, 0},
+                {0, 0, 0, -1},  {-1, 0, 0, -1},  {0, -1, 0, -1},  {-1, -1, 0, -1},
+                {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1}};
+            __m128 sel = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)lanes[m]));
 #define PK_BLEND(a, b) _mm_or_ps(_mm_and_ps(sel, a), _mm_andnot_ps(sel, b))
             _mm_store_ps(x, PK_BLEND(_mm_mul_ps(vx, inv), vx));
             _mm_store_ps(x + 8, PK_BLEND(_mm_mul_ps(vy, inv), vy));
