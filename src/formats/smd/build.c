@@ -1,4 +1,4 @@
-/* SMD model building (formats/smd.md §5, §6, §9, §11): joints in parent
+/* SMD model building (docs/formats/smd.md §5, §6, §9, §11): joints in parent
  * order, the bind pose (reference files) or one animation (files without
  * `triangles`), and one mesh per material with welded vertices. */
 #include "formats/smd/smd.h"
@@ -31,7 +31,7 @@ static const char *bone_name(const smd_doc *d, uint32_t joint)
 }
 
 /* The file name without directories and extension ("walk" for
- * "anims/walk.smd"), the animation's name (§11.5). */
+ * "anims/walk.smd"), the animation's name (§10). */
 static void base_name(const char *path, char *out, size_t cap)
 {
     if (!path || !*path) {
@@ -268,7 +268,7 @@ static void make_record(const smd_doc *d, const smd_corner *c, vertex_record *r)
         r->index[k] = r->weight[k] ? d->joint_of[c->node[k]] : 0;
 }
 
-/* Unit normals; zero ones regenerated from the faces (§11.2). */
+/* Unit normals; zero ones regenerated from the faces (§6). */
 static ossa_status normals(smd_doc *d)
 {
     smd_corner *c = (smd_corner *)d->corners.data;
@@ -308,7 +308,7 @@ static ossa_status normals(smd_doc *d)
 }
 
 /* Mesh name: the material without its last extension ("holygrail.tga" ->
- * "holygrail"), as studiomdl names its textures (§11.3). */
+ * "holygrail"), as studiomdl names its textures (§6). */
 static size_t stem_length(const char *s)
 {
     size_t len = strlen(s);
