@@ -1,5 +1,5 @@
 /* OBJ on real files and through the writer: the shared samples' counts
- * (formats/obj.md §13), the exact text the writer gives for a model built
+ * (docs/formats/obj.md §13), the exact text the writer gives for a model built
  * here, the MTL file beside it, round trips obj -> model -> obj -> model,
  * and a skinned model written posed, checked against the runtime. */
 #include "text_format_test.h"

@@ -1,4 +1,4 @@
-/* OBJ reader (formats/obj.md): every statement and rule on small texts,
+/* OBJ reader (docs/formats/obj.md): every statement and rule on small texts,
  * with expected values worked out by hand. The default axis map takes OBJ
  * (x, y, z) to ossa (z, x, y); texture v becomes 1 - v; faces are
  * reversed. */

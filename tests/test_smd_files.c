@@ -23,7 +23,7 @@ static ossa_model *load_shared(const char *rel)
     return m;
 }
 
-/* -- Real files (formats/smd.md §16) -- */
+/* -- Real files (docs/formats/smd.md §16) -- */
 
 static void test_triangle_smd(void **state)
 {

@@ -1,4 +1,4 @@
-/* SMD reader (formats/smd.md): every block and rule on small texts, with
+/* SMD reader (docs/formats/smd.md): every block and rule on small texts, with
  * the expected values worked out by hand or by independent code here
  * (Euler angles through rotation matrices, not the library's formula). */
 #include "text_format_test.h"

@@ -1,4 +1,4 @@
-/* OBJ model building (formats/obj.md §3-§8, §10): indices checked, faces
+/* OBJ model building (docs/formats/obj.md §3-§8, §10): indices checked, faces
  * triangulated and reversed (OBJ counter-clockwise -> ossa clockwise),
  * meshes per (name, material) pair in order of first appearance, the axis
  * map and texture V flip, normals taken or generated, and vertices welded

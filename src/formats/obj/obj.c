@@ -1,4 +1,4 @@
-/* OBJ (formats/obj.md): the format table's entry, detection and the read
+/* OBJ (docs/formats/obj.md): the format table's entry, detection and the read
  * entry point, which parses the text into raw lists and builds the model
  * from them. */
 #include "formats/obj/obj.h"

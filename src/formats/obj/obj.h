@@ -1,4 +1,4 @@
-/* OBJ (Wavefront Object, formats/obj.md): the interface between the
+/* OBJ (Wavefront Object, docs/formats/obj.md): the interface between the
  * module's parts.
  *
  *   obj.c         the format table's entry, detection and the read entry

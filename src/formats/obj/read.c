@@ -1,4 +1,4 @@
-/* OBJ text pass (formats/obj.md §1-§5, §8, §9): the text prepared
+/* OBJ text pass (docs/formats/obj.md §1-§5, §8, §9): the text prepared
  * (UTF-16 with a byte order mark converted, a UTF-8 mark skipped, lone CR
  * line ends and `\` continuations joined), then one pass over the
  * statements into raw lists.

@@ -1,4 +1,4 @@
-/* Polygon triangulation (formats/obj.md §4).
+/* Polygon triangulation (docs/formats/obj.md §4).
  *
  * A convex polygon (every turn the same way in the plane of its Newell
  * normal) becomes the fan around its first point, the IQM SDK's

@@ -1,4 +1,4 @@
-/* OBJ writer (formats/obj.md §10): the mesh in the bind pose, or skinned
+/* OBJ writer (docs/formats/obj.md §10): the mesh in the bind pose, or skinned
  * at one time of an animation (OSSA_WRITE_POSED), for tools that take
  * only OBJ.
  *

@@ -1,4 +1,4 @@
-/* SMD rotations (formats/smd.md §5): three angles in radians about the
+/* SMD rotations (docs/formats/smd.md §5): three angles in radians about the
  * fixed parent axes, X first, then Y, then Z, i.e. R = Rz * Ry * Rx for
  * column vectors. Both directions work in double precision. */
 #include "formats/smd/smd.h"

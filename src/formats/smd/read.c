@@ -1,4 +1,4 @@
-/* SMD text pass (formats/smd.md §1-§7): the blocks into raw lists.
+/* SMD text pass (docs/formats/smd.md §1-§7): the blocks into raw lists.
  *
  * Lexical choices (§1): statements are lines; blank lines and lines whose
  * first token starts with "//", "#" or ";" are skipped everywhere, as the

@@ -1,4 +1,4 @@
-/* SMD (formats/smd.md): the format table's entry, detection and the read
+/* SMD (docs/formats/smd.md): the format table's entry, detection and the read
  * entry point, which parses the text into raw lists and builds the model
  * from them. */
 #include "formats/smd/smd.h"

@@ -1,4 +1,4 @@
-/* SMD (Valve Studiomdl Data, formats/smd.md): the interface between the
+/* SMD (Valve Studiomdl Data, docs/formats/smd.md): the interface between the
  * module's parts.
  *
  *   smd.c    the format table's entry, detection and the read entry point

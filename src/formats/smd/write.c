@@ -1,4 +1,4 @@
-/* SMD writer (formats/smd.md §12): one reference file (skeleton with the
+/* SMD writer (docs/formats/smd.md §12): one reference file (skeleton with the
  * bind pose, triangles) and one animation file per animation, laid out as
  * studiomdl and Blender Source Tools read them:
  *
