@@ -287,8 +287,6 @@ static int output_options(const cli_args *args, convert_plan *plan)
         if (w->format == OSSA_FORMAT_AUTO)
             return usage_error("cannot tell the output format from '%s'; use --format", out);
     }
-    if (!ossa_format_can_write(w->format))
-        return usage_error("ossa cannot write %s files", ossa_format_name(w->format));
 
     w->bounds = OSSA_BOUNDS_DEFAULT;
     if (bounds) {

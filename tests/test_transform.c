@@ -189,9 +189,9 @@ static void test_force_joints(void **state)
 
 /* Joints a, b, c (a root, b and c its children); three vertices on joint
  * 1 (b), one triangle, mesh "body". */
-static ossa_model *body(void)
+static ossa_model *body_with(const ossa_allocator *allocator)
 {
-    ossa_model *m = ossa_model_create(NULL);
+    ossa_model *m = ossa_model_create(allocator);
     ossa_error err;
     ossa_model_add_joint(m, "a", -1, NULL, &err);
     ossa_model_add_joint(m, "b", 0, NULL, &err);
@@ -211,6 +211,8 @@ static ossa_model *body(void)
     ossa_model_set_animation_bounds(m, 0, &b, &err);
     return m;
 }
+
+static ossa_model *body(void) { return body_with(NULL); }
 
 /* Joints c then a (another order, a subset); half-float positions and
  * normals; two vertices on its joint 0 (c) and 1 (a); one triangle. */
@@ -295,6 +297,53 @@ static void test_append_meshes(void **state)
     ossa_model_free(dst);
 }
 
+/* Every allocation of each edit failing in turn: the edit fails with
+ * OSSA_ERROR_NOMEM and the model is still whole (it validates, nothing
+ * leaks); the sweep ends when the edit succeeds. */
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    for (int op = 0; op < 4; op++) {
+        bool done = false;
+        for (long k = 0; !done && k < 1000; k++) {
+            ts_alloc a;
+            ts_alloc_init(&a, -1, false);
+            ossa_model *m = body_with(&a.allocator);
+            ossa_model *src = head("c");
+            ossa_error err;
+            a.fail_at = a.calls + k;
+            ossa_status st = OSSA_OK;
+            if (op == 0) st = ossa_model_append_meshes(m, src, &err);
+            if (op == 1) st = ossa_model_resample_animation(m, 0, 90, &err);
+            if (op == 2) st = ossa_model_rename_animation(m, 0, "walk", &err);
+            if (op == 3) {
+                /* ubyte positions become floats when scaled */
+                ossa_model_free(m);
+                ts_alloc_init(&a, -1, false);
+                m = ossa_model_create(&a.allocator);
+                assert_int_equal(ossa_model_set_num_vertices(m, 1, &err), OSSA_OK);
+                const uint8_t p[3] = {1, 2, 3};
+                assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_UBYTE, 3,
+                                                            NULL, p, &err));
+                a.fail_at = a.calls + k;
+                st = ossa_model_scale(m, 2, &err);
+            }
+            if (st == OSSA_OK) {
+                done = true;
+            } else {
+                assert_int_equal(err.code, OSSA_ERROR_NOMEM);
+                if (op == 0) assert_int_equal(m->num_vertices, 3);
+            }
+            a.fail_at = -1;
+            assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+            ossa_model_free(src);
+            ossa_model_free(m);
+            assert_int_equal(a.live, 0);
+        }
+        assert_true(done);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_rotate),
         cmocka_unit_test(test_force_joints),
         cmocka_unit_test(test_append_meshes),
+        cmocka_unit_test(test_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
