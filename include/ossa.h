@@ -601,6 +601,19 @@ typedef struct ossa_load_options {
      * frame grid: 0 = the format's default (30). */
     float framerate;
     uint32_t flags; /* OSSA_LOAD_* */
+    /* Optional: reads the files that the loaded file names (see
+     * ossa_load_memory), instead of the file system. `path` is the name
+     * the file gives, resolved against the directory of file_name, after
+     * the check of OSSA_LOAD_ALLOW_PARENT_PATHS. Return OSSA_OK with the
+     * whole file in *data and *size (not modified by the library), or
+     * OSSA_FAILED to refuse it or report it missing; the load then fails
+     * with OSSA_ERROR_IO naming the reference. A server confines reads
+     * here (symbolic links, an archive, a whitelist). */
+    ossa_status (*read_file)(void *user, const char *path, void **data, size_t *size);
+    /* Optional: called once with every buffer read_file gave, when the
+     * load no longer needs it (before the load call returns). */
+    void (*release_file)(void *user, void *data, size_t size);
+    void *file_user; /* passed to read_file and release_file */
 } ossa_load_options;
 
 /* Load flags; each names the format it applies to, others ignore it. */
@@ -628,7 +641,12 @@ enum {
     /* OBJ: Blender's axis mapping, (x, y, z) -> (x, -z, y) (Y up to Z up
      * only); default: the IQM SDK's (x, y, z) -> (z, x, y), which also
      * turns the front (+Z) to +X (docs/formats/obj.md) */
-    OSSA_LOAD_OBJ_BLENDER_AXES = 1u << 10
+    OSSA_LOAD_OBJ_BLENDER_AXES = 1u << 10,
+    /* Every format: read files that the loaded file names outside its own
+     * folder (a ".." that climbs above it, or an absolute path); by
+     * default they are refused with OSSA_ERROR_ACCESS (see
+     * ossa_load_memory). */
+    OSSA_LOAD_ALLOW_PARENT_PATHS = 1u << 11
 };
 
 /* `options` may be NULL. Returns NULL and fills `error` on failure. The
@@ -636,8 +654,12 @@ enum {
  *
  * Files that name other files are read with them: external glTF buffers
  * (.bin) and images named by uri are read from the directory of
- * options->file_name (the current directory when it has none); absolute
- * paths are refused. */
+ * options->file_name (the current directory when it has none), through
+ * options->read_file when it is set. A name that leaves that directory
+ * (absolute, or a ".." that climbs above it: "../secret.bin") is refused
+ * with OSSA_ERROR_ACCESS naming it, unless OSSA_LOAD_ALLOW_PARENT_PATHS is
+ * set. Symbolic links inside the directory are followed: to confine reads
+ * further, pass read_file. */
 ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_options *options,
                              ossa_error *error);
 /* Maps the file and loads it. */

@@ -238,3 +238,79 @@ size_t ossa__sibling_path(const char *base, const char *name, char *out, size_t 
     size_t dir = (slash && name[0] != '/') ? (size_t)(slash - base + 1) : 0;
     return (size_t)snprintf(out, cap, "%.*s%s", (int)dir, base ? base : "", name);
 }
+
+/* -- Files that a loaded file names ------------------------------------------ */
+
+bool ossa__reference_is_inside(const char *name)
+{
+    if (!name[0] || name[0] == '/' || name[0] == '\\') return false;
+    if (((name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z')) && name[1] == ':')
+        return false; /* "C:..." means another drive to Windows tools */
+    long depth = 0;
+    for (const char *p = name; *p;) {
+        size_t n = strcspn(p, "/\\");
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            if (--depth < 0) return false;
+        } else if (n && !(n == 1 && p[0] == '.')) {
+            depth++;
+        }
+        p += n;
+        if (*p) p++;
+    }
+    return true;
+}
+
+ossa_status ossa__open_sibling(const ossa_load_options *options, const char *base, const char *name,
+                               const char *what, const ossa_allocator *allocator, ossa_sibling *out,
+                               ossa_error *error)
+{
+    memset(out, 0, sizeof *out);
+    out->options = options;
+    out->allocator = allocator;
+    if (!name[0])
+        return ossa__fail(error, OSSA_ERROR_CORRUPT, OSSA_NO_OFFSET, "%s: an empty file name", what);
+    if (!(options->flags & OSSA_LOAD_ALLOW_PARENT_PATHS) && !ossa__reference_is_inside(name))
+        return ossa__fail(error, OSSA_ERROR_ACCESS, OSSA_NO_OFFSET,
+                          "%s: '%.120s' is outside the model's folder: not read (allowed by "
+                          "OSSA_LOAD_ALLOW_PARENT_PATHS)",
+                          what, name);
+    size_t cap = ossa__sibling_path(base, name, NULL, 0) + 1;
+    char *path = ossa__alloc(allocator, cap);
+    if (!path) return ossa__fail_nomem(error);
+    ossa__sibling_path(base, name, path, cap);
+    ossa_status st;
+    if (options->read_file) {
+        void *data = NULL;
+        size_t size = 0;
+        st = options->read_file(options->file_user, path, &data, &size);
+        if (st == OSSA_OK && !data && size) st = OSSA_FAILED;
+        if (st == OSSA_OK) {
+            out->data = data;
+            out->size = size;
+            out->from_callback = true;
+        } else {
+            st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET,
+                            "%s: '%.120s' cannot be read (the read_file callback refused it)", what,
+                            name);
+        }
+    } else {
+        ossa_error sub;
+        memset(&sub, 0, sizeof sub);
+        st = ossa__read_file(path, allocator, &out->data, &out->size, &sub);
+        if (st && sub.code == OSSA_ERROR_NOMEM) st = ossa__fail_nomem(error);
+        else if (st) st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "%s: %s", what, sub.message);
+    }
+    ossa__free(allocator, path, cap);
+    return st;
+}
+
+void ossa__close_sibling(ossa_sibling *file)
+{
+    if (!file->data) return;
+    if (!file->from_callback)
+        ossa__free(file->allocator, file->data, file->size + 1);
+    else if (file->options->release_file)
+        file->options->release_file(file->options->file_user, file->data, file->size);
+    file->data = NULL;
+    file->size = 0;
+}

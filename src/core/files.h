@@ -25,4 +25,40 @@ ossa_status ossa__read_file(const char *path, const ossa_allocator *allocator, u
  * length snprintf would write. */
 size_t ossa__sibling_path(const char *base, const char *name, char *out, size_t cap);
 
+/* -- Files that a loaded file names ------------------------------------------
+ *
+ * glTF buffers and images, the images that materials name: every reader
+ * reads them through ossa__open_sibling, which applies the load options'
+ * rules in one place. */
+
+/* A file read for a load; give it back with ossa__close_sibling. */
+typedef struct ossa_sibling {
+    unsigned char *data; /* the whole file; NULL when nothing was read */
+    size_t size;
+    const ossa_load_options *options;
+    const ossa_allocator *allocator;
+    bool from_callback; /* read by options->read_file: released through it */
+} ossa_sibling;
+
+/* Whether `name` stays inside the directory it is relative to: not
+ * absolute (a leading slash or backslash, or a drive letter) and no ".."
+ * component that climbs above the start (slashes and backslashes both
+ * separate components, as files made on Windows use either). */
+bool ossa__reference_is_inside(const char *name);
+
+/* Reads the file that `name` (a file reference as the loaded file gives
+ * it, already percent-decoded) means: relative to the directory of `base`
+ * (normally options->file_name; NULL or "" = the current directory),
+ * through options->read_file when set, else from the file system with
+ * `allocator`. References outside that directory (absolute, or climbing
+ * with "..") fail with OSSA_ERROR_ACCESS unless OSSA_LOAD_ALLOW_PARENT_PATHS
+ * is set; a missing or unreadable file fails with OSSA_ERROR_IO. `what`
+ * names the reference for messages ("buffers[0].uri"); the message names
+ * the file as given. *out is valid (and to be closed) only on success. */
+ossa_status ossa__open_sibling(const ossa_load_options *options, const char *base, const char *name,
+                               const char *what, const ossa_allocator *allocator, ossa_sibling *out,
+                               ossa_error *error);
+/* Releases what ossa__open_sibling read (a zeroed struct is fine). */
+void ossa__close_sibling(ossa_sibling *file);
+
 #endif

@@ -138,21 +138,13 @@ static ossa_status load_data_uri(gltf_reader *r, uint32_t i, const char *uri, gl
     return OSSA_OK;
 }
 
-static ossa_status load_external(gltf_reader *r, uint32_t i, const char *uri, gltf_buffer *b)
+/* A relative URI reference as a file name: percent-decoded ("a%20b.bin"
+ * is the file "a b.bin"), in a new buffer from the reader's allocator. */
+char *ossa__gltf_uri_to_name(gltf_reader *r, const char *uri)
 {
-    if (strstr(uri, "://") || uri[0] == '/')
-        return ossa__gltf_fail(r, OSSA_ERROR_UNSUPPORTED,
-                               "buffers[%u].uri: '%s' is not a relative file reference", i, uri);
-    if (!r->options->file_name || !r->options->file_name[0])
-        return ossa__gltf_fail(r, OSSA_ERROR_ARGUMENT,
-                               "buffers[%u].uri: the buffer is the file '%s', which cannot be found "
-                               "without the name of the .gltf file (load the file by path, or set "
-                               "ossa_load_options.file_name)",
-                               i, uri);
-    /* Percent-decoding: "a%20b.bin" is the file "a b.bin". */
     size_t n = strlen(uri);
     char *name = ossa__alloc(r->alloc, n + 1), *o = name;
-    if (!name) return ossa__fail_nomem(r->error);
+    if (!name) return NULL;
     for (size_t k = 0; k < n; k++) {
         int hi, lo;
         if (uri[k] == '%' && k + 2 < n && (hi = hex_value(uri[k + 1])) >= 0 &&
@@ -164,30 +156,36 @@ static ossa_status load_external(gltf_reader *r, uint32_t i, const char *uri, gl
         }
     }
     *o = 0;
-    size_t cap = ossa__sibling_path(r->options->file_name, name, NULL, 0) + 1;
-    char *path = ossa__alloc(r->alloc, cap);
-    if (!path) {
-        ossa__free(r->alloc, name, n + 1);
-        return ossa__fail_nomem(r->error);
-    }
-    ossa__sibling_path(r->options->file_name, name, path, cap);
-    ossa__free(r->alloc, name, n + 1);
-    ossa_error sub;
-    memset(&sub, 0, sizeof sub);
-    unsigned char *data = NULL;
-    size_t size = 0;
-    ossa_status st = ossa__read_file(path, r->alloc, &data, &size, &sub);
-    if (st) {
-        if (sub.code == OSSA_ERROR_NOMEM) st = ossa__fail_nomem(r->error);
-        else st = ossa__gltf_fail(r, OSSA_ERROR_IO, "buffers[%u].uri: %s", i, sub.message);
-    } else {
-        b->owned = data;
-        b->owned_size = size + 1;
-        b->data = data;
-        b->size = size;
-    }
-    ossa__free(r->alloc, path, cap);
+    return name;
+}
+
+ossa_status ossa__gltf_open_uri(gltf_reader *r, const char *uri, const char *what, ossa_sibling *out)
+{
+    memset(out, 0, sizeof *out);
+    if (strstr(uri, "://"))
+        return ossa__gltf_fail(r, OSSA_ERROR_UNSUPPORTED, "%s: '%s' is not a relative file reference",
+                               what, uri);
+    if (!r->options->file_name || !r->options->file_name[0])
+        return ossa__gltf_fail(r, OSSA_ERROR_ARGUMENT,
+                               "%s: the file '%s' cannot be found without the name of the .gltf "
+                               "file (load the file by path, or set ossa_load_options.file_name)",
+                               what, uri);
+    char *name = ossa__gltf_uri_to_name(r, uri);
+    if (!name) return ossa__fail_nomem(r->error);
+    ossa_status st = ossa__open_sibling(r->options, r->options->file_name, name, what, r->alloc, out,
+                                        r->error);
+    ossa__free(r->alloc, name, strlen(uri) + 1);
     return st;
+}
+
+static ossa_status load_external(gltf_reader *r, uint32_t i, const char *uri, gltf_buffer *b)
+{
+    char what[32];
+    snprintf(what, sizeof what, "buffers[%u].uri", i);
+    if (ossa__gltf_open_uri(r, uri, what, &b->file)) return OSSA_FAILED;
+    b->data = b->file.data;
+    b->size = b->file.size;
+    return OSSA_OK;
 }
 
 /* The bytes of buffer `i`, loaded on first use. */
@@ -709,7 +707,9 @@ ossa_status ossa__gltf_parse(gltf_reader *reader, ossa_model *model, const unsig
 
 void ossa__gltf_reader_free(gltf_reader *r)
 {
-    for (uint32_t i = 0; r->buffer_data && i < r->buffers.count; i++)
+    for (uint32_t i = 0; r->buffer_data && i < r->buffers.count; i++) {
         ossa__free(r->alloc, r->buffer_data[i].owned, r->buffer_data[i].owned_size);
+        ossa__close_sibling(&r->buffer_data[i].file);
+    }
     cJSON_Delete(r->root);
 }

@@ -19,8 +19,9 @@ typedef struct gltf_buffer {
     const unsigned char *data;
     size_t size; /* bytes available (>= byteLength once loaded) */
     bool loaded;
-    unsigned char *owned; /* decoded data URI or external file */
+    unsigned char *owned; /* decoded data URI */
     size_t owned_size;    /* allocation size, for the free */
+    ossa_sibling file;    /* external file */
 } gltf_buffer;
 
 typedef struct gltf_reader {
@@ -74,6 +75,13 @@ ossa_status ossa__gltf_accessor_raw(gltf_reader *r, int64_t index, const char *p
  * integers as their values. */
 ossa_status ossa__gltf_accessor_floats(gltf_reader *r, int64_t index, const char *path,
                                        gltf_accessor *info, float **out);
+
+/* A relative URI reference as a file name (percent-decoded), from
+ * r->alloc (free strlen(uri) + 1 bytes), or NULL when memory runs out. */
+char *ossa__gltf_uri_to_name(gltf_reader *r, const char *uri);
+/* Reads the file a relative URI names (`what`: "images[2].uri"), beside
+ * the .gltf file, by the load options' rules (ossa__open_sibling). */
+ossa_status ossa__gltf_open_uri(gltf_reader *r, const char *uri, const char *what, ossa_sibling *out);
 
 /* Parses the JSON (and the GLB container) and loads the buffers into *r;
  * whatever happens, release *r with ossa__gltf_reader_free. */
