@@ -166,7 +166,10 @@ const char *ossa_code_name(ossa_code code);
 
 /* Optional custom allocator; all members zero means malloc/free. `alloc`
  * returns NULL on failure (the library then fails with OSSA_ERROR_NOMEM);
- * `free` gets every pointer `alloc` returned, once, and never NULL. */
+ * `free` gets every pointer `alloc` returned, once, and never NULL. Every
+ * allocation of a load, write or merge goes through it, except the JSON
+ * tree of glTF files: cJSON (1.7.15) offers only process-wide hooks, which the library
+ * leaves alone, so those nodes come from malloc. */
 typedef struct ossa_allocator {
     void *(*alloc)(void *user, size_t size);
     void (*free)(void *user, void *ptr);
