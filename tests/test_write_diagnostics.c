@@ -193,11 +193,47 @@ static void every_writer(void **state)
     ossa_model_free(m);
 }
 
+/* Formats of one animation write the one picked: the others are lost
+ * data, a warning (dropped), whichever format it is. */
+static void one_animation_formats_warn(void **state)
+{
+    (void)state;
+    ossa_error err;
+    ossa_model *m = ossa_model_create(NULL);
+    assert_int_equal(ossa_model_add_joint(m, "root", -1, NULL, &err), 0);
+    assert_int_equal(ossa_model_add_joint(m, "arm", 0, NULL, &err), 1);
+    for (int i = 0; i < 3; i++) {
+        ossa_animation *a = ossa_model_add_animation(m, i ? "b" : "a", 2, 30, 0, &err);
+        assert_non_null(a);
+        a->frames[3].rotation[0] = 0.6f; /* frame 1, joint 1: a rotation only */
+        a->frames[3].rotation[3] = 0.8f;
+    }
+    static const ossa_format formats[] = {OSSA_FORMAT_SOTC_ANB, OSSA_FORMAT_ILLANIM};
+    for (int i = 0; i < 2; i++) {
+        seen s = {0};
+        ossa_write_options o = {
+            .format = formats[i], .animation = 1, .diagnostic = collect, .user = &s};
+        void *data;
+        size_t size;
+        assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_OK);
+        ossa_free_buffer(data, NULL);
+        if (count_code(&s, OSSA_WARNING_DROPPED) != 1)
+            print_error("%s: %u dropped warnings\n", ossa_format_name(formats[i]),
+                        count_code(&s, OSSA_WARNING_DROPPED));
+        assert_int_equal(count_code(&s, OSSA_WARNING_DROPPED), 1);
+        for (uint32_t k = 0; k < s.count; k++)
+            if (s.d[k].code == OSSA_WARNING_DROPPED)
+                assert_int_equal(s.d[k].severity, OSSA_SEVERITY_WARNING);
+    }
+    ossa_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ill_joint_names_reported_once),
         cmocka_unit_test(every_writer),
+        cmocka_unit_test(one_animation_formats_warn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -683,8 +683,11 @@ ossa_status ossa__anb_write(const ossa_model *m, const ossa_write_options *optio
     }
     if (!st) {
         if (m->num_animations > 1)
-            ossa__sotc_info(options, "animation %u of %u ('%s') written: a .anb holds one",
-                            options->animation, m->num_animations, a->name);
+            ossa__sotc_warn(options, OSSA_WARNING_DROPPED,
+                            "the file holds one animation: '%s' (%u of %u) is written, %u "
+                            "other%s not",
+                            a->name, options->animation, m->num_animations,
+                            m->num_animations - 1, m->num_animations == 2 ? " is" : "s are");
         ossa__sotc_info(options,
                         "%u frames, %u bones: flag 0 x%u, flags 3-6 x%u, flag 12 x%u, flag 13 "
                         "x%u; largest rotation error %.4f degrees (%s)",
