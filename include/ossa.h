@@ -1087,6 +1087,63 @@ typedef struct ossa_skinning_job {
 ossa_status ossa_skinning_validate(const ossa_skinning_job *job, ossa_error *error);
 ossa_status ossa_skinning_run(const ossa_skinning_job *job, ossa_error *error);
 
+/* Skinning by influence groups: prepare a mesh once, then skin it with
+ * loops specialised for 1, 2, 3 and 4 influences (faster than the
+ * skinning job, which tests weights per vertex). Preparing buckets the
+ * vertices by their number of non-zero weights (influences of weight 0
+ * are dropped, the others keep their order) and copies indices, weights,
+ * positions, normals and tangents into packed arrays per bucket. The
+ * result per vertex is the skinning job's with the same matrices: same
+ * blending order and arithmetic at every SIMD level (equal floats, up to
+ * the sign of zeros; tests/test_skin_groups.c). */
+typedef struct ossa_skin_groups ossa_skin_groups;
+
+/* `mesh` describes the mesh as a skinning job does (num_vertices,
+ * influences, indices, weights, in_positions, in_normals, in_tangents
+ * and their strides; the matrices and outputs are ignored) and is checked
+ * like one. The groups copy what they need. */
+ossa_skin_groups *ossa_skin_groups_create(const ossa_skinning_job *mesh,
+                                          const ossa_allocator *allocator, ossa_error *error);
+void ossa_skin_groups_free(ossa_skin_groups *groups); /* NULL is fine */
+
+typedef struct ossa_skin_groups_info {
+    uint32_t num_vertices;
+    uint32_t counts[OSSA_MAX_INFLUENCES + 1]; /* vertices by non-zero influences */
+    /* Vertex i of the prepared order is source vertex order[i] (groups by
+     * influence count, 0 first, source order within a group). */
+    const uint32_t *order;
+    uint32_t max_index;  /* largest matrix index used (0 when none) */
+    size_t memory;       /* bytes held */
+} ossa_skin_groups_info;
+
+void ossa_skin_groups_get_info(const ossa_skin_groups *groups, ossa_skin_groups_info *info);
+
+enum {
+    /* Write vertex i of the prepared order (ossa_skin_groups_info.order) at
+     * index i of the outputs, instead of at its source index: sequential
+     * stores, for renderers that draw from a reordered vertex buffer. */
+    OSSA_SKIN_PREPARED_ORDER = 1
+};
+
+typedef struct ossa_grouped_skinning_job {
+    const ossa_skin_groups *groups;
+    const float (*matrices)[16];        /* skinning matrices (affine) */
+    const float (*normal_matrices)[16]; /* NULL = use `matrices` */
+    uint32_t num_matrices;              /* > every index the mesh uses */
+    float *out_positions;               /* required; num_vertices entries */
+    size_t out_positions_stride;        /* bytes, >= 12, a multiple of 4 */
+    float *out_normals;                 /* or NULL; needs normals in the mesh */
+    size_t out_normals_stride;
+    float *out_tangents;                /* or NULL; needs tangents in the mesh */
+    size_t out_tangents_stride;         /* >= 16 */
+    uint32_t flags;                     /* OSSA_SKIN_* */
+    ossa_simd simd;
+} ossa_grouped_skinning_job;
+
+ossa_status ossa_grouped_skinning_validate(const ossa_grouped_skinning_job *job,
+                                           ossa_error *error);
+ossa_status ossa_grouped_skinning_run(const ossa_grouped_skinning_job *job, ossa_error *error);
+
 /* -- Blending -- */
 
 /* One weighted input of a blend. */
