@@ -109,7 +109,7 @@ static int apply_input_options(ossa_model *m, const convert_input *in)
         }
         float fps = in->fps > 0 ? in->fps : an->framerate;
         uint32_t flags = an->flags | (in->loop ? (uint32_t)OSSA_ANIMATION_LOOP : 0);
-        if (ossa_model_set_animation_timing(m, a, fps, flags, &error)) {
+        if ((in->fps > 0 || in->loop) && ossa_model_set_animation_timing(m, a, fps, flags, &error)) {
             edit_failed(in->arg, &error);
             return CLI_EXIT_INPUT;
         }

@@ -517,7 +517,8 @@ ossa_status ossa_model_trim_animation(ossa_model *model, uint32_t animation, uin
                                       uint32_t count, ossa_error *error);
 
 /* Sets an animation's frame rate (>= 0; 0 = not specified) and flags
- * (OSSA_ANIMATION_LOOP) without touching its frames. */
+ * (OSSA_ANIMATION_LOOP; other bits are kept as given) without touching
+ * its frames. */
 ossa_status ossa_model_set_animation_timing(ossa_model *model, uint32_t animation,
                                             float framerate, uint32_t flags, ossa_error *error);
 

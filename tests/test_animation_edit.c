@@ -107,7 +107,9 @@ static void test_timing_rename_remove(void **state)
     assert_true(m->animations[1].framerate == 24.0f);
     assert_int_equal(m->animations[1].flags, OSSA_ANIMATION_LOOP);
     assert_int_equal(ossa_model_set_animation_timing(m, 1, -1, 0, &err), OSSA_FAILED);
-    assert_int_equal(ossa_model_set_animation_timing(m, 1, 24, 2, &err), OSSA_FAILED);
+    /* Flags a reader kept beyond the loop bit stay as given. */
+    assert_int_equal(ossa_model_set_animation_timing(m, 2, 30, 6, &err), OSSA_OK);
+    assert_int_equal(m->animations[2].flags, 6);
     assert_int_equal(ossa_model_set_animation_timing(m, 3, 24, 0, &err), OSSA_FAILED);
 
     assert_int_equal(ossa_model_rename_animation(m, 0, "c", &err), OSSA_FAILED);

@@ -70,9 +70,6 @@ ossa_status ossa_model_set_animation_timing(ossa_model *model, uint32_t animatio
     if (!(framerate >= 0) || !isfinite(framerate))
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "frame rate %g: expected a finite number, 0 or more", (double)framerate);
-    if (flags & ~(uint32_t)OSSA_ANIMATION_LOOP)
-        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
-                          "animation flags 0x%x: only OSSA_ANIMATION_LOOP is defined", flags);
     a->framerate = framerate;
     a->flags = flags;
     return OSSA_OK;
