@@ -119,7 +119,7 @@ else
     expect_rc 0 "convert with merging" convert "$guy" "$guyanim" -o "$tmp/merged.iqm"
     expect_rc 0 "info of the merged file" info --json "$tmp/merged.iqm"
     check "merged file has 4 animations" json_check "$out" \
-        '[a["name"] for a in d["animations"]] == ["jump", "dance", "jump", "dance"]'
+        '[a["name"] for a in d["animations"]] == ["jump", "dance", "jump_2", "dance_2"]'
     check "merged file keeps the mesh" json_check "$out" "$guy_counts"
 
     expect_rc 1 "convert of a bad input" convert "$invalid" -o "$tmp/bad.iqm"

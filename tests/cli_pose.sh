@@ -182,7 +182,7 @@ ok = d["animation"] is None and [j["name"] for j in d["joints"]][:2] == ["root",
     check "merged inputs sample the fourth animation" py '
 import json
 d = json.load(open(tmp + "/stdout"))
-ok = d["animation"] == "dance" and d["animation_index"] == 3'
+ok = d["animation"] == "dance_2" and d["animation_index"] == 3'
 fi
 
 summary
