@@ -99,14 +99,17 @@ static inline void mt_qrot(const double q[4], const double v[3], double o[3])
 {
     double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     double x = q[0] / n, y = q[1] / n, z = q[2] / n, w = q[3] / n;
-    double r[3] = {(1 - 2 * (y * y + z * z)) * v[0] + 2 * (x * y - w * z) * v[1] + 2 * (x * z + w * y) * v[2],
-                   2 * (x * y + w * z) * v[0] + (1 - 2 * (x * x + z * z)) * v[1] + 2 * (y * z - w * x) * v[2],
-                   2 * (x * z - w * y) * v[0] + 2 * (y * z + w * x) * v[1] + (1 - 2 * (x * x + y * y)) * v[2]};
+    double r[3] = {
+        (1 - 2 * (y * y + z * z)) * v[0] + 2 * (x * y - w * z) * v[1] + 2 * (x * z + w * y) * v[2],
+        2 * (x * y + w * z) * v[0] + (1 - 2 * (x * x + z * z)) * v[1] + 2 * (y * z - w * x) * v[2],
+        2 * (x * z - w * y) * v[0] + 2 * (y * z + w * x) * v[1] + (1 - 2 * (x * x + y * y)) * v[2]};
     memcpy(o, r, sizeof r);
 }
 
-/* Model-space translation and rotation of every joint of a pose
- * (parent-relative, scale 1): 7 doubles per joint. */
+/* Model-space translation, rotation and scale of every joint of a pose
+ * (parent-relative; scales taken as uniform, their x): MT_WORLD doubles
+ * per joint, t xyz, q xyzw, s. */
+#define MT_WORLD 8
 static inline void mt_model_space(const ossa_model *m, const ossa_transform *pose, double *out)
 {
     for (uint32_t j = 0; j < m->num_joints; j++) {
@@ -115,18 +118,20 @@ static inline void mt_model_space(const ossa_model *m, const ossa_transform *pos
                        pose[j].rotation[3]};
         double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
         for (int i = 0; i < 4; i++) q[i] /= n;
-        double *o = out + (size_t)j * 7;
+        double *o = out + (size_t)j * MT_WORLD;
         int32_t p = m->joints[j].parent;
         if (p < 0) {
             memcpy(o, t, sizeof t);
             memcpy(o + 3, q, sizeof q);
+            o[7] = pose[j].scale[0];
             continue;
         }
-        const double *P = out + (size_t)p * 7;
+        const double *P = out + (size_t)p * MT_WORLD;
         double r[3];
         mt_qrot(P + 3, t, r);
-        for (int i = 0; i < 3; i++) o[i] = P[i] + r[i];
+        for (int i = 0; i < 3; i++) o[i] = P[i] + P[7] * r[i];
         mt_qmul(P + 3, q, o + 3);
+        o[7] = P[7] * pose[j].scale[0];
     }
 }
 

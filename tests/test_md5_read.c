@@ -21,36 +21,35 @@
  *         arm 0.75 at (-1.04, 0.28, 0): (1.96, 2.28, 3); the same point.
  * Normal: (p2 - p0) x (p1 - p0) = (0.68, 1.24, 0) x (1.72, 1.96, 0)
  *         = (0, 0, 0.68*1.96 - 1.24*1.72) = (0, 0, -0.8) -> (0, 0, -1). */
-static const char hand_mesh[] =
-    "MD5Version 10\n"
-    "commandline \"by hand\"\n"
-    "\n"
-    "numJoints 2\n"
-    "numMeshes 1\n"
-    "\n"
-    "joints {\n"
-    "\t\"root\"\t-1 ( 1 2 3 ) ( 0 0 0.6 )\t\t// \n"
-    "\t\"arm\"\t0 ( 3 2 3 ) ( 0 0 0 )\t\t// root\n"
-    "}\n"
-    "\n"
-    "mesh {\n"
-    "\t// meshes: body\n"
-    "\tshader \"models/characters/body\"\n"
-    "\n"
-    "\tnumverts 3\n"
-    "\tvert 0 ( 0.25 0.5 ) 0 1\n"
-    "\tvert 1 ( 1 0 ) 1 1\n"
-    "\tvert 2 ( 0 1 ) 2 2\n"
-    "\n"
-    "\tnumtris 1\n"
-    "\ttri 0 0 1 2\n"
-    "\n"
-    "\tnumweights 4\n"
-    "\tweight 0 0 1 ( 1 0 0 )\n"
-    "\tweight 1 1 1 ( 0 1 0 )\n"
-    "\tweight 2 0 0.25 ( 0 1 0 )\n"
-    "\tweight 3 1 0.75 ( -1.04 0.28 0 )\n"
-    "}\n";
+static const char hand_mesh[] = "MD5Version 10\n"
+                                "commandline \"by hand\"\n"
+                                "\n"
+                                "numJoints 2\n"
+                                "numMeshes 1\n"
+                                "\n"
+                                "joints {\n"
+                                "\t\"root\"\t-1 ( 1 2 3 ) ( 0 0 0.6 )\t\t// \n"
+                                "\t\"arm\"\t0 ( 3 2 3 ) ( 0 0 0 )\t\t// root\n"
+                                "}\n"
+                                "\n"
+                                "mesh {\n"
+                                "\t// meshes: body\n"
+                                "\tshader \"models/characters/body\"\n"
+                                "\n"
+                                "\tnumverts 3\n"
+                                "\tvert 0 ( 0.25 0.5 ) 0 1\n"
+                                "\tvert 1 ( 1 0 ) 1 1\n"
+                                "\tvert 2 ( 0 1 ) 2 2\n"
+                                "\n"
+                                "\tnumtris 1\n"
+                                "\ttri 0 0 1 2\n"
+                                "\n"
+                                "\tnumweights 4\n"
+                                "\tweight 0 0 1 ( 1 0 0 )\n"
+                                "\tweight 1 1 1 ( 0 1 0 )\n"
+                                "\tweight 2 0 0.25 ( 0 1 0 )\n"
+                                "\tweight 3 1 0.75 ( -1.04 0.28 0 )\n"
+                                "}\n";
 
 static void check_hand_mesh(const ossa_model *m)
 {
@@ -279,9 +278,12 @@ static void test_blocks_and_normals(void **state)
     assert_true(mt_has_warning(m, OSSA_WARNING_IGNORED, "mesh block 2 has 0 vertices"));
 
     double s6 = sqrt(6), s3 = sqrt(3);
-    const double expect[6][3] = {{0, 0, -1},          {1 / s6, 1 / s6, -2 / s6},
-                                 {1 / s6, 1 / s6, -2 / s6}, {1 / s6, 1 / s6, -2 / s6},
-                                 {1 / s6, 1 / s6, -2 / s6}, {1 / s3, 1 / s3, -1 / s3}};
+    const double expect[6][3] = {{0, 0, -1},
+                                 {1 / s6, 1 / s6, -2 / s6},
+                                 {1 / s6, 1 / s6, -2 / s6},
+                                 {1 / s6, 1 / s6, -2 / s6},
+                                 {1 / s6, 1 / s6, -2 / s6},
+                                 {1 / s3, 1 / s3, -1 / s3}};
     float f[3];
     for (uint32_t v = 0; v < 6; v++) {
         mt_vertex(m, OSSA_VERTEX_NORMAL, v, f);
@@ -353,7 +355,8 @@ static void test_anim_by_hand(void **state)
     static const int same[3] = {0, 1, 2};
     check_hand_frames(m, a, same);
     /* the stand-in bind pose is frame 0 */
-    for (int j = 0; j < 3; j++) assert_memory_equal(&m->joints[j].bind, &a->frames[j], sizeof(ossa_transform));
+    for (int j = 0; j < 3; j++)
+        assert_memory_equal(&m->joints[j].bind, &a->frames[j], sizeof(ossa_transform));
     /* translation and rotation of every joint, never scale */
     assert_non_null(a->channels);
     for (int j = 0; j < 3; j++)
@@ -383,7 +386,8 @@ static void test_merge(void **state)
     (void)state;
     static const char mesh[] =
         "MD5Version 10\ncommandline \"\"\nnumJoints 3\nnumMeshes 0\njoints {\n"
-        "\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n\"a\" 0 ( 0 0 1 ) ( 0 0 0 )\n\"b\" 0 ( 0 1 0 ) ( 0 0 0 )\n}\n";
+        "\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n\"a\" 0 ( 0 0 1 ) ( 0 0 0 )\n\"b\" 0 ( 0 1 0 ) ( 0 0 0 "
+        ")\n}\n";
     static const char anim[] =
         "MD5Version 10\ncommandline \"\"\nnumFrames 2\nnumJoints 3\nframeRate 30\n"
         "numAnimatedComponents 2\nhierarchy {\n\"root\" -1 0 0\n\"b\" 0 1 0\n\"a\" 0 4 1\n}\n"
@@ -448,17 +452,18 @@ static void test_simple_cube(void **state)
     assert_int_equal(m->num_animations, 0);
 
     ossa_transform *bind = mt_bind_pose(m);
-    double world[3 * 7];
+    double world[3 * MT_WORLD];
     mt_model_space(m, bind, world);
-    static const double file_t[3][3] = {{0, 0, 0}, {0, 0, 0}, {0.0249728262, 0.0000019062, 31.9803333282}};
+    static const double file_t[3][3] = {
+        {0, 0, 0}, {0, 0, 0}, {0.0249728262, 0.0000019062, 31.9803333282}};
     static const double file_q[3][3] = {{0, 0, 0},
                                         {-0.5001951456, 0.4998047054, -0.4998047054},
                                         {-0.7071067691, 0.0000000527, 0.0000000105}};
     for (int j = 0; j < 3; j++) {
         double q[4] = {file_q[j][0], file_q[j][1], file_q[j][2], 0};
         q[3] = -sqrt(fmax(0, 1 - q[0] * q[0] - q[1] * q[1] - q[2] * q[2]));
-        for (int i = 0; i < 3; i++) TS_ASSERT_NEAR(world[j * 7 + i], file_t[j][i], 1e-5);
-        assert_true(mt_qdist(world + j * 7 + 3, q) < 1e-6);
+        for (int i = 0; i < 3; i++) TS_ASSERT_NEAR(world[j * MT_WORLD + i], file_t[j][i], 1e-5);
+        assert_true(mt_qdist(world + j * MT_WORLD + 3, q) < 1e-6);
     }
     free(bind);
 
@@ -528,7 +533,8 @@ static void test_invalid_files(void **state)
 #define JOINT "\"j\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"
 /* lines 8-16 */
 #define MESH(vert, tri, weight)                                                                    \
-    "mesh {\nshader \"s\"\nnumverts 1\n" vert "\nnumtris 1\n" tri "\nnumweights 1\n" weight "\n}\n"
+    "mesh {\nshader \"s\"\nnumverts 1\n" vert "\nnumtris 1\n" tri "\nnumweights 1\n" weight "\n}"  \
+                                                                                            "\n"
 #define OK_VERT "vert 0 ( 0 0 ) 0 1"
 #define OK_TRI "tri 0 0 0 0"
 #define OK_WEIGHT "weight 0 0 1 ( 0 0 0 )"
@@ -567,8 +573,8 @@ static void test_mesh_errors(void **state)
              "tri 0: vertex 1 does not exist");
     MT_ERROR(HEAD JOINT MESH(OK_VERT, "tri 0 0 -1 0", OK_WEIGHT), OSSA_ERROR_CORRUPT, 13, 9,
              "vertex -1 does not exist");
-    MT_ERROR(HEAD JOINT MESH(OK_VERT, OK_TRI, "weight 0 1 1 ( 0 0 0 )"), OSSA_ERROR_CORRUPT, 15,
-             10, "weight 0: joint 1 does not exist (numJoints is 1: 0 to 0)");
+    MT_ERROR(HEAD JOINT MESH(OK_VERT, OK_TRI, "weight 0 1 1 ( 0 0 0 )"), OSSA_ERROR_CORRUPT, 15, 10,
+             "weight 0: joint 1 does not exist (numJoints is 1: 0 to 0)");
     MT_ERROR(HEAD JOINT MESH(OK_VERT, OK_TRI, "weight 0 0 1.#INF ( 0 0 0 )"), OSSA_ERROR_CORRUPT,
              15, 12, "expected the weight's bias (a number), found '1.#INF'");
     MT_ERROR(HEAD JOINT MESH(OK_VERT, OK_TRI, "weight 0 0 nan ( 0 0 0 )"), OSSA_ERROR_CORRUPT, 15,
@@ -581,21 +587,22 @@ static void test_mesh_errors(void **state)
              "numverts 100000: that many entries cannot fit");
     MT_ERROR(HEAD JOINT "mesh {\nshader \"s\"\nnumverts 2\n" OK_VERT "\nnumtris 1\n" OK_TRI
                         "\nnumweights 1\n" OK_WEIGHT "\n}\n",
-             OSSA_ERROR_CORRUPT, 12, 1, "expected 'vert' for entry 1 (numverts is 2), found 'numtris'");
+             OSSA_ERROR_CORRUPT, 12, 1,
+             "expected 'vert' for entry 1 (numverts is 2), found 'numtris'");
 }
 
 static void test_more_errors_and_warnings(void **state)
 {
     (void)state;
     /* more blocks than numMeshes: ignored with a warning */
-    ossa_model *m = mt_load(HEAD JOINT MESH(OK_VERT, OK_TRI, OK_WEIGHT) MESH(OK_VERT, OK_TRI, OK_WEIGHT),
-                            "t.md5mesh");
+    ossa_model *m = mt_load(
+        HEAD JOINT MESH(OK_VERT, OK_TRI, OK_WEIGHT) MESH(OK_VERT, OK_TRI, OK_WEIGHT), "t.md5mesh");
     assert_int_equal(m->num_meshes, 1);
     assert_true(mt_has_warning(m, OSSA_WARNING_IGNORED, "text after the 1 mesh blocks"));
     ossa_model_free(m);
     /* fewer: the end of the file where a block should be */
-    MT_ERROR("MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 2\njoints {\n" JOINT
-             MESH(OK_VERT, OK_TRI, OK_WEIGHT),
+    MT_ERROR("MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 2\njoints {\n" JOINT MESH(
+                 OK_VERT, OK_TRI, OK_WEIGHT),
              OSSA_ERROR_TRUNCATED, 17, 1, "expected 'mesh' for block 1 (numMeshes is 2)");
     /* '+' and 'E' are read, with one warning each */
     m = mt_load(HEAD JOINT MESH(OK_VERT, OK_TRI, "weight 0 0 1E0 ( +0 0 +2.5e+1 )"), "t.md5mesh");
@@ -637,8 +644,8 @@ static void test_more_errors_and_warnings(void **state)
 #define ANIM_HEAD "MD5Version 10\ncommandline \"\"\nnumFrames 1\nnumJoints 2\n"
 /* lines 5-20 */
 #define ANIM(rate, nac, h0, h1, frame)                                                             \
-    "frameRate " rate "\nnumAnimatedComponents " nac "\nhierarchy {\n" h0 "\n" h1 "\n}\n"           \
-    "bounds {\n( 0 0 0 ) ( 1 1 1 )\n}\nbaseframe {\n( 0 0 0 ) ( 0 0 0 )\n( 0 0 0 ) ( 0 0 0 )\n}\n"   \
+    "frameRate " rate "\nnumAnimatedComponents " nac "\nhierarchy {\n" h0 "\n" h1 "\n}\n"          \
+    "bounds {\n( 0 0 0 ) ( 1 1 1 )\n}\nbaseframe {\n( 0 0 0 ) ( 0 0 0 )\n( 0 0 0 ) ( 0 0 0 )\n}\n" \
     "frame 0 {\n" frame "\n}\n"
 #define H0 "\"r\" -1 0 0"
 #define H1 "\"c\" 0 1 0"
@@ -672,14 +679,16 @@ static void test_anim_errors(void **state)
              "expected '}' in the frame block (after numAnimatedComponents values), found '6'");
     MT_ERROR(ANIM_HEAD ANIM("24", "2", H0, "\"c\" 0 3 0", "5"), OSSA_ERROR_CORRUPT, 20, 1,
              "expected a frame value (numAnimatedComponents per frame) (a number), found '}'");
-    MT_ERROR("MD5Version 10\ncommandline \"\"\nnumFrames 2\nnumJoints 2\n" ANIM("24", "1", H0, H1, "5"),
-             OSSA_ERROR_CORRUPT, 13, 1, "expected '(' in a frame's bounds (minimum), found '}'");
+    MT_ERROR(
+        "MD5Version 10\ncommandline \"\"\nnumFrames 2\nnumJoints 2\n" ANIM("24", "1", H0, H1, "5"),
+        OSSA_ERROR_CORRUPT, 13, 1, "expected '(' in a frame's bounds (minimum), found '}'");
     MT_ERROR(ANIM_HEAD "frameRate 24\nnumAnimatedComponents 1\nhierarchy {\n" H0 "\n" H1
                        "\n}\nbounds {\n( 0 0 0 ) ( 1 1 1 )\n}\nbaseframe {\n( 0 0 0 ) ( 0 0 0 )\n"
                        "( 0 0 0 ) ( 0 0 0 )\n}\nframe 1 {\n5\n}\n",
              OSSA_ERROR_CORRUPT, 18, 7, "frame number 1: expected 0");
-    MT_ERROR("MD5Version 10\ncommandline \"\"\nnumFrames 1\nframeRate 24\nnumCuts 1\ncuts {\n0\n}\n",
-             OSSA_ERROR_UNSUPPORTED, 4, 1, "MD5 camera files are not supported");
+    MT_ERROR(
+        "MD5Version 10\ncommandline \"\"\nnumFrames 1\nframeRate 24\nnumCuts 1\ncuts {\n0\n}\n",
+        OSSA_ERROR_UNSUPPORTED, 4, 1, "MD5 camera files are not supported");
     MT_ERROR("MD5Version 10\ncommandline \"\"\nnumFrames 0\n", OSSA_ERROR_CORRUPT, 3, 11,
              "numFrames 0 is out of range");
 }
@@ -702,18 +711,12 @@ static void test_detection(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mesh_by_hand),
-        cmocka_unit_test(test_mesh_layouts),
-        cmocka_unit_test(test_weights),
-        cmocka_unit_test(test_blocks_and_normals),
-        cmocka_unit_test(test_anim_by_hand),
-        cmocka_unit_test(test_merge),
-        cmocka_unit_test(test_simple_cube),
-        cmocka_unit_test(test_invalid_files),
-        cmocka_unit_test(test_mesh_errors),
-        cmocka_unit_test(test_more_errors_and_warnings),
-        cmocka_unit_test(test_anim_errors),
-        cmocka_unit_test(test_detection),
+        cmocka_unit_test(test_mesh_by_hand), cmocka_unit_test(test_mesh_layouts),
+        cmocka_unit_test(test_weights),      cmocka_unit_test(test_blocks_and_normals),
+        cmocka_unit_test(test_anim_by_hand), cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_simple_cube),  cmocka_unit_test(test_invalid_files),
+        cmocka_unit_test(test_mesh_errors),  cmocka_unit_test(test_more_errors_and_warnings),
+        cmocka_unit_test(test_anim_errors),  cmocka_unit_test(test_detection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

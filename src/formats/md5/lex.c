@@ -113,17 +113,17 @@ ossa_status ossa__md5_string(md5_lexer *L, const char **s, size_t *len, const ch
     const char *q = p + 1;
     while (q < L->lx.end && *q != '"' && *q != '\n' && *q != '\r') q++;
     if (q >= L->lx.end || *q != '"')
-        return ossa__fail_line(L->lx.error, q >= L->lx.end ? OSSA_ERROR_TRUNCATED : OSSA_ERROR_CORRUPT,
-                               L->lx.line, ossa__lex_column(&L->lx, p),
-                               "%s: the string does not end on its line (a closing '\"' expected)",
-                               what);
+        return ossa__fail_line(
+            L->lx.error, q >= L->lx.end ? OSSA_ERROR_TRUNCATED : OSSA_ERROR_CORRUPT, L->lx.line,
+            ossa__lex_column(&L->lx, p),
+            "%s: the string does not end on its line (a closing '\"' expected)", what);
     *s = p + 1;
     *len = (size_t)(q - p - 1);
     L->lx.p = q + 1;
     return OSSA_OK;
 }
 
-/* A number token in the syntax ossa reads (md5.md §1): optional sign,
+/* A number token in the syntax ossa reads (docs/formats/md5.md §1): optional sign,
  * digits with at most one point, an optional exponent. Returns its end, or
  * NULL. Sets *plus and *upper for the forms id does not read. */
 static const char *number_end(const md5_lexer *L, const char *p, bool *plus, bool *upper)
@@ -171,7 +171,8 @@ ossa_status ossa__md5_float_slow(md5_lexer *L, float *out, const char *what)
     const char *e = number_end(L, p, &plus, &upper);
     /* The shared parser also reads inf and nan; MD5 has neither. */
     float f = 0;
-    if (!e || !ossa__text_parse_float(p, e, &f)) return fail_found(L, "expected %s (a number)", what);
+    if (!e || !ossa__text_parse_float(p, e, &f))
+        return fail_found(L, "expected %s (a number)", what);
     if (!isfinite(f))
         return ossa__fail_line(L->lx.error, OSSA_ERROR_CORRUPT, L->lx.line,
                                ossa__lex_column(&L->lx, p), "%s %.*s is too large for a float",
@@ -205,12 +206,13 @@ ossa_status ossa__md5_int_slow(md5_lexer *L, int64_t *out, int64_t min, int64_t 
     if (e) {
         /* digits that do not fit, or a fraction where id would truncate */
         bool integral = true;
-        for (const char *q = p; q < e; q++) integral &= (*q >= '0' && *q <= '9') || *q == '-' || *q == '+';
+        for (const char *q = p; q < e; q++)
+            integral &= (*q >= '0' && *q <= '9') || *q == '-' || *q == '+';
         if (integral)
-            return ossa__fail_line(L->lx.error, OSSA_ERROR_CORRUPT, L->lx.line,
-                                   ossa__lex_column(&L->lx, p), "%s %.*s is out of range (%lld to %lld)",
-                                   what, (int)(e - p > 40 ? 40 : e - p), p, (long long)min,
-                                   (long long)max);
+            return ossa__fail_line(
+                L->lx.error, OSSA_ERROR_CORRUPT, L->lx.line, ossa__lex_column(&L->lx, p),
+                "%s %.*s is out of range (%lld to %lld)", what, (int)(e - p > 40 ? 40 : e - p), p,
+                (long long)min, (long long)max);
     }
     return fail_found(L, "expected %s (an integer)", what);
 }

@@ -1,4 +1,4 @@
-/* MD5 tokens (formats/md5.md §1) over the shared lexer of text/text.h.
+/* MD5 tokens (docs/formats/md5.md §1) over the shared lexer of text/text.h.
  *
  * id reads MD5 with its general tokenizer (idLexer): line breaks are
  * ordinary blanks, comments are line and block comments, strings are

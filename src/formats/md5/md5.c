@@ -1,4 +1,4 @@
-/* MD5 (formats/md5.md): the format table's two entries, detection, the
+/* MD5 (docs/formats/md5.md): the format table's two entries, detection, the
  * read entry point, which reads the common header and hands the rest to
  * the md5mesh or md5anim reader by what follows it, and the writers' entry
  * points: an md5mesh in memory, one md5anim in memory, and the md5mesh
@@ -55,16 +55,16 @@ static ossa_status md5_read(ossa_model *model, const unsigned char *data, size_t
     const char *at = L.lx.p;
     if (ossa__md5_int(&L, &version, INT64_MIN + 1, INT64_MAX, "the version")) return OSSA_FAILED;
     if (version != 10)
-        return ossa__fail_line(error, OSSA_ERROR_UNSUPPORTED, L.lx.line, ossa__lex_column(&L.lx, at),
-                               "MD5Version %lld is not supported (only 10, id Tech 4's)",
-                               (long long)version);
+        return ossa__fail_line(
+            error, OSSA_ERROR_UNSUPPORTED, L.lx.line, ossa__lex_column(&L.lx, at),
+            "MD5Version %lld is not supported (only 10, id Tech 4's)", (long long)version);
     const char *s;
     size_t n;
-    if (ossa__md5_keyword(&L, "commandline", "") || ossa__md5_string(&L, &s, &n, "the command line") ||
-        ossa__md5_space(&L) < 0)
+    if (ossa__md5_keyword(&L, "commandline", "") ||
+        ossa__md5_string(&L, &s, &n, "the command line") || ossa__md5_space(&L) < 0)
         return OSSA_FAILED;
     if (next_is(&L, "numJoints")) return ossa__md5_read_mesh(&L, model, options);
-    if (next_is(&L, "numFrames")) return ossa__md5_read_anim(&L, model, options);
+    if (next_is(&L, "numFrames")) return ossa__md5_read_anim(&L, model, options, s, n);
     return ossa__md5_expected(&L, "'numJoints' (an md5mesh) or 'numFrames' (an md5anim)");
 }
 
@@ -159,7 +159,8 @@ static ossa_status write_files(const ossa_model *model, const char *path,
             /* two animations with one file name: the later gets its index */
             for (size_t j = 1; j < written; j++) {
                 size_t pl = strlen(part);
-                if (strlen(files[j].path) == stem + pl + 8 && memcmp(files[j].path + stem, part, pl) == 0) {
+                if (strlen(files[j].path) == stem + pl + 8 &&
+                    memcmp(files[j].path + stem, part, pl) == 0) {
                     snprintf(part, sizeof part, ".%s.%zu", safe, i - 1);
                     break;
                 }

@@ -1,4 +1,4 @@
-/* MD5 (id Tech 4 .md5mesh / .md5anim, version 10; formats/md5.md): the
+/* MD5 (id Tech 4 .md5mesh / .md5anim, version 10; docs/formats/md5.md): the
  * interface between the module's parts.
  *
  *   md5.c        the format table's entries, detection, the read entry
@@ -21,7 +21,10 @@
 
 /* After the header (MD5Version 10, commandline): the rest of each kind. */
 ossa_status ossa__md5_read_mesh(md5_lexer *L, ossa_model *model, const ossa_load_options *options);
-ossa_status ossa__md5_read_anim(md5_lexer *L, ossa_model *model, const ossa_load_options *options);
+/* `commandline` is the header's string (see read_anim.c for what ossa's
+ * own files keep there). */
+ossa_status ossa__md5_read_anim(md5_lexer *L, ossa_model *model, const ossa_load_options *options,
+                                const char *commandline, size_t commandline_len);
 
 /* Normals of one mesh block (§5): every vertex gets the normalized sum of
  * the unnormalized face normals cross(p2 - p0, p1 - p0) of the triangle
@@ -42,20 +45,29 @@ typedef struct md5_skeleton {
     char **names;         /* per written joint */
     int32_t *parents;     /* per written joint */
     double *bind;         /* per written joint: model-space t xyz, q xyzw */
-    double *scale;        /* per model joint: model-space uniform scale of the bind pose */
+    double *inverse_bind; /* per model joint: inverse of the full bind matrix (16) */
     bool scaled;          /* some scale is not 1: frames go through model space */
     const ossa_model *model;
     const ossa_write_options *options;
 } md5_skeleton;
 
+/* How far skinning matrices are from the rigid motions written instead
+ * (largest 3x3 element difference), and where. */
+typedef struct md5_stretch {
+    double amount;
+    uint32_t joint, frame;
+} md5_stretch;
+
 ossa_status ossa__md5_skeleton_init(md5_skeleton *s, const ossa_model *model,
                                     const ossa_write_options *options, ossa_error *error);
 void ossa__md5_skeleton_free(md5_skeleton *s);
 /* Parent-relative poses of frame f of animation a for every written joint:
- * t xyz, then q xyz with w <= 0 implied (6 floats per joint). Fails when a
- * scale cannot be carried (it changes over time, or is not uniform). */
+ * t xyz, then q xyz with w <= 0 implied (6 floats per joint). A model with
+ * scale goes through model space (every joint where the full transforms
+ * put it, turned by its rotations alone); `stretch` (may be NULL) then
+ * learns what that loses. */
 ossa_status ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float *out,
-                            ossa_error *error);
+                            md5_stretch *stretch, ossa_error *error);
 /* A warning for the write options' diagnostic callback. */
 void ossa__md5_write_warn(const ossa_write_options *options, ossa_code code, const char *fmt, ...)
     OSSA_PRINTF(3, 4);

@@ -1,4 +1,4 @@
-/* Normals of an md5mesh block (formats/md5.md §5). MD5 stores none; id
+/* Normals of an md5mesh block (docs/formats/md5.md §5). MD5 stores none; id
  * derives them per mesh block, adding up the faces around every vertex
  * that shares a position, so that texture seams stay smooth. The same
  * rule here: each vertex gets the normalized sum of the area-weighted face
@@ -36,7 +36,7 @@ ossa_status ossa__md5_normals(const ossa_model *model, const float *pos, uint32_
     size_t cap = 16;
     while (cap < (size_t)nv * 2) cap *= 2;
     uint32_t *slot = ossa__temp_calloc(model, cap, sizeof *slot);
-    uint32_t *cls = ossa__temp_calloc(model, nv, sizeof *cls);     /* vertex -> class */
+    uint32_t *cls = ossa__temp_calloc(model, nv, sizeof *cls);           /* vertex -> class */
     double *sum = ossa__temp_calloc(model, (size_t)nv * 3, sizeof *sum); /* per class */
     if (!slot || !cls || !sum) {
         ossa__temp_free(model, slot);
@@ -69,7 +69,8 @@ ossa_status ossa__md5_normals(const ossa_model *model, const float *pos, uint32_
             a[i] = (double)p2[i] - p0[i];
             b[i] = (double)p1[i] - p0[i];
         }
-        double n[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+        double n[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                       a[0] * b[1] - a[1] * b[0]};
         for (int k = 0; k < 3; k++) {
             double *s = sum + (size_t)cls[c[k]] * 3;
             s[0] += n[0];

@@ -1,4 +1,4 @@
-/* md5anim reader (formats/md5.md §6-§8, §12): one animation and the
+/* md5anim reader (docs/formats/md5.md §6-§8, §12): one animation and the
  * skeleton it drives, as an animation-only model.
  *
  * Each frame is the baseframe with the components its joint's flags name
@@ -74,7 +74,8 @@ static ossa_status frame_rate(anim_reader *r, const ossa_load_options *options, 
                            options->framerate);
             f = options->framerate;
         } else {
-            return ossa__md5_fail_at(L, at, "frameRate %g: expected at least 1 frame per second", f);
+            return ossa__md5_fail_at(L, at, "frameRate %g: expected at least 1 frame per second",
+                                     f);
         }
     }
     *fps = f;
@@ -97,9 +98,11 @@ static ossa_status read_hierarchy(anim_reader *r, char **names)
         const char *s, *at;
         size_t len;
         int64_t parent, flags, first;
-        if (ossa__md5_string(L, &s, &len, "a joint name") || ossa__md5_space(L) < 0) return OSSA_FAILED;
+        if (ossa__md5_string(L, &s, &len, "a joint name") || ossa__md5_space(L) < 0)
+            return OSSA_FAILED;
         at = L->lx.p;
-        if (ossa__md5_int(L, &parent, INT32_MIN, INT32_MAX, "the joint's parent")) return OSSA_FAILED;
+        if (ossa__md5_int(L, &parent, INT32_MIN, INT32_MAX, "the joint's parent"))
+            return OSSA_FAILED;
         /* id: a parent comes first, and only joint 0 is a root */
         if (j == 0 && parent != -1)
             return ossa__md5_fail_at(L, at,
@@ -115,9 +118,9 @@ static ossa_status read_hierarchy(anim_reader *r, char **names)
         at = L->lx.p;
         if (ossa__md5_int(L, &flags, INT32_MIN, INT32_MAX, "the joint's flags")) return OSSA_FAILED;
         if (flags < 0 || flags > 63)
-            return ossa__md5_fail_at(L, at,
-                                     "joint %u: flags %lld, expected 0 to 63 (bits Tx Ty Tz Qx Qy Qz)",
-                                     j, (long long)flags);
+            return ossa__md5_fail_at(
+                L, at, "joint %u: flags %lld, expected 0 to 63 (bits Tx Ty Tz Qx Qy Qz)", j,
+                (long long)flags);
         if (ossa__md5_space(L) < 0) return OSSA_FAILED;
         at = L->lx.p;
         if (ossa__md5_int(L, &first, INT32_MIN, INT32_MAX, "the joint's first component"))
@@ -129,7 +132,8 @@ static ossa_status read_hierarchy(anim_reader *r, char **names)
             return ossa__md5_fail_at(L, at,
                                      "joint %u: components %lld to %lld are outside the %u of a "
                                      "frame (numAnimatedComponents)",
-                                     j, (long long)first, (long long)first + (n ? n : 1) - 1, r->nac);
+                                     j, (long long)first, (long long)first + (n ? n : 1) - 1,
+                                     r->nac);
         r->h[j].flags = (uint32_t)flags;
         r->h[j].first = n ? (uint32_t)first : 0;
         r->parents[j] = (int32_t)parent;
@@ -192,7 +196,8 @@ static ossa_status read_frame(anim_reader *r, uint32_t f)
     const char *at = L->lx.p;
     if (ossa__md5_int(L, &index, INT64_MIN + 1, INT64_MAX, "the frame number")) return OSSA_FAILED;
     if (index != (int64_t)f)
-        return ossa__md5_fail_at(L, at, "frame number %lld: expected %u (frames come in order from 0)",
+        return ossa__md5_fail_at(L, at,
+                                 "frame number %lld: expected %u (frames come in order from 0)",
                                  (long long)index, f);
     if (ossa__md5_punct(L, '{', "the frame block")) return OSSA_FAILED;
     float *v = r->values;
@@ -227,10 +232,20 @@ static void decode(anim_reader *r, ossa_transform *out)
     }
 }
 
-/* The animation's name: the file's base name without directory or
- * extension (the IQM SDK keeps the directory, md5.md §13 bug 8). */
-static void anim_name(const char *file, char *out, size_t cap)
+/* The animation's name: the one ossa's writer keeps in the command line
+ * ("ossa --name NAME"; id and the IQM SDK ignore that string), else the
+ * file's base name without directory or extension (the IQM SDK keeps the
+ * directory, docs/formats/md5.md §13 bug 8). */
+static void anim_name(const char *file, const char *cmd, size_t cmd_len, char *out, size_t cap)
 {
+    static const char tag[] = "ossa --name ";
+    if (cmd_len >= sizeof tag - 1 && memcmp(cmd, tag, sizeof tag - 1) == 0) {
+        size_t n = cmd_len - (sizeof tag - 1);
+        if (n >= cap) n = cap - 1;
+        memcpy(out, cmd + sizeof tag - 1, n);
+        out[n] = 0;
+        return;
+    }
     const char *base = file ? file : "";
     for (const char *p = base; *p; p++)
         if (*p == '/' || *p == '\\') base = p + 1;
@@ -242,7 +257,8 @@ static void anim_name(const char *file, char *out, size_t cap)
 }
 
 static ossa_status read_all(anim_reader *r, const ossa_load_options *options, char **names,
-                            ossa_bounds *bounds, ossa_transform *pose, float fps)
+                            ossa_bounds *bounds, ossa_transform *pose, float fps, const char *cmd,
+                            size_t cmd_len)
 {
     md5_lexer *L = r->L;
     ossa_model *m = r->m;
@@ -253,10 +269,11 @@ static ossa_status read_all(anim_reader *r, const ossa_load_options *options, ch
     if (st) return st;
     decode(r, pose);
     for (uint32_t j = 0; j < r->nj; j++)
-        if (ossa_model_add_joint(m, names[j], r->parents[j], &pose[j], r->error) < 0) return OSSA_FAILED;
+        if (ossa_model_add_joint(m, names[j], r->parents[j], &pose[j], r->error) < 0)
+            return OSSA_FAILED;
     m->flags |= OSSA_MODEL_SKELETON_FROM_POSES;
     char name[256];
-    anim_name(options->file_name, name, sizeof name);
+    anim_name(options->file_name, cmd, cmd_len, name, sizeof name);
     ossa_animation *a = ossa_model_add_animation(m, name, r->nf, fps, 0, r->error);
     if (!a) return OSSA_FAILED;
     uint8_t *channels = ossa__animation_channels(m, a);
@@ -282,7 +299,8 @@ static ossa_status read_all(anim_reader *r, const ossa_load_options *options, ch
     return OSSA_OK;
 }
 
-ossa_status ossa__md5_read_anim(md5_lexer *L, ossa_model *m, const ossa_load_options *options)
+ossa_status ossa__md5_read_anim(md5_lexer *L, ossa_model *m, const ossa_load_options *options,
+                                const char *cmd, size_t cmd_len)
 {
     anim_reader r;
     memset(&r, 0, sizeof r);
@@ -332,7 +350,7 @@ ossa_status ossa__md5_read_anim(md5_lexer *L, ossa_model *m, const ossa_load_opt
     if (!r.h || !r.parents || !r.base || !r.values || !names || !bounds || !pose)
         st = nomem(&r);
     else
-        st = read_all(&r, options, names, bounds, pose, fps);
+        st = read_all(&r, options, names, bounds, pose, fps, cmd, cmd_len);
     for (uint32_t j = 0; names && j < r.nj; j++) ossa__temp_free(m, names[j]);
     ossa__temp_free(m, names);
     ossa__temp_free(m, r.h);

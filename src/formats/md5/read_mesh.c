@@ -1,4 +1,4 @@
-/* md5mesh reader (formats/md5.md §2-§5, §10, §12): joints in model space
+/* md5mesh reader (docs/formats/md5.md §2-§5, §10, §12): joints in model space
  * become parent-relative bind poses, each mesh block one mesh whose
  * vertices are placed by their weights, blend data from the weights
  * (duplicates merged, biases <= 0.001 dropped, the max_influences largest
@@ -95,7 +95,8 @@ static ossa_status nomem(reader *r) { return ossa__fail_nomem(r->error); }
 
 /* A count announced by the file, refused when its entries cannot fit in
  * the bytes left. */
-static ossa_status count(reader *r, const char *keyword, int64_t max, size_t min_bytes, uint32_t *out)
+static ossa_status count(reader *r, const char *keyword, int64_t max, size_t min_bytes,
+                         uint32_t *out)
 {
     md5_lexer *L = r->L;
     int64_t v;
@@ -112,10 +113,11 @@ static ossa_status count(reader *r, const char *keyword, int64_t max, size_t min
     return OSSA_OK;
 }
 
-/* "keyword i" with i equal to the entry's position (md5.md §12: id ignores
+/* "keyword i" with i equal to the entry's position (docs/formats/md5.md §12: id ignores
  * the numbers, other readers place entries by them; both agree only when
  * they count up from 0). */
-static ossa_status entry(reader *r, const char *keyword, uint32_t i, uint32_t n, const char *counter)
+static ossa_status entry(reader *r, const char *keyword, uint32_t i, uint32_t n,
+                         const char *counter)
 {
     md5_lexer *L = r->L;
     char context[96];
@@ -167,7 +169,8 @@ static void quat_mul(const double a[4], const double b[4], double out[4])
 static void quat_rotate(const double q[4], const double v[3], double out[3])
 {
     double c[3] = {q[1] * v[2] - q[2] * v[1], q[2] * v[0] - q[0] * v[2], q[0] * v[1] - q[1] * v[0]};
-    double cc[3] = {q[1] * c[2] - q[2] * c[1], q[2] * c[0] - q[0] * c[2], q[0] * c[1] - q[1] * c[0]};
+    double cc[3] = {q[1] * c[2] - q[2] * c[1], q[2] * c[0] - q[0] * c[2],
+                    q[0] * c[1] - q[1] * c[0]};
     for (int i = 0; i < 3; i++) out[i] = v[i] + 2 * (q[3] * c[i] + cc[i]);
 }
 
@@ -284,7 +287,8 @@ static ossa_status read_joints(reader *r)
         }
         memcpy(name, s, len);
         name[len] = 0;
-        if (ossa_model_add_joint(r->m, name, (int32_t)parent, &bind, r->error) < 0) st = OSSA_FAILED;
+        if (ossa_model_add_joint(r->m, name, (int32_t)parent, &bind, r->error) < 0)
+            st = OSSA_FAILED;
     }
     tfree(r, name);
     if (!st) st = ossa__md5_punct(L, '}', "the joints block (after numJoints entries)");
@@ -427,7 +431,8 @@ static ossa_status finish_block(reader *r, uint32_t nv, uint32_t nt, uint32_t nw
             return ossa__md5_fail_at(L, vr->at,
                                      "vert %u: weights %u to %llu are past the %u weights of its "
                                      "mesh (numweights)",
-                                     v, vr->first, (unsigned long long)vr->first + vr->count - 1, nw);
+                                     v, vr->first, (unsigned long long)vr->first + vr->count - 1,
+                                     nw);
     }
     if ((uint64_t)r->nv + nv > UINT32_MAX || (uint64_t)r->nt + nt > UINT32_MAX)
         return ossa__fail_line(r->error, OSSA_ERROR_UNSUPPORTED, block_line, 1,
@@ -509,7 +514,8 @@ static ossa_status read_block(reader *r, uint32_t index, uint32_t announced)
     comment_name(L, &name, &name_len);
     if (ossa__md5_accept(L, "name") && ossa__md5_string(L, &name, &name_len, "the mesh name"))
         return OSSA_FAILED;
-    if (ossa__md5_keyword(L, "shader", "") || ossa__md5_string(L, &shader, &shader_len, "the shader"))
+    if (ossa__md5_keyword(L, "shader", "") ||
+        ossa__md5_string(L, &shader, &shader_len, "the shader"))
         return OSSA_FAILED;
 
     uint32_t nv, nt, nw;
@@ -543,7 +549,8 @@ static ossa_status read_block(reader *r, uint32_t index, uint32_t announced)
             int64_t v;
             if (ossa__md5_space(L) < 0) return OSSA_FAILED;
             const char *at = L->lx.p;
-            if (ossa__md5_int(L, &v, INT64_MIN + 1, INT64_MAX, "a triangle corner")) return OSSA_FAILED;
+            if (ossa__md5_int(L, &v, INT64_MIN + 1, INT64_MAX, "a triangle corner"))
+                return OSSA_FAILED;
             if (v < 0 || v >= nv)
                 return ossa__md5_fail_at(L, at,
                                          "tri %u: vertex %lld does not exist (the mesh has %u: "
@@ -625,13 +632,16 @@ static ossa_status build_model(reader *r)
     uint32_t K = r->K;
     if (!r->nv) return OSSA_OK;
     check_spread(r);
-    ossa_component index_format = r->nj <= 256 ? OSSA_UBYTE : r->nj <= 65536 ? OSSA_USHORT : OSSA_UINT;
+    ossa_component index_format = r->nj <= 256     ? OSSA_UBYTE
+                                  : r->nj <= 65536 ? OSSA_USHORT
+                                                   : OSSA_UINT;
     if (ossa_model_set_num_vertices(m, r->nv, r->error) ||
-        !ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", r->pos, r->error) ||
+        !ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", r->pos,
+                                     r->error) ||
         !ossa_model_add_vertex_array(m, OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, "", r->uv, r->error) ||
         !ossa_model_add_vertex_array(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, "", r->nrm, r->error) ||
-        !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, index_format, K, "", r->bidx,
-                                            r->error) ||
+        !ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, index_format, K, "",
+                                            r->bidx, r->error) ||
         !ossa_model_add_vertex_array(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, K, "", r->bwgt,
                                      r->error))
         return OSSA_FAILED;

@@ -1,4 +1,4 @@
-/* What the md5mesh and md5anim writers share (formats/md5.md §11): the
+/* What the md5mesh and md5anim writers share (docs/formats/md5.md §11): the
  * joints as written, their model-space bind poses, each frame's
  * parent-relative poses, and MD5's number and name text.
  *
@@ -7,11 +7,13 @@
  *   from the origin in the bind pose or in any animation's frame 0, or
  *   vertices that no joint moves, a joint "origin" with the identity pose
  *   is inserted at index 0 and the old roots hang from it.
- * - MD5 holds no scale. A uniform scale that a joint keeps in every frame
- *   (relative to the bind pose) cancels out of skinning, so such models are
- *   written through model space: rigid model-space poses (translation from
- *   the full transform, rotation from the rotations alone), made relative
- *   to the parent again. Scale that changes or is not uniform is refused. */
+ * - MD5 holds no scale. A model with scale is written through model
+ *   space: each joint where its full transforms put it, turned by its
+ *   rotations alone, made relative to its parent again. Joint positions
+ *   and rotations stay exact; a scale that is uniform and the same in the
+ *   bind pose and a frame cancels out of skinning, any other is lost for
+ *   the skinned vertices (the writers warn, with how much).
+ */
 #include "formats/md5/md5.h"
 
 #include <math.h>
@@ -131,7 +133,8 @@ static void quat_mul(const double a[4], const double b[4], double out[4])
 static void quat_rotate(const double q[4], const double v[3], double out[3])
 {
     double c[3] = {q[1] * v[2] - q[2] * v[1], q[2] * v[0] - q[0] * v[2], q[0] * v[1] - q[1] * v[0]};
-    double cc[3] = {q[1] * c[2] - q[2] * c[1], q[2] * c[0] - q[0] * c[2], q[0] * c[1] - q[1] * c[0]};
+    double cc[3] = {q[1] * c[2] - q[2] * c[1], q[2] * c[0] - q[0] * c[2],
+                    q[0] * c[1] - q[1] * c[0]};
     for (int i = 0; i < 3; i++) out[i] = v[i] + 2 * (q[3] * c[i] + cc[i]);
 }
 
@@ -157,41 +160,38 @@ static bool unit_scale(const float s[3])
     return true;
 }
 
-/* Rigid model-space poses (8 doubles per model joint: t xyz, q xyzw,
- * uniform scale) of a parent-relative pose. Fails on a scale that is not
- * uniform; `where` names the pose for the message. */
-static ossa_status compose(const ossa_model *m, const ossa_transform *local, double *world,
-                           const char *where, ossa_error *error)
+/* Model-space poses of a parent-relative one, WORLD doubles per joint:
+ * the full matrix (column-major, scale included: its translation is where
+ * the joint really is) and the rotation composed from rotations alone. */
+enum { WORLD = 20 };
+
+static void compose(const ossa_model *m, const ossa_transform *local, double *world)
 {
     for (uint32_t j = 0; j < m->num_joints; j++) {
-        const ossa_transform *t = &local[j];
-        double *W = world + (size_t)j * 8;
-        double s = t->scale[0];
-        double spread = fmax(fabs((double)t->scale[1] - s), fabs((double)t->scale[2] - s));
-        if (!(spread <= SCALE_TOLERANCE * fmax(1, fabs(s))) || !(s > 0))
-            return ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
-                              "joint %u '%s' has scale %g %g %g in %s: MD5 stores no scale, and "
-                              "only a positive uniform one can be folded away",
-                              j, m->joints[j].name, t->scale[0], t->scale[1], t->scale[2], where);
-        double q[4], v[3] = {t->translation[0], t->translation[1], t->translation[2]};
-        unit_quat(t->rotation, q);
+        double *W = world + (size_t)j * WORLD, L[16], q[4];
+        ossa__transform_to_mat4d(&local[j], L);
+        unit_quat(local[j].rotation, q);
         int32_t p = m->joints[j].parent;
         if (p < 0) {
-            memcpy(W, v, sizeof v);
-            memcpy(W + 3, q, sizeof q);
-            W[7] = s;
+            memcpy(W, L, sizeof L);
+            memcpy(W + 16, q, sizeof q);
             continue;
         }
-        const double *P = world + (size_t)p * 8;
-        double r[3];
-        quat_rotate(P + 3, v, r);
-        for (int i = 0; i < 3; i++) W[i] = P[i] + P[7] * r[i];
-        quat_mul(P + 3, q, W + 3);
-        double n = sqrt(W[3] * W[3] + W[4] * W[4] + W[5] * W[5] + W[6] * W[6]);
-        for (int i = 3; i < 7; i++) W[i] /= n;
-        W[7] = P[7] * s;
+        const double *P = world + (size_t)p * WORLD;
+        ossa__mat4d_mul(P, L, W);
+        quat_mul(P + 16, q, W + 16);
+        double n = sqrt(W[16] * W[16] + W[17] * W[17] + W[18] * W[18] + W[19] * W[19]);
+        for (int i = 16; i < 20; i++) W[i] /= n;
     }
-    return OSSA_OK;
+}
+
+/* 3x3 rotation matrix (column-major) of a unit quaternion. */
+static void rotation_matrix(const double q[4], double r[9])
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    r[0] = 1 - 2 * (y * y + z * z), r[1] = 2 * (x * y + w * z), r[2] = 2 * (x * z - w * y);
+    r[3] = 2 * (x * y - w * z), r[4] = 1 - 2 * (x * x + z * z), r[5] = 2 * (y * z + w * x);
+    r[6] = 2 * (x * z + w * y), r[7] = 2 * (y * z - w * x), r[8] = 1 - 2 * (x * x + y * y);
 }
 
 /* -- Names -- */
@@ -363,23 +363,28 @@ ossa_status ossa__md5_skeleton_init(md5_skeleton *s, const ossa_model *m,
 
     double *world = NULL;
     if (!st) {
-        world = ossa__temp_calloc(m, (size_t)nj + 1, 8 * sizeof *world);
-        s->scale = ossa__temp_calloc(m, (size_t)nj + 1, sizeof *s->scale);
+        world = ossa__temp_calloc(m, (size_t)nj + 1, WORLD * sizeof *world);
+        s->inverse_bind = ossa__temp_calloc(m, (size_t)nj + 1, 16 * sizeof *s->inverse_bind);
         s->bind = ossa__temp_calloc(m, s->num_joints, 7 * sizeof *s->bind);
         s->parents = ossa__temp_calloc(m, s->num_joints, sizeof *s->parents);
-        if (!world || !s->scale || !s->bind || !s->parents) st = ossa__fail_nomem(error);
+        if (!world || !s->inverse_bind || !s->bind || !s->parents) st = ossa__fail_nomem(error);
     }
-    if (!st) st = compose(m, bind, world, "the bind pose", error);
     if (!st) {
+        compose(m, bind, world);
         if (s->shift) {
             s->parents[0] = -1;
             s->bind[6] = 1;
         }
         for (uint32_t j = 0; j < nj; j++) {
+            const double *W = world + (size_t)j * WORLD;
             int32_t p = m->joints[j].parent;
+            double *B = s->bind + (size_t)(j + s->shift) * 7;
             s->parents[j + s->shift] = p < 0 ? (s->shift ? 0 : -1) : p + (int32_t)s->shift;
-            memcpy(s->bind + (size_t)(j + s->shift) * 7, world + (size_t)j * 8, 7 * sizeof(double));
-            s->scale[j] = world[(size_t)j * 8 + 7];
+            memcpy(B, W + 12, 3 * sizeof *B);
+            memcpy(B + 3, W + 16, 4 * sizeof *B);
+            /* a singular bind (zero scale) moves nothing rigidly */
+            if (!ossa__mat4d_invert_affine(W, s->inverse_bind + (size_t)j * 16))
+                memset(s->inverse_bind + (size_t)j * 16, 0, 16 * sizeof(double));
         }
         st = make_names(s, error);
     }
@@ -397,7 +402,7 @@ void ossa__md5_skeleton_free(md5_skeleton *s)
     ossa__temp_free(m, s->names);
     ossa__temp_free(m, s->parents);
     ossa__temp_free(m, s->bind);
-    ossa__temp_free(m, s->scale);
+    ossa__temp_free(m, s->inverse_bind);
     memset(s, 0, sizeof *s);
 }
 
@@ -411,7 +416,7 @@ static void put_quat(const double q[4], float *out)
 }
 
 ossa_status ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float *out,
-                            ossa_error *error)
+                            md5_stretch *stretch, ossa_error *error)
 {
     const ossa_model *m = s->model;
     const ossa_animation *an = &m->animations[a];
@@ -429,37 +434,43 @@ ossa_status ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float
         }
         return OSSA_OK;
     }
-    /* Through model space: the rigid poses relative to the parent's. */
-    double *world = ossa__temp_calloc(m, (size_t)m->num_joints + 1, 8 * sizeof *world);
+    /* Through model space: where each joint really is, turned by its
+     * rotations alone, relative to its parent's. What the skinning matrix
+     * M * inverse(bind) holds beyond that rigid motion is lost. */
+    double *world = ossa__temp_calloc(m, (size_t)m->num_joints + 1, WORLD * sizeof *world);
     if (!world) return ossa__fail_nomem(error);
-    char where[300];
-    snprintf(where, sizeof where, "frame %u of animation '%s'", f, an->name);
-    ossa_status st = compose(m, fr, world, where, error);
-    for (uint32_t j = 0; j < m->num_joints && !st; j++) {
-        const double *W = world + (size_t)j * 8;
-        if (!(fabs(W[7] - s->scale[j]) <= SCALE_TOLERANCE * fmax(1, fabs(s->scale[j])))) {
-            st = ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
-                            "joint %u '%s' is scaled by %g in %s and by %g in the bind pose: MD5 "
-                            "stores no scale, and only a scale that never changes can be folded "
-                            "away",
-                            j, m->joints[j].name, W[7], where, s->scale[j]);
-            break;
+    compose(m, fr, world);
+    for (uint32_t j = 0; j < m->num_joints; j++) {
+        const double *W = world + (size_t)j * WORLD;
+        const double *B = s->bind + (size_t)(j + s->shift) * 7;
+        double skin[16], r[9], dq[4], inv[4] = {-B[3], -B[4], -B[5], B[6]};
+        ossa__mat4d_mul(W, s->inverse_bind + (size_t)j * 16, skin);
+        quat_mul(W + 16, inv, dq);
+        rotation_matrix(dq, r);
+        double worst = 0;
+        for (int c = 0; c < 3; c++)
+            for (int row = 0; row < 3; row++)
+                worst = fmax(worst, fabs(skin[c * 4 + row] - r[c * 3 + row]));
+        if (stretch && worst > stretch->amount) {
+            stretch->amount = worst;
+            stretch->joint = j;
+            stretch->frame = f;
         }
         int32_t p = m->joints[j].parent;
         double t[3], q[4];
         if (p < 0) {
-            memcpy(t, W, sizeof t);
-            memcpy(q, W + 3, sizeof q);
+            memcpy(t, W + 12, sizeof t);
+            memcpy(q, W + 16, sizeof q);
         } else {
-            const double *P = world + (size_t)p * 8;
-            double inv[4] = {-P[3], -P[4], -P[5], P[6]}, d[3];
-            for (int i = 0; i < 3; i++) d[i] = W[i] - P[i];
-            quat_rotate(inv, d, t);
-            quat_mul(inv, W + 3, q);
+            const double *P = world + (size_t)p * WORLD;
+            double pinv[4] = {-P[16], -P[17], -P[18], P[19]}, d[3];
+            for (int i = 0; i < 3; i++) d[i] = W[12 + i] - P[12 + i];
+            quat_rotate(pinv, d, t);
+            quat_mul(pinv, W + 16, q);
         }
         for (int i = 0; i < 3; i++) out[(size_t)j * 6 + i] = (float)t[i];
         put_quat(q, out + (size_t)j * 6 + 3);
     }
     ossa__temp_free(m, world);
-    return st;
+    return OSSA_OK;
 }

@@ -1,4 +1,4 @@
-/* md5anim writer (formats/md5.md §6, §7, §11): one animation for the
+/* md5anim writer (docs/formats/md5.md §6, §7, §11): one animation for the
  * joints of the md5mesh written beside it.
  *
  * The baseframe is frame 0; a component (Tx Ty Tz Qx Qy Qz) is animated,
@@ -66,8 +66,8 @@ static ossa_status frame_bounds(const md5_skeleton *s, uint32_t a, const float *
     const ossa_model *m = s->model;
     const ossa_animation *an = &m->animations[a];
     if (m->num_vertices && ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL)) {
-        ossa_bounds_mode mode = s->options->bounds == OSSA_BOUNDS_EXACT ? OSSA_BOUNDS_EXACT
-                                                                        : OSSA_BOUNDS_CONSERVATIVE;
+        ossa_bounds_mode mode =
+            s->options->bounds == OSSA_BOUNDS_EXACT ? OSSA_BOUNDS_EXACT : OSSA_BOUNDS_CONSERVATIVE;
         if (s->options->bounds == OSSA_BOUNDS_STORED && an->bounds) {
             memcpy(out, an->bounds, (size_t)an->num_frames * sizeof *out);
             return OSSA_OK;
@@ -80,12 +80,13 @@ static ossa_status frame_bounds(const md5_skeleton *s, uint32_t a, const float *
         joint_box(s, poses + (size_t)f * s->num_joints * 6, world, &out[f]);
     ossa__temp_free(m, world);
     ossa__md5_write_warn(s->options, OSSA_WARNING_DROPPED,
-                         "animation '%s': no mesh, so its bounds are the box of the joints", an->name);
+                         "animation '%s': no mesh, so its bounds are the box of the joints",
+                         an->name);
     return OSSA_OK;
 }
 
-static ossa_status write_text(const md5_skeleton *s, uint32_t a, const float *poses, uint32_t frames,
-                              const ossa_bounds *bounds, ossa_buf *out)
+static ossa_status write_text(const md5_skeleton *s, uint32_t a, const float *poses,
+                              uint32_t frames, const ossa_bounds *bounds, ossa_buf *out)
 {
     const ossa_model *m = s->model;
     const ossa_animation *an = &m->animations[a];
@@ -111,7 +112,8 @@ static ossa_status write_text(const md5_skeleton *s, uint32_t a, const float *po
                 total++;
             }
     }
-    float fps = an->framerate > 0 && isfinite(an->framerate) ? an->framerate : OSSA_DEFAULT_FRAMERATE;
+    float fps =
+        an->framerate > 0 && isfinite(an->framerate) ? an->framerate : OSSA_DEFAULT_FRAMERATE;
     long rate = lroundf(fps < 1 ? 1 : fps > 1e6f ? 1e6f : fps);
     if (fabsf((float)rate - fps) > 1e-3f)
         ossa__md5_write_warn(s->options, OSSA_WARNING_DROPPED,
@@ -121,9 +123,26 @@ static ossa_status write_text(const md5_skeleton *s, uint32_t a, const float *po
 
     ossa_text_out o;
     ossa__out_init(&o, out);
+    /* The name in the command line, which id and the IQM SDK ignore,
+     * so that ossa reads it back (read_anim.c). */
+    ossa__out_str(&o, "MD5Version 10\ncommandline ");
+    if (an->name[0]) {
+        char *quoted = ossa__temp_alloc(m, strlen(an->name) + 16);
+        if (!quoted) {
+            ossa__temp_free(m, flags);
+            ossa__temp_free(m, first);
+            return OSSA_FAILED;
+        }
+        strcpy(quoted, "ossa --name ");
+        strcat(quoted, an->name);
+        ossa__md5_out_name(&o, quoted);
+        ossa__temp_free(m, quoted);
+    } else {
+        ossa__out_str(&o, "\"\"");
+    }
     ossa__out_format(&o,
-                     "MD5Version 10\ncommandline \"\"\n\nnumFrames %u\nnumJoints %u\nframeRate %ld\n"
-                     "numAnimatedComponents %u\n\nhierarchy {\n",
+                     "\n\nnumFrames %u\nnumJoints %u\nframeRate %ld\nnumAnimatedComponents %u\n\n"
+                     "hierarchy {\n",
                      frames, nj, rate, total);
     for (uint32_t j = 0; j < nj; j++) {
         ossa__out_char(&o, '\t');
@@ -191,9 +210,18 @@ ossa_status ossa__md5_write_anim_text(const md5_skeleton *s, uint32_t a, ossa_bu
     ossa_bounds *bounds = ossa__temp_calloc(m, frames, sizeof *bounds);
     ossa_status st = OSSA_OK;
     if (!poses || !bounds) st = ossa__fail_nomem(error);
+    md5_stretch stretch = {0, 0, 0};
     for (uint32_t f = 0; f < an->num_frames && !st; f++)
-        st = ossa__md5_frame(s, a, f, poses + f * per, error);
-    if (!st && frames > an->num_frames) memcpy(poses + (size_t)an->num_frames * per, poses, per * sizeof *poses);
+        st = ossa__md5_frame(s, a, f, poses + f * per, &stretch, error);
+    if (!st && stretch.amount > 1e-5)
+        ossa__md5_write_warn(s->options, OSSA_WARNING_DROPPED,
+                             "animation '%s': MD5 stores no scale; joint %u '%s' is scaled against "
+                             "its bind pose (by up to %.3g%%, frame %u): joints keep their places "
+                             "and rotations, skinned vertices lose the scaling",
+                             an->name, stretch.joint, m->joints[stretch.joint].name,
+                             stretch.amount * 100, stretch.frame);
+    if (!st && frames > an->num_frames)
+        memcpy(poses + (size_t)an->num_frames * per, poses, per * sizeof *poses);
     if (!st) st = frame_bounds(s, a, poses, frames, bounds, error);
     /* boxes of huge models may overflow: MD5 holds finite numbers only */
     for (uint32_t f = 0; f < frames && !st; f++)

@@ -1,4 +1,4 @@
-/* md5mesh writer (formats/md5.md §11): the joints in model space, one
+/* md5mesh writer (docs/formats/md5.md §11): the joints in model space, one
  * block per mesh that has triangles, and each vertex's influences as a run
  * of weights placing the vertex in its joints' bind spaces:
  * offset = R(conj(q_j)) (p - t_j), bias = the normalized blend weight.
@@ -20,19 +20,25 @@
 #include <math.h>
 #include <stdio.h>
 
+typedef struct weight_rec {
+    uint32_t joint;
+    float bias, offset[3];
+} weight_rec;
+
 typedef struct mesh_writer {
     const md5_skeleton *s;
     const ossa_model *m;
     ossa_text_out o;
     ossa_error *error;
-    float *pos, *uv, *idx, *wgt; /* decoded arrays (uv, idx, wgt may be NULL) */
+    float *pos, *uv, *idx, *wgt, *nrm; /* decoded arrays (all but pos may be NULL) */
     uint32_t K;
-    uint32_t *local;  /* model vertex -> block vertex, UINT32_MAX when not in the block */
-    uint32_t *verts;  /* block vertex -> model vertex */
-    struct wrec {
-        uint32_t joint;
-        float bias, offset[3];
-    } *weights;
+    uint32_t *local; /* model vertex -> block vertex, UINT32_MAX when not in the block */
+    uint32_t *verts; /* block vertex -> model vertex */
+    weight_rec *weights;
+    /* the normals a reader makes from a block, to compare with the model's */
+    float *block_pos, *block_nrm;
+    uint32_t *block_tris;
+    bool normals_differ;
     uint32_t bad_influences;
 } mesh_writer;
 
@@ -67,7 +73,7 @@ static void warn_dropped(const mesh_writer *w)
     static const struct {
         ossa_vertex_type type;
         const char *name;
-    } lost[] = {{OSSA_VERTEX_NORMAL, "normals (readers make them again)"},
+    } lost[] = {{OSSA_VERTEX_NORMAL, "normals (readers make other ones)"},
                 {OSSA_VERTEX_TANGENT, "tangents"},
                 {OSSA_VERTEX_COLOR, "colours"},
                 {OSSA_VERTEX_CUSTOM, "custom arrays"}};
@@ -76,7 +82,8 @@ static void warn_dropped(const mesh_writer *w)
         bool has = false;
         for (uint32_t a = 0; a < w->m->num_vertex_arrays; a++)
             has |= w->m->vertex_arrays[a].type == lost[i].type;
-        if (!has) continue;
+        /* normals that readers make again as they are lose nothing */
+        if (!has || (lost[i].type == OSSA_VERTEX_NORMAL && !w->normals_differ)) continue;
         size_t n = strlen(list);
         snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", lost[i].name);
     }
@@ -126,7 +133,7 @@ static void write_joints(mesh_writer *w)
 }
 
 /* The influences of model vertex v as weight records; returns how many. */
-static uint32_t influences(mesh_writer *w, uint32_t v, struct wrec *out)
+static uint32_t influences(mesh_writer *w, uint32_t v, weight_rec *out)
 {
     const md5_skeleton *s = w->s;
     uint32_t n = 0;
@@ -163,6 +170,25 @@ static uint32_t influences(mesh_writer *w, uint32_t v, struct wrec *out)
         out[i].bias = (float)(out[i].bias / sum);
     }
     return n;
+}
+
+/* Whether the model's normals of the block are the ones a reader makes
+ * from it (docs/formats/md5.md §5): then writing loses nothing. */
+static ossa_status compare_normals(mesh_writer *w, const ossa_mesh *mesh, uint32_t nv)
+{
+    const ossa_triangle *tris = w->m->triangles + mesh->first_triangle;
+    for (uint32_t i = 0; i < nv; i++)
+        memcpy(w->block_pos + (size_t)i * 3, w->pos + (size_t)w->verts[i] * 3, 3 * sizeof(float));
+    for (uint32_t t = 0; t < mesh->num_triangles; t++)
+        for (int k = 0; k < 3; k++) w->block_tris[(size_t)t * 3 + k] = w->local[tris[t].v[k]];
+    if (ossa__md5_normals(w->m, w->block_pos, nv, w->block_tris, mesh->num_triangles, w->block_nrm,
+                          w->error))
+        return OSSA_FAILED;
+    for (uint32_t i = 0; i < nv && !w->normals_differ; i++) {
+        const float *a = w->block_nrm + (size_t)i * 3, *b = w->nrm + (size_t)w->verts[i] * 3;
+        for (int k = 0; k < 3; k++) w->normals_differ |= !(fabsf(a[k] - b[k]) <= 1e-4f);
+    }
+    return OSSA_OK;
 }
 
 static ossa_status write_block(mesh_writer *w, const ossa_mesh *mesh)
@@ -220,8 +246,9 @@ static ossa_status write_block(mesh_writer *w, const ossa_mesh *mesh)
         ossa__out_char(o, '\n');
     }
     ossa__out_str(o, "}\n");
+    ossa_status st = w->nrm && !w->normals_differ ? compare_normals(w, mesh, nv) : OSSA_OK;
     for (uint32_t i = 0; i < nv; i++) w->local[w->verts[i]] = UINT32_MAX;
-    return OSSA_OK;
+    return st;
 }
 
 static ossa_status check_finite(mesh_writer *w)
@@ -255,8 +282,10 @@ ossa_status ossa__md5_write_mesh_text(const md5_skeleton *s, ossa_buf *out, ossa
     /* The blocks: every mesh with triangles (a model without meshes is one). */
     ossa_mesh whole = {"", "", 0, m->num_vertices, 0, m->num_triangles};
     const ossa_mesh *meshes = m->num_meshes ? m->meshes : &whole;
-    uint32_t count = m->num_meshes ? m->num_meshes : m->num_triangles ? 1 : 0, blocks = 0,
-             empty = 0;
+    uint32_t count = m->num_meshes      ? m->num_meshes
+                     : m->num_triangles ? 1
+                                        : 0,
+             blocks = 0, empty = 0;
     for (uint32_t i = 0; i < count; i++) {
         blocks += meshes[i].num_triangles > 0;
         empty += meshes[i].num_triangles == 0 && meshes[i].num_vertices > 0;
@@ -273,6 +302,7 @@ ossa_status ossa__md5_write_mesh_text(const md5_skeleton *s, ossa_buf *out, ossa
         if (!st) st = decode(&w, OSSA_VERTEX_TEXCOORD, 2, &w.uv);
         if (!st && w.K) st = decode(&w, OSSA_VERTEX_BLENDINDEXES, w.K, &w.idx);
         if (!st && w.K) st = decode(&w, OSSA_VERTEX_BLENDWEIGHTS, w.K, &w.wgt);
+        if (!st) st = decode(&w, OSSA_VERTEX_NORMAL, 3, &w.nrm);
         if (!st) st = check_finite(&w);
         if (!st) {
             size_t most = 0;
@@ -283,7 +313,13 @@ ossa_status ossa__md5_write_mesh_text(const md5_skeleton *s, ossa_buf *out, ossa
             w.local = talloc(&w, m->num_vertices, sizeof *w.local);
             w.verts = talloc(&w, most, sizeof *w.verts);
             w.weights = talloc(&w, most * (w.K ? w.K : 1), sizeof *w.weights);
-            if (!w.local || !w.verts || !w.weights)
+            if (w.nrm) {
+                w.block_pos = talloc(&w, most, 3 * sizeof *w.block_pos);
+                w.block_nrm = talloc(&w, most, 3 * sizeof *w.block_nrm);
+                w.block_tris = talloc(&w, most, sizeof *w.block_tris);
+            }
+            if (!w.local || !w.verts || !w.weights ||
+                (w.nrm && (!w.block_pos || !w.block_nrm || !w.block_tris)))
                 st = ossa__fail_nomem(error);
             else
                 memset(w.local, 0xff, (size_t)m->num_vertices * sizeof *w.local);
@@ -313,6 +349,10 @@ ossa_status ossa__md5_write_mesh_text(const md5_skeleton *s, ossa_buf *out, ossa
     ossa__temp_free(m, w.uv);
     ossa__temp_free(m, w.idx);
     ossa__temp_free(m, w.wgt);
+    ossa__temp_free(m, w.nrm);
+    ossa__temp_free(m, w.block_pos);
+    ossa__temp_free(m, w.block_nrm);
+    ossa__temp_free(m, w.block_tris);
     ossa__temp_free(m, w.local);
     ossa__temp_free(m, w.verts);
     ossa__temp_free(m, w.weights);

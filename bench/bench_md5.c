@@ -1,0 +1,251 @@
+/*
+ * MD5 reading speed on a large synthetic model, against what reading the
+ * same text with strtod per number (the IQM SDK's approach) costs.
+ *
+ * Input: big.md5mesh and big.anim0.md5anim .. big.anim4.md5anim in the
+ * current directory (the build directory under `make bench`), made by
+ * bench/gen_big_md5.py when missing (32 MB: 100 joints, 50,688 vertices,
+ * 95,040 triangles, 117,000 weights; 5 animations of 640 frames, every
+ * joint animated; numbers with 10 decimals as id's exporter writes them).
+ *
+ * Steps over all six files, each the best of several runs:
+ *   read bytes      map each file and sum its bytes (the floor for any reader)
+ *   strtod          map each file, find every number token and convert it
+ *                   with strtod: the least the SDK's approach (sscanf per
+ *                   line, strtod per number) can cost, with none of its
+ *                   line handling or model building
+ *   MD5 -> model    ossa_load_file of each file, the animations merged into
+ *                   the mesh: everything up to a model ready to write
+ *   model -> IQM    ossa_write_memory with the default (conservative) bounds
+ *   convert         MD5 files -> IQM bytes: the two above together
+ *
+ * usage: bench_md5 [STEM]     (default: big, generated if missing)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ossa.h"
+
+#define RUNS 7
+#define ANIMS 5
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+static char paths[1 + ANIMS][512];
+
+static int make_input(const char *stem)
+{
+    snprintf(paths[0], sizeof paths[0], "%s.md5mesh", stem);
+    for (int a = 0; a < ANIMS; a++)
+        snprintf(paths[1 + a], sizeof paths[0], "%s.anim%d.md5anim", stem, a);
+    int missing = 0;
+    for (int i = 0; i <= ANIMS; i++) missing |= !file_exists(paths[i]);
+    if (!missing) return 0;
+    /* beside this source file; the build passes the directory */
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "python3 '%s/gen_big_md5.py' -o '%s'", OSSA_BENCH_SOURCE_DIR, stem);
+    printf("generating %s.* with %s/gen_big_md5.py\n", stem, OSSA_BENCH_SOURCE_DIR);
+    fflush(stdout);
+    if (system(cmd) != 0) return -1;
+    for (int i = 0; i <= ANIMS; i++)
+        if (!file_exists(paths[i])) return -1;
+    return 0;
+}
+
+typedef struct mapped {
+    const unsigned char *data;
+    size_t size;
+} mapped;
+
+static mapped map_file(const char *path)
+{
+    mapped m = {NULL, 0};
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) exit(1);
+    m.size = (size_t)st.st_size;
+    m.data = mmap(NULL, m.size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m.data == MAP_FAILED) exit(1);
+    return m;
+}
+
+static void unmap(mapped m) { munmap((void *)m.data, m.size); }
+
+static volatile double sink;
+
+static void step_read(void)
+{
+    for (int i = 0; i <= ANIMS; i++) {
+        mapped m = map_file(paths[i]);
+        uint64_t sum = 0, w;
+        size_t k = 0;
+        for (; k + 8 <= m.size; k += 8) {
+            memcpy(&w, m.data + k, 8);
+            sum += w;
+        }
+        for (; k < m.size; k++) sum += m.data[k];
+        sink = (double)sum;
+        unmap(m);
+    }
+}
+
+/* Every token that starts like a number goes through strtod (quoted
+ * strings skipped); the text is NUL-terminated in a copy so that strtod
+ * stops at its end. */
+static size_t step_strtod(char **copies, const size_t *sizes)
+{
+    size_t numbers = 0;
+    double sum = 0;
+    for (int i = 0; i <= ANIMS; i++) {
+        char *p = copies[i], *end = p + sizes[i];
+        while (p < end) {
+            char c = *p;
+            if ((c >= '0' && c <= '9') || c == '-' || c == '.') {
+                char *e;
+                sum += strtod(p, &e);
+                numbers++;
+                p = e > p ? e : p + 1;
+            } else if (c == '"') {
+                p++;
+                while (p < end && *p != '"') p++;
+                p++;
+            } else {
+                p++;
+            }
+        }
+    }
+    sink = sum;
+    return numbers;
+}
+
+static ossa_model *load_all(void)
+{
+    ossa_error err;
+    char buf[600];
+    ossa_model *m = ossa_load_file(paths[0], NULL, &err);
+    if (!m) {
+        fprintf(stderr, "%s\n", ossa_error_format(&err, buf, sizeof buf));
+        exit(1);
+    }
+    for (int a = 1; a <= ANIMS; a++) {
+        ossa_model *an = ossa_load_file(paths[a], NULL, &err);
+        if (!an || ossa_model_merge(m, an, &err) != OSSA_OK) {
+            fprintf(stderr, "%s\n", ossa_error_format(&err, buf, sizeof buf));
+            exit(1);
+        }
+        ossa_model_free(an);
+    }
+    return m;
+}
+
+static size_t write_iqm(const ossa_model *m)
+{
+    ossa_write_options o;
+    memset(&o, 0, sizeof o);
+    o.format = OSSA_FORMAT_IQM;
+    void *data;
+    size_t size;
+    ossa_error err;
+    if (ossa_write_memory(m, &o, &data, &size, &err) != OSSA_OK) {
+        fprintf(stderr, "write failed: %s\n", err.message);
+        exit(1);
+    }
+    ossa_free_buffer(data, o.allocator);
+    return size;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    const char *stem = argc > 1 ? argv[1] : "big";
+    if (make_input(stem) != 0) {
+        fprintf(stderr, "bench_md5: cannot create %s.* (needs python3): %s\n", stem,
+                strerror(errno));
+        return 1;
+    }
+    size_t bytes = 0, sizes[1 + ANIMS];
+    char *copies[1 + ANIMS];
+    for (int i = 0; i <= ANIMS; i++) {
+        mapped m = map_file(paths[i]);
+        sizes[i] = m.size;
+        bytes += m.size;
+        copies[i] = malloc(m.size + 1);
+        if (!copies[i]) return 1;
+        memcpy(copies[i], m.data, m.size);
+        copies[i][m.size] = 0;
+        unmap(m);
+    }
+    ossa_model *model = load_all();
+    uint64_t frames = 0;
+    for (uint32_t a = 0; a < model->num_animations; a++) frames += model->animations[a].num_frames;
+    size_t numbers = step_strtod(copies, sizes);
+    printf("input: %s.md5mesh + %d md5anim, %zu bytes, %zu numbers: %u joints, %u vertices, "
+           "%u triangles, %u meshes, %llu frames\n",
+           stem, ANIMS, bytes, numbers, model->num_joints, model->num_vertices,
+           model->num_triangles, model->num_meshes, (unsigned long long)frames);
+    size_t iqm_size = write_iqm(model);
+    ossa_model_free(model);
+
+    double t[5][RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        double t0 = now_ms();
+        step_read();
+        double t1 = now_ms();
+        step_strtod(copies, sizes);
+        double t2 = now_ms();
+        ossa_model *m = load_all();
+        double t3 = now_ms();
+        write_iqm(m);
+        double t4 = now_ms();
+        ossa_model_free(m);
+        t[0][r] = t1 - t0;
+        t[1][r] = t2 - t1;
+        t[2][r] = t3 - t2;
+        t[3][r] = t4 - t3;
+        t[4][r] = t4 - t2;
+    }
+    static const char *const names[5] = {"read bytes", "strtod per number (SDK floor)",
+                                         "MD5 -> model", "model -> IQM (bounds)",
+                                         "convert MD5 -> IQM"};
+    double best[5], median[5];
+    for (int i = 0; i < 5; i++) {
+        qsort(t[i], RUNS, sizeof t[i][0], cmp_double);
+        best[i] = t[i][0];
+        median[i] = t[i][RUNS / 2];
+    }
+    printf("%-31s %9s %9s %9s %12s %12s\n", "step", "best ms", "median", "MB/s", "x read bytes",
+           "strtod / it");
+    for (int i = 0; i < 5; i++)
+        printf("%-31s %9.1f %9.1f %9.0f %12.1f %12.2f\n", names[i], best[i], median[i],
+               bytes / 1e3 / best[i], best[i] / best[0], best[1] / best[i]);
+    printf("IQM output: %zu bytes\n", iqm_size);
+    printf("reading MD5 is %.1fx faster than strtod per number allows (target >= 10x): %s\n",
+           best[1] / best[2], best[1] / best[2] >= 10 ? "met" : "NOT met");
+    printf("converting to IQM is %.1fx faster than strtod per number alone\n", best[1] / best[4]);
+    for (int i = 0; i <= ANIMS; i++) free(copies[i]);
+    return 0;
+}
