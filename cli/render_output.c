@@ -11,7 +11,7 @@
 static void print_diagnostic(void *user, const ossa_diagnostic *d)
 {
     const char *file = d->file[0] ? d->file : (const char *)user;
-    fprintf(stderr, "ossa: %s: warning: %s\n", file, d->message);
+    fprintf(cli_err(), "ossa: %s: warning: %s\n", file, d->message);
 }
 
 /* Everything one output needs, made once. */

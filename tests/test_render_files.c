@@ -260,15 +260,16 @@ static void test_gif(void **state)
                     assert_int_equal(idx, gcb.TransparentColor);
                     continue;
                 }
-                assert_true(idx != gcb.TransparentColor);
+                assert_true(idx != gcb.TransparentColor && idx < map->ColorCount);
                 const GifColorType *c = &map->Colors[idx];
                 err += abs(c->Red - p[0]) + abs(c->Green - p[1]) + abs(c->Blue - p[2]);
                 opaque++;
             }
             if (!transparent) assert_int_equal(gcb.TransparentColor, NO_TRANSPARENT_COLOR);
-            /* 256 colours of a median cut: a few levels per channel at most. */
-            print_message("frame %d: mean error %.2f per channel\n", f, err / (3.0 * (double)opaque));
-            assert_true(err / (3.0 * (double)opaque) < 4);
+            /* 256 colours of a median cut over small pictures: under a
+             * level and a half per channel on average (measured 0.2 to
+             * 0.7; giflib's own quantizer gives 3 to 4). */
+            assert_true(err / (3.0 * (double)opaque) < 1.5);
             rtt_image_free(&frames[f]);
         }
         DGifCloseFile(g, NULL);

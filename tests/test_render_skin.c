@@ -86,7 +86,7 @@ static double *skin(const ossa_model *m, int anim, uint32_t frame)
     assert_int_equal(ossa_vertex_array_read(m, ia, 0, nv, idx), OSSA_OK);
     assert_int_equal(ossa_vertex_array_read(m, wa, 0, nv, wt), OSSA_OK);
     double(*bind)[16] = malloc(nj * sizeof *bind), (*posed)[16] = malloc(nj * sizeof *posed);
-    ossa_transform *bind_local = malloc(nj * sizeof *bind_local);
+    ossa_transform *bind_local = calloc(nj ? nj : 1, sizeof *bind_local);
     for (uint32_t j = 0; j < nj; j++) bind_local[j] = m->joints[j].bind;
     world(m, bind_local, sizeof *bind_local, bind);
     world(m, anim >= 0 ? m->animations[anim].frames + (size_t)frame * nj : bind_local,

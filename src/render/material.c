@@ -3,7 +3,6 @@
  * and base colour texture. Everything here is best effort: a picture that
  * cannot be had leaves the mesh's palette colour and says why. */
 #include "core/files.h"
-#include "formats/gltf/gltf.h"
 #include "render/render.h"
 
 #include <cjson/cJSON.h>
@@ -119,6 +118,13 @@ static void load_beside(loader *l)
 
 /* -- glTF -- */
 
+/* The GLB container (glTF 2.0 specification, "Binary glTF Layout"). */
+#define GLB_MAGIC 0x46546C67u      /* "glTF" */
+#define GLB_HEADER_SIZE 12
+#define GLB_CHUNK_HEADER_SIZE 8
+#define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */
+#define GLB_CHUNK_BIN 0x004E4942u  /* "BIN\0" */
+
 typedef struct gltf_doc {
     cJSON *root;
     const unsigned char *bin; /* GLB BIN chunk */
@@ -189,20 +195,46 @@ static const char *material_name(const cJSON *root, const cJSON *mat)
     return name ? name : "";
 }
 
-/* Bytes of a data URI's base64 payload, decoded into *owned. */
+static int base64_value(char c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+/* Bytes of a data URI's base64 payload (RFC 4648, padding optional),
+ * decoded into *owned (free()). The renderer sits below the formats, so
+ * it has its own few lines for this rather than the glTF module's. */
 static bool data_uri(const char *uri, unsigned char **owned, size_t *size)
 {
     const char *comma = strchr(uri, ',');
     if (!comma || !strstr(uri, ";base64,")) return false;
-    size_t len = strlen(comma + 1);
-    *owned = malloc(len / 4 * 3 + 3);
-    if (!*owned) return false;
-    size_t bad;
-    if (!ossa__base64_decode(comma + 1, len, *owned, size, &bad)) {
-        free(*owned);
-        *owned = NULL;
-        return false;
+    const char *in = comma + 1;
+    size_t len = strlen(in);
+    while (len && in[len - 1] == '=') len--;
+    unsigned char *out = malloc(len / 4 * 3 + 3);
+    if (!out) return false;
+    size_t n = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len; i++) {
+        int v = base64_value(in[i]);
+        if (v < 0) {
+            free(out);
+            return false;
+        }
+        acc = acc << 6 | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[n++] = (unsigned char)(acc >> bits);
+        }
     }
+    *owned = out;
+    *size = n;
     return true;
 }
 

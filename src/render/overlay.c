@@ -1,11 +1,12 @@
 /* What is drawn besides the model: the ground grid and the shadow blob
- * (under it, before it is drawn) and the skeleton (on top). All of it is
- * flat-coloured triangles blended into the target without depth. */
+ * (under it, before it is drawn) and the skeleton (on top). Each is made
+ * once per render into a list of flat-coloured screen triangles, which
+ * every band then blends into its rows without depth. */
 #include "render/render.h"
 
 #include <math.h>
 
-/* -- Blended triangles -- */
+/* -- Blending -- */
 
 void ossa__rd_blend_pixel(uint8_t *dst, const uint8_t rgb[3], float a)
 {
@@ -35,12 +36,13 @@ static bool to_fixed(float v, int32_t *out)
     return true;
 }
 
-void ossa__rd_blend_triangle(rd_target *t, float p[3][2], const float alpha[3],
-                             const uint8_t rgb[3])
+/* The same edge functions and top-left rule as the model's triangles
+ * (raster.c), with alpha interpolated linearly on the screen. */
+static void blend_triangle(const rd_target *t, const rd_flat *f)
 {
     int32_t X[3], Y[3];
     for (int i = 0; i < 3; i++)
-        if (!to_fixed(p[i][0], &X[i]) || !to_fixed(p[i][1], &Y[i])) return;
+        if (!to_fixed(f->p[i][0], &X[i]) || !to_fixed(f->p[i][1], &Y[i])) return;
     int64_t area = (int64_t)(X[1] - X[0]) * (Y[2] - Y[0]) - (int64_t)(Y[1] - Y[0]) * (X[2] - X[0]);
     if (area == 0) return;
     int o[3] = {0, 1, 2};
@@ -52,12 +54,14 @@ void ossa__rd_blend_triangle(rd_target *t, float p[3][2], const float alpha[3],
         if (Y[i] < ymin) ymin = Y[i];
         if (Y[i] > ymax) ymax = Y[i];
     }
-    int64_t px0 = -rd_floor_div(-(xmin - RD_ONE / 2), RD_ONE), px1 = rd_floor_div(xmax - RD_ONE / 2, RD_ONE);
-    int64_t py0 = -rd_floor_div(-(ymin - RD_ONE / 2), RD_ONE), py1 = rd_floor_div(ymax - RD_ONE / 2, RD_ONE);
+    int64_t px0 = -rd_floor_div(-(xmin - RD_ONE / 2), RD_ONE);
+    int64_t px1 = rd_floor_div(xmax - RD_ONE / 2, RD_ONE);
+    int64_t py0 = -rd_floor_div(-(ymin - RD_ONE / 2), RD_ONE);
+    int64_t py1 = rd_floor_div(ymax - RD_ONE / 2, RD_ONE);
     if (px0 < 0) px0 = 0;
-    if (py0 < 0) py0 = 0;
+    if (py0 < (int64_t)t->row0) py0 = t->row0;
     if (px1 > (int64_t)t->width - 1) px1 = (int64_t)t->width - 1;
-    if (py1 > (int64_t)t->height - 1) py1 = (int64_t)t->height - 1;
+    if (py1 > (int64_t)t->row1 - 1) py1 = (int64_t)t->row1 - 1;
     int64_t dx[3], dy[3], bias[3], ox[3], oy[3];
     for (int i = 0; i < 3; i++) {
         int p0 = o[(i + 1) % 3], p1 = o[(i + 2) % 3];
@@ -66,8 +70,8 @@ void ossa__rd_blend_triangle(rd_target *t, float p[3][2], const float alpha[3],
         ox[i] = X[p0], oy[i] = Y[p0];
         bias[i] = (dy[i] < 0 || (dy[i] == 0 && dx[i] > 0)) ? 0 : 1;
     }
-    float inv = 1.0f / (float)area;
-    float a0 = alpha[o[0]], a1 = alpha[o[1]], a2 = alpha[o[2]];
+    const float inv = 1.0f / (float)area;
+    const float a0 = f->alpha[o[0]], a1 = f->alpha[o[1]], a2 = f->alpha[o[2]];
     for (int64_t y = py0; y <= py1; y++) {
         int64_t sy = y * RD_ONE + RD_ONE / 2, sx = px0 * RD_ONE + RD_ONE / 2;
         int64_t e[3], step[3], xa, xb;
@@ -77,32 +81,79 @@ void ossa__rd_blend_triangle(rd_target *t, float p[3][2], const float alpha[3],
         }
         if (!rd_row_span(e, step, px0, px1, &xa, &xb)) continue;
         for (int i = 0; i < 3; i++) e[i] += (xa - px0) * step[i];
-        uint8_t *row = t->color + (size_t)y * t->stride;
+        uint8_t *row = t->color + (size_t)(y - t->row0) * t->stride;
         for (int64_t x = xa; x <= xb; x++) {
             float w0 = (float)(e[0] + bias[0]) * inv, w1 = (float)(e[1] + bias[1]) * inv;
             float a = a2 + (a0 - a2) * w0 + (a1 - a2) * w1;
-            ossa__rd_blend_pixel(row + x * 4, rgb, a);
+            ossa__rd_blend_pixel(row + x * 4, f->rgb, a);
             for (int i = 0; i < 3; i++) e[i] += step[i];
         }
     }
 }
 
-/* -- Projection of overlay geometry -- */
+void ossa__rd_draw_flats(const rd_target *t, const rd_flats *list)
+{
+    const float top = (float)t->row0 - 1, bottom = (float)t->row1 + 1;
+    for (uint32_t i = 0; i < list->count; i++) {
+        const rd_flat *f = &list->items[i];
+        /* Most triangles of a list miss a given band. */
+        float lo = fminf(f->p[0][1], fminf(f->p[1][1], f->p[2][1]));
+        float hi = fmaxf(f->p[0][1], fmaxf(f->p[1][1], f->p[2][1]));
+        if (hi < top || lo > bottom) continue;
+        blend_triangle(t, f);
+    }
+}
+
+/* -- Building the lists -- */
+
+static void push(rd_flats *list, const ossa_allocator *a, const float p[3][2], const float alpha[3],
+                 const uint8_t rgb[3])
+{
+    if (list->failed) return;
+    if (list->count == list->capacity) {
+        uint32_t cap = list->capacity ? list->capacity * 2 : 256;
+        rd_flat *grown = ossa__alloc(a, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            list->failed = true;
+            return;
+        }
+        if (list->count) memcpy(grown, list->items, (size_t)list->count * sizeof *grown);
+        ossa__free(a, list->items, 0);
+        list->items = grown;
+        list->capacity = cap;
+    }
+    rd_flat *f = &list->items[list->count++];
+    memcpy(f->p, p, sizeof f->p);
+    memcpy(f->alpha, alpha, sizeof f->alpha);
+    memcpy(f->rgb, rgb, sizeof f->rgb);
+}
+
+/* Two triangles: a, b, c, d in order around a quadrilateral. */
+static void push_quad(rd_flats *list, const ossa_allocator *al, const float a[2], const float b[2],
+                      const float c[2], const float d[2], const float alpha[4], const uint8_t rgb[3])
+{
+    const float t0[3][2] = {{a[0], a[1]}, {b[0], b[1]}, {c[0], c[1]}};
+    const float t1[3][2] = {{a[0], a[1]}, {c[0], c[1]}, {d[0], d[1]}};
+    const float a0[3] = {alpha[0], alpha[1], alpha[2]}, a1[3] = {alpha[0], alpha[2], alpha[3]};
+    push(list, al, t0, a0, rgb);
+    push(list, al, t1, a1, rgb);
+}
 
 typedef struct projector {
     float pv[16];
     uint32_t width, height;
 } projector;
 
-static void make_projector(projector *pr, const ossa_render_camera *cam, const rd_target *t)
+static void make_projector(projector *pr, const ossa_render_camera *cam, uint32_t width,
+                           uint32_t height)
 {
     const float *a = cam->projection, *b = cam->view;
     for (int c = 0; c < 4; c++)
         for (int r = 0; r < 4; r++)
             pr->pv[c * 4 + r] = a[r] * b[c * 4] + a[4 + r] * b[c * 4 + 1] + a[8 + r] * b[c * 4 + 2] +
                                 a[12 + r] * b[c * 4 + 3];
-    pr->width = t->width;
-    pr->height = t->height;
+    pr->width = width;
+    pr->height = height;
 }
 
 static void clip_to_screen(const projector *pr, const float c[4], float out[2])
@@ -121,10 +172,10 @@ static bool project(const projector *pr, const float p[3], float out[2])
     return true;
 }
 
-/* A segment from p to q (model space) drawn `width` pixels wide, alpha
- * going from ap to aq; the part behind the near plane is cut off. */
-static void draw_segment(rd_target *t, const projector *pr, const float p[3], const float q[3],
-                         float ap, float aq, float width, const uint8_t rgb[3])
+/* A segment from p to q (model space) `width` pixels wide, alpha going
+ * from ap to aq; the part behind the near plane is cut off. */
+static void segment(rd_flats *list, const ossa_allocator *al, const projector *pr, const float p[3],
+                    const float q[3], float ap, float aq, float width, const uint8_t rgb[3])
 {
     float cp[4], cq[4];
     rd_mat4_apply(pr->pv, p, 1, cp);
@@ -132,10 +183,10 @@ static void draw_segment(rd_target *t, const projector *pr, const float p[3], co
     float dp = cp[2] + cp[3], dq = cq[2] + cq[3];
     if (!(dp >= 0) && !(dq >= 0)) return;
     if (!(dp >= 0) || !(dq >= 0)) {
-        float s = dp / (dp - dq);
+        float s = dp / (dp - dq); /* where the segment meets the plane */
         if (!isfinite(s)) return;
         float *cut = dp < 0 ? cp : cq;
-        float *keep = dp < 0 ? cq : cp;
+        const float *keep = dp < 0 ? cq : cp;
         for (int i = 0; i < 4; i++) cut[i] = keep[i] + (cut[i] - keep[i]) * (dp < 0 ? 1 - s : s);
         if (dp < 0) ap = aq + (ap - aq) * (1 - s);
         else aq = ap + (aq - ap) * s;
@@ -147,34 +198,35 @@ static void draw_segment(rd_target *t, const projector *pr, const float p[3], co
     float dx = b[0] - a[0], dy = b[1] - a[1], len = sqrtf(dx * dx + dy * dy);
     if (!(len > 1e-3f) || !isfinite(len)) return;
     float nx = -dy / len * width * 0.5f, ny = dx / len * width * 0.5f;
-    float quad[4][2] = {{a[0] + nx, a[1] + ny}, {b[0] + nx, b[1] + ny},
-                        {b[0] - nx, b[1] - ny}, {a[0] - nx, a[1] - ny}};
-    float t0[3][2] = {{quad[0][0], quad[0][1]}, {quad[1][0], quad[1][1]}, {quad[2][0], quad[2][1]}};
-    float t1[3][2] = {{quad[0][0], quad[0][1]}, {quad[2][0], quad[2][1]}, {quad[3][0], quad[3][1]}};
-    float al0[3] = {ap, aq, aq}, al1[3] = {ap, aq, ap};
-    ossa__rd_blend_triangle(t, t0, al0, rgb);
-    ossa__rd_blend_triangle(t, t1, al1, rgb);
+    const float c0[2] = {a[0] + nx, a[1] + ny}, c1[2] = {b[0] + nx, b[1] + ny};
+    const float c2[2] = {b[0] - nx, b[1] - ny}, c3[2] = {a[0] - nx, a[1] - ny};
+    const float alpha[4] = {ap, aq, aq, ap};
+    push_quad(list, al, c0, c1, c2, c3, alpha, rgb);
 }
 
 /* -- Ground grid -- */
 
-void ossa__rd_draw_grid(rd_target *t, const ossa_render_camera *cam, uint32_t supersample)
+void ossa__rd_grid(rd_flats *list, const ossa_allocator *al, const ossa_render_camera *cam,
+                   uint32_t width, uint32_t height, uint32_t supersample)
 {
     static const uint8_t line_rgb[3] = {120, 128, 142};
     double s = cam->grid_spacing, r = cam->grid_extent;
     if (!(s > 0) || !(r > 0) || !isfinite(s) || !isfinite(r) || r / s > 200) return;
     projector pr;
-    make_projector(&pr, cam, t);
+    make_projector(&pr, cam, width, height);
     float e[2][3];
     ossa__rd_ground_axes(cam->up, e[0], e[1]);
     const float *c = cam->ground_center;
     double cc[2] = {rd_dot3(c, e[0]), rd_dot3(c, e[1])};
+    /* Line numbers must fit a long (and floats step by more than the
+     * spacing that far out anyway). */
+    if (!(fabs(cc[0]) / s < 1e9 && fabs(cc[1]) / s < 1e9)) return;
     /* The plane's point nearest the origin: lines sit at whole multiples
      * of the spacing, so they stay put when the model moves. */
     float base[3];
     for (int i = 0; i < 3; i++) base[i] = cam->up[i] * cam->ground;
-    enum { PIECES = 16 };
-    const float width = (float)supersample;
+    enum { PIECES = 16 }; /* per line, so that it can fade out */
+    const float line_width = (float)supersample;
     for (int dir = 0; dir < 2; dir++) {
         const float *across = e[dir], *along = e[1 - dir];
         long k0 = (long)ceil((cc[dir] - r) / s), k1 = (long)floor((cc[dir] + r) / s);
@@ -191,19 +243,21 @@ void ossa__rd_draw_grid(rd_target *t, const ossa_render_camera *cam, uint32_t su
                     pts[i][j] = (float)(base[j] + across[j] * (k * s) + along[j] * v);
             }
             for (int i = 0; i < PIECES; i++)
-                draw_segment(t, &pr, pts[i], pts[i + 1], alpha[i], alpha[i + 1], width, line_rgb);
+                segment(list, al, &pr, pts[i], pts[i + 1], alpha[i], alpha[i + 1], line_width,
+                        line_rgb);
         }
     }
 }
 
 /* -- Shadow -- */
 
-void ossa__rd_draw_shadow(rd_target *t, const ossa_render_camera *cam, const rd_shadow *sh)
+void ossa__rd_shadow(rd_flats *list, const ossa_allocator *al, const ossa_render_camera *cam,
+                     uint32_t width, uint32_t height, const rd_shadow *sh)
 {
     static const uint8_t black[3] = {0, 0, 0};
     if (!(sh->strength > 0) || !(sh->radius[0] > 0) || !(sh->radius[1] > 0)) return;
     projector pr;
-    make_projector(&pr, cam, t);
+    make_projector(&pr, cam, width, height);
     float e[2][3];
     ossa__rd_ground_axes(cam->up, e[0], e[1]);
     enum { SIDES = 32 };
@@ -221,42 +275,34 @@ void ossa__rd_draw_shadow(rd_target *t, const ossa_render_camera *cam, const rd_
                                                                  sh->radius[1] * sin(a) * e[1][j]);
             ok[r][i] = project(&pr, p, pts[r][i]);
         }
-    for (int r = 0; r < 2; r++)
-        for (int i = 0; i < SIDES; i++) {
-            int n = (i + 1) % SIDES;
-            float al[3];
-            if (r == 0) {
-                if (!ok[0][0] || !ok[1][i] || !ok[1][n]) continue;
-                float tri[3][2] = {{pts[0][0][0], pts[0][0][1]}, {pts[1][i][0], pts[1][i][1]},
+    const float inner = sh->strength * ring_alpha[1];
+    for (int i = 0; i < SIDES; i++) {
+        int n = (i + 1) % SIDES;
+        if (ok[0][0] && ok[1][i] && ok[1][n]) {
+            const float t[3][2] = {{pts[0][0][0], pts[0][0][1]},
+                                   {pts[1][i][0], pts[1][i][1]},
                                    {pts[1][n][0], pts[1][n][1]}};
-                al[0] = sh->strength * ring_alpha[0];
-                al[1] = al[2] = sh->strength * ring_alpha[1];
-                ossa__rd_blend_triangle(t, tri, al, black);
-                continue;
-            }
-            if (!ok[1][i] || !ok[1][n] || !ok[2][i] || !ok[2][n]) continue;
-            float t0[3][2] = {{pts[1][i][0], pts[1][i][1]}, {pts[2][i][0], pts[2][i][1]},
-                              {pts[2][n][0], pts[2][n][1]}};
-            float t1[3][2] = {{pts[1][i][0], pts[1][i][1]}, {pts[2][n][0], pts[2][n][1]},
-                              {pts[1][n][0], pts[1][n][1]}};
-            float in = sh->strength * ring_alpha[1];
-            float a0[3] = {in, 0, 0}, a1[3] = {in, 0, in};
-            ossa__rd_blend_triangle(t, t0, a0, black);
-            ossa__rd_blend_triangle(t, t1, a1, black);
+            const float al3[3] = {sh->strength * ring_alpha[0], inner, inner};
+            push(list, al, t, al3, black);
         }
+        if (ok[1][i] && ok[1][n] && ok[2][i] && ok[2][n]) {
+            const float alpha[4] = {inner, 0, 0, inner};
+            push_quad(list, al, pts[1][i], pts[2][i], pts[2][n], pts[1][n], alpha, black);
+        }
+    }
 }
 
 /* -- Skeleton -- */
 
-void ossa__rd_draw_skeleton(rd_target *t, const ossa_render_camera *cam,
-                            const ossa_render_scene *scene, const float (*pose)[16],
-                            uint32_t supersample)
+void ossa__rd_skeleton(rd_flats *list, const ossa_allocator *al, const ossa_render_camera *cam,
+                       uint32_t width, uint32_t height, const ossa_render_scene *scene,
+                       const float (*pose)[16], uint32_t supersample)
 {
     static const uint8_t fill[3] = {255, 196, 64}, edge[3] = {24, 24, 28}, dot[3] = {250, 250, 250};
+    static const float opaque[4] = {1, 1, 1, 1}, solid[4] = {0.9f, 0.9f, 0.9f, 0.9f};
     uint32_t nj = scene->num_joints;
-    if (nj == 0) return;
     projector pr;
-    make_projector(&pr, cam, t);
+    make_projector(&pr, cam, width, height);
     const float ss = (float)supersample;
     /* Bones first, then every joint's dot over them. */
     for (uint32_t j = 0; j < nj; j++) {
@@ -267,27 +313,20 @@ void ossa__rd_draw_skeleton(rd_target *t, const ossa_render_camera *cam,
         float dx = b[0] - a[0], dy = b[1] - a[1], len = sqrtf(dx * dx + dy * dy);
         if (!(len > 0.5f * ss) || !isfinite(len)) continue;
         /* An octahedral bone seen from the side: a kite, widest a fifth of
-         * the way from the parent. */
+         * the way from the parent, outlined. */
         float w = fminf(fmaxf(0.1f * len, 1.5f * ss), 7 * ss);
         float nx = -dy / len * w, ny = dx / len * w;
         float m[2] = {a[0] + 0.2f * dx, a[1] + 0.2f * dy};
-        float k[4][2] = {{a[0], a[1]}, {m[0] + nx, m[1] + ny}, {b[0], b[1]}, {m[0] - nx, m[1] - ny}};
-        float t0[3][2] = {{k[0][0], k[0][1]}, {k[1][0], k[1][1]}, {k[2][0], k[2][1]}};
-        float t1[3][2] = {{k[0][0], k[0][1]}, {k[2][0], k[2][1]}, {k[3][0], k[3][1]}};
-        float op[3] = {0.9f, 0.9f, 0.9f};
-        ossa__rd_blend_triangle(t, t0, op, fill);
-        ossa__rd_blend_triangle(t, t1, op, fill);
-        /* Outline: four thin quads along the kite's sides. */
+        const float k[4][2] = {{a[0], a[1]}, {m[0] + nx, m[1] + ny}, {b[0], b[1]}, {m[0] - nx, m[1] - ny}};
+        push_quad(list, al, k[0], k[1], k[2], k[3], solid, fill);
         for (int i = 0; i < 4; i++) {
             const float *p = k[i], *q = k[(i + 1) % 4];
             float ex = q[0] - p[0], ey = q[1] - p[1], el = sqrtf(ex * ex + ey * ey);
             if (!(el > 1e-3f)) continue;
             float hx = -ey / el * 0.5f * ss, hy = ex / el * 0.5f * ss;
-            float q0[3][2] = {{p[0] + hx, p[1] + hy}, {q[0] + hx, q[1] + hy}, {q[0] - hx, q[1] - hy}};
-            float q1[3][2] = {{p[0] + hx, p[1] + hy}, {q[0] - hx, q[1] - hy}, {p[0] - hx, p[1] - hy}};
-            float one[3] = {1, 1, 1};
-            ossa__rd_blend_triangle(t, q0, one, edge);
-            ossa__rd_blend_triangle(t, q1, one, edge);
+            const float c0[2] = {p[0] + hx, p[1] + hy}, c1[2] = {q[0] + hx, q[1] + hy};
+            const float c2[2] = {q[0] - hx, q[1] - hy}, c3[2] = {p[0] - hx, p[1] - hy};
+            push_quad(list, al, c0, c1, c2, c3, opaque, edge);
         }
     }
     for (uint32_t j = 0; j < nj; j++) {
@@ -295,12 +334,9 @@ void ossa__rd_draw_skeleton(rd_target *t, const ossa_render_camera *cam,
         if (!project(&pr, &pose[j][12], c)) continue;
         for (int pass = 0; pass < 2; pass++) {
             float r = (pass ? 2.0f : 3.2f) * ss;
-            float d[4][2] = {{c[0], c[1] - r}, {c[0] + r, c[1]}, {c[0], c[1] + r}, {c[0] - r, c[1]}};
-            float t0[3][2] = {{d[0][0], d[0][1]}, {d[1][0], d[1][1]}, {d[2][0], d[2][1]}};
-            float t1[3][2] = {{d[0][0], d[0][1]}, {d[2][0], d[2][1]}, {d[3][0], d[3][1]}};
-            float one[3] = {1, 1, 1};
-            ossa__rd_blend_triangle(t, t0, one, pass ? dot : edge);
-            ossa__rd_blend_triangle(t, t1, one, pass ? dot : edge);
+            const float d0[2] = {c[0], c[1] - r}, d1[2] = {c[0] + r, c[1]};
+            const float d2[2] = {c[0], c[1] + r}, d3[2] = {c[0] - r, c[1]};
+            push_quad(list, al, d0, d1, d2, d3, opaque, pass ? dot : edge);
         }
     }
 }

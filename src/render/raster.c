@@ -6,9 +6,6 @@
 
 #include <math.h>
 
-/* Rows are dealt to threads in stripes of this many. */
-#define STRIPE_SHIFT 4
-
 /* -- Pixels -- */
 
 /* A bilinear texel of `m` at (u, v), repeating, as 0..255 floats. */
@@ -55,9 +52,15 @@ typedef struct tri {
     bool facing; /* for RD_CULL_NONE: the normals face the eye */
 } tri;
 
+/* What every triangle of one call shares. */
+typedef struct raster {
+    const rd_target *target;
+    bool two_sided, textures;
+} raster;
+
 /* Rasterizes a triangle whose vertices have screen positions (outcode 0
  * or clipped). */
-static void draw(const rd_raster_job *job, const tri *t)
+static void draw(const raster *job, const tri *t)
 {
     const rd_vertex *a = t->v[0], *b = t->v[1], *c = t->v[2];
     int64_t area = (int64_t)(b->x - a->x) * (c->y - a->y) - (int64_t)(b->y - a->y) * (c->x - a->x);
@@ -79,7 +82,7 @@ static void draw(const rd_raster_job *job, const tri *t)
         area = -area;
     }
     const rd_target *tg = job->target;
-    int32_t W = (int32_t)tg->width, H = (int32_t)tg->height;
+    const int32_t W = (int32_t)tg->width;
     int32_t xmin = a->x < b->x ? (a->x < c->x ? a->x : c->x) : (b->x < c->x ? b->x : c->x);
     int32_t xmax = a->x > b->x ? (a->x > c->x ? a->x : c->x) : (b->x > c->x ? b->x : c->x);
     int32_t ymin = a->y < b->y ? (a->y < c->y ? a->y : c->y) : (b->y < c->y ? b->y : c->y);
@@ -90,9 +93,9 @@ static void draw(const rd_raster_job *job, const tri *t)
     int64_t py0 = -rd_floor_div(-((int64_t)ymin - RD_ONE / 2), RD_ONE);
     int64_t py1 = rd_floor_div((int64_t)ymax - RD_ONE / 2, RD_ONE);
     if (px0 < 0) px0 = 0;
-    if (py0 < 0) py0 = 0;
+    if (py0 < (int64_t)tg->row0) py0 = tg->row0;
     if (px1 > W - 1) px1 = W - 1;
-    if (py1 > H - 1) py1 = H - 1;
+    if (py1 > (int64_t)tg->row1 - 1) py1 = (int64_t)tg->row1 - 1;
     if (px0 > px1 || py0 > py1) return;
 
     /* Edge i runs between the two vertices other than i; E_i is twice the
@@ -122,14 +125,8 @@ static void draw(const rd_raster_job *job, const tri *t)
     const float z0 = a->z, dz1 = b->z - a->z, dz2 = c->z - a->z;
     const float iw0 = a->inv_w, diw1 = b->inv_w - a->inv_w, diw2 = c->inv_w - a->inv_w;
     const rd_material *m = t->material;
-    const uint32_t parts = job->parts, part = job->part;
 
     for (int64_t y = py0; y <= py1; y++) {
-        if (parts > 1 && ((uint64_t)y >> STRIPE_SHIFT) % parts != part) {
-            /* Jump to the first row of the next stripe. */
-            y = (int64_t)((((uint64_t)y >> STRIPE_SHIFT) + 1) << STRIPE_SHIFT) - 1;
-            continue;
-        }
         int64_t sy = y * RD_ONE + RD_ONE / 2, sx = px0 * RD_ONE + RD_ONE / 2;
         int64_t e[3], step[3], xa, xb;
         for (int i = 0; i < 3; i++) {
@@ -139,8 +136,8 @@ static void draw(const rd_raster_job *job, const tri *t)
         }
         if (!rd_row_span(e, step, px0, px1, &xa, &xb)) continue;
         for (int i = 0; i < 3; i++) e[i] += (xa - px0) * step[i];
-        float *zrow = tg->depth + (size_t)y * (size_t)W;
-        uint8_t *crow = tg->color + (size_t)y * tg->stride;
+        float *zrow = tg->depth + (size_t)(y - tg->row0) * (size_t)W;
+        uint8_t *crow = tg->color + (size_t)(y - tg->row0) * tg->stride;
         for (int64_t x = xa; x <= xb; x++, e[0] += step[0], e[1] += step[1], e[2] += step[2]) {
             float b1 = (float)(e[1] + bias[1]) * inv_area, b2 = (float)(e[2] + bias[2]) * inv_area;
             float z = z0 + b1 * dz1 + b2 * dz2;
@@ -197,7 +194,7 @@ static void lerp_vertex(const rd_vertex *p, const rd_vertex *q, float t, rd_vert
 /* Sutherland-Hodgman against every plane some corner is outside of;
  * attributes are linear in clip space, so interpolating them there keeps
  * them perspective-correct. */
-static void clip_and_draw(const rd_raster_job *job, const tri *t, uint32_t planes)
+static void clip_and_draw(const raster *job, const tri *t, uint32_t planes)
 {
     rd_vertex buf[2][MAX_POLY];
     int n = 3, cur = 0;
@@ -232,41 +229,111 @@ static void clip_and_draw(const rd_raster_job *job, const tri *t, uint32_t plane
     }
 }
 
-/* -- All triangles -- */
+/* -- Triangles into bands -- */
 
-static bool owns_rows(const rd_raster_job *job, int32_t y0, int32_t y1)
+/* Whether triangle i is certainly not drawn, and else the rows its fast
+ * path covers (*lo > *hi for one that needs clipping: it may cover any). */
+static bool skip_triangle(const ossa_render_scene *s, const rd_vertex *vs, uint32_t i,
+                          bool two_sided, int64_t *lo, int64_t *hi)
 {
-    if (job->parts <= 1) return true;
-    if (y0 < 0) y0 = 0;
-    if (y1 > (int32_t)job->target->height - 1) y1 = (int32_t)job->target->height - 1;
-    if (y0 > y1) return false;
-    uint32_t s0 = (uint32_t)y0 >> STRIPE_SHIFT, s1 = (uint32_t)y1 >> STRIPE_SHIFT;
-    if (s1 - s0 + 1 >= job->parts) return true;
-    for (uint32_t s = s0; s <= s1; s++)
-        if (s % job->parts == job->part) return true;
-    return false;
+    const uint32_t *idx = s->triangles + (size_t)i * 3;
+    const rd_vertex *a = &vs[idx[0]], *b = &vs[idx[1]], *c = &vs[idx[2]];
+    uint32_t o0 = a->outcode, o1 = b->outcode, o2 = c->outcode;
+    if (((o0 | o1 | o2) & RD_OUT_INVALID) || (o0 & o1 & o2)) return true;
+    *lo = 1, *hi = 0;
+    if (o0 | o1 | o2) return false;
+    int64_t area = (int64_t)(b->x - a->x) * (c->y - a->y) - (int64_t)(b->y - a->y) * (c->x - a->x);
+    if (area == 0) return true;
+    int cull = s->materials[s->triangle_mesh[i]].cull;
+    if (!two_sided && cull != RD_CULL_NONE && (cull == RD_CULL_BACK) != (area > 0)) return true;
+    int32_t ymin = a->y < b->y ? (a->y < c->y ? a->y : c->y) : (b->y < c->y ? b->y : c->y);
+    int32_t ymax = a->y > b->y ? (a->y > c->y ? a->y : c->y) : (b->y > c->y ? b->y : c->y);
+    /* Rows whose centres lie in [ymin, ymax], as in draw(). */
+    *lo = -rd_floor_div(-((int64_t)ymin - RD_ONE / 2), RD_ONE);
+    *hi = rd_floor_div((int64_t)ymax - RD_ONE / 2, RD_ONE);
+    return *lo > *hi; /* between two rows of pixel centres */
 }
 
-void ossa__rd_raster(const rd_raster_job *job)
+/* The bands rows lo..hi touch; false when none. */
+static bool band_range(const rd_bins *bins, int64_t lo, int64_t hi, uint32_t *b0, uint32_t *b1)
 {
-    const ossa_render_scene *s = job->scene;
-    const rd_vertex *vs = job->vertices;
+    int64_t last = (int64_t)bins->bands - 1;
+    if (lo > hi) { /* clipped: any band */
+        *b0 = 0, *b1 = (uint32_t)last;
+        return true;
+    }
+    if (hi < 0 || lo / bins->band_rows > last) return false;
+    int64_t a = lo < 0 ? 0 : lo / bins->band_rows, b = hi / bins->band_rows;
+    *b0 = (uint32_t)a;
+    *b1 = (uint32_t)(b > last ? last : b);
+    return true;
+}
+
+bool ossa__rd_bin(ossa_render_scene *s, const rd_vertex *vs, uint32_t height, bool two_sided,
+                  rd_bins *bins)
+{
+    rd_work *w = &s->work;
+    bins->band_rows = bins->band_rows ? bins->band_rows : 32;
+    bins->bands = (height + bins->band_rows - 1) / bins->band_rows;
+    size_t need = (size_t)bins->bands + 1;
+    if (w->bin_start_cap < need) {
+        uint32_t *p = ossa__alloc(&s->allocator, need * sizeof *p);
+        if (!p) return false;
+        ossa__free(&s->allocator, w->bin_start, 0);
+        s->memory += (need - w->bin_start_cap) * sizeof *p;
+        w->bin_start = p, w->bin_start_cap = need;
+    }
+    uint32_t *start = w->bin_start;
+    memset(start, 0, need * sizeof *start);
+    /* Count, then place: a counting sort that keeps triangle order. */
+    size_t total = 0;
     for (uint32_t i = 0; i < s->num_triangles; i++) {
+        int64_t lo, hi;
+        uint32_t b0, b1;
+        if (skip_triangle(s, vs, i, two_sided, &lo, &hi) || !band_range(bins, lo, hi, &b0, &b1))
+            continue;
+        for (uint32_t b = b0; b <= b1; b++) start[b + 1]++;
+        total += b1 - b0 + 1;
+    }
+    if (total > UINT32_MAX) return false;
+    if (w->bin_items_cap < total || !w->bin_items) {
+        size_t cap = total ? total : 1;
+        uint32_t *p = ossa__alloc(&s->allocator, cap * sizeof *p);
+        if (!p) return false;
+        ossa__free(&s->allocator, w->bin_items, 0);
+        s->memory += (cap - w->bin_items_cap) * sizeof *p;
+        w->bin_items = p, w->bin_items_cap = cap;
+    }
+    for (uint32_t b = 0; b < bins->bands; b++) start[b + 1] += start[b];
+    /* start[b] moves along as band b fills, then is moved back. */
+    for (uint32_t i = 0; i < s->num_triangles; i++) {
+        int64_t lo, hi;
+        uint32_t b0, b1;
+        if (skip_triangle(s, vs, i, two_sided, &lo, &hi) || !band_range(bins, lo, hi, &b0, &b1))
+            continue;
+        for (uint32_t b = b0; b <= b1; b++) w->bin_items[start[b]++] = i;
+    }
+    for (uint32_t b = bins->bands; b > 0; b--) start[b] = start[b - 1];
+    start[0] = 0;
+    bins->start = start;
+    bins->items = w->bin_items;
+    return true;
+}
+
+void ossa__rd_raster(const ossa_render_scene *s, const rd_vertex *vs, const rd_target *target,
+                     const uint32_t *triangles, uint32_t count, bool two_sided, bool textures)
+{
+    raster job = {target, two_sided, textures};
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t i = triangles[k];
         const uint32_t *idx = s->triangles + (size_t)i * 3;
         tri t;
         t.v[0] = &vs[idx[0]], t.v[1] = &vs[idx[1]], t.v[2] = &vs[idx[2]];
-        uint32_t o0 = t.v[0]->outcode, o1 = t.v[1]->outcode, o2 = t.v[2]->outcode;
-        if (((o0 | o1 | o2) & RD_OUT_INVALID) || (o0 & o1 & o2)) continue;
-        if ((o0 | o1 | o2) == 0) {
-            int32_t ya = t.v[0]->y, yb = t.v[1]->y, yc = t.v[2]->y;
-            int32_t lo = ya < yb ? (ya < yc ? ya : yc) : (yb < yc ? yb : yc);
-            int32_t hi = ya > yb ? (ya > yc ? ya : yc) : (yb > yc ? yb : yc);
-            if (!owns_rows(job, lo >> RD_SUBPIXEL_BITS, (hi >> RD_SUBPIXEL_BITS) + 1)) continue;
-        }
+        uint32_t o = t.v[0]->outcode | t.v[1]->outcode | t.v[2]->outcode;
         t.material = &s->materials[s->triangle_mesh[i]];
         t.cull = t.material->cull;
         t.facing = t.v[0]->facing + t.v[1]->facing + t.v[2]->facing >= 0;
-        if ((o0 | o1 | o2) == 0) draw(job, &t);
-        else clip_and_draw(job, &t, o0 | o1 | o2);
+        if (o == 0) draw(&job, &t);
+        else clip_and_draw(&job, &t, o);
     }
 }

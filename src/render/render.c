@@ -1,9 +1,11 @@
-/* ossa_render_run: one frame, pass by pass (clear, ground, vertices,
- * shadow, triangles, skeleton, resolve), the heavy passes spread over
- * threads. */
+/* ossa_render_run: one frame. The vertices are skinned and lit (spread
+ * over threads by ranges) and the triangles sorted into bands of rows;
+ * then each band is drawn from start to finish (clear, ground, model,
+ * skeleton, resolve), bands spread over threads. */
 #include "render/render.h"
 
 #include <math.h>
+#include <stdatomic.h>
 
 #define MAX_THREADS 64
 
@@ -106,46 +108,47 @@ static void make_shading(const ossa_render_options *o, rd_shading *sh)
     sh->rim_power_int = (p == floorf(p) && p <= 8) ? (int)p : -1;
 }
 
-/* -- Passes -- */
+/* -- Bands -- */
 
-static void clear(rd_target *t, const uint8_t bg[4])
+/* Output rows per band. A band of a 1024-pixel-wide 2x2 supersampled
+ * picture takes 512 KiB of colour and depth, which stays in cache from
+ * the clear to the resolve. */
+#define BAND_ROWS 32
+
+typedef struct frame {
+    ossa_render_scene *scene;
+    const ossa_render_options *options;
+    ossa_render_image *image;
+    uint32_t ss, width, height; /* the supersampled picture */
+    uint8_t bg[4];
+    size_t band_color_size, band_depth_size; /* bytes of one worker's band buffers */
+    rd_bins bins;
+    bool draw_model;
+    atomic_uint next_band;
+} frame;
+
+static void clear(const rd_target *t, const uint8_t bg[4])
 {
     uint8_t *row0 = t->color;
     for (uint32_t x = 0; x < t->width; x++) memcpy(row0 + (size_t)x * 4, bg, 4);
-    for (uint32_t y = 1; y < t->height; y++)
+    for (uint32_t y = 1; y < t->row1 - t->row0; y++)
         memcpy(t->color + (size_t)y * t->stride, row0, (size_t)t->width * 4);
-    size_t n = (size_t)t->width * t->height;
+    size_t n = (size_t)t->width * (t->row1 - t->row0);
     for (size_t i = 0; i < n; i++) t->depth[i] = 1.0f;
 }
 
-static void vertex_call(void *ctx, uint32_t index)
+/* Box filter of ss x ss samples per output pixel, for the output rows
+ * [y0, y1). Where some samples are transparent, colours are weighed by
+ * their alpha, so that the background colour under transparent samples
+ * does not bleed into edges. */
+static void resolve(const rd_target *f, const ossa_render_image *im, uint32_t ss, uint32_t y0,
+                    uint32_t y1)
 {
-    ossa__rd_vertex_stage(&((rd_vertex_job *)ctx)[index]);
-}
-
-static void raster_call(void *ctx, uint32_t index)
-{
-    ossa__rd_raster(&((rd_raster_job *)ctx)[index]);
-}
-
-typedef struct resolve_job {
-    const rd_target *from;
-    const ossa_render_image *to;
-    uint32_t ss, first_row, rows;
-} resolve_job;
-
-/* Box filter of ss x ss samples per pixel; where some samples are
- * transparent, colours are weighed by their alpha, so that the background
- * colour under transparent samples does not bleed into edges. */
-static void resolve_rows(const resolve_job *j)
-{
-    const rd_target *f = j->from;
-    const ossa_render_image *im = j->to;
-    const uint32_t ss = j->ss, n = ss * ss;
+    const uint32_t n = ss * ss;
     const size_t stride = im->stride ? im->stride : (size_t)im->width * 4;
-    for (uint32_t y = j->first_row; y < j->first_row + j->rows; y++) {
+    for (uint32_t y = y0; y < y1; y++) {
         uint8_t *out = im->pixels + (size_t)y * stride;
-        const uint8_t *rows = f->color + (size_t)y * ss * f->stride;
+        const uint8_t *rows = f->color + (size_t)(y * ss - f->row0) * f->stride;
         uint32_t x;
         for (x = 0; x < im->width; x++) {
             if (ss == 2) {
@@ -186,7 +189,8 @@ static void resolve_rows(const resolve_job *j)
         for (x = 0; x < im->width; x++) {
             float zmin = 1.0f;
             for (uint32_t sy = 0; sy < ss; sy++) {
-                const float *z = f->depth + (size_t)(y * ss + sy) * f->width + (size_t)x * ss;
+                const float *z = f->depth + (size_t)(y * ss + sy - f->row0) * f->width +
+                                 (size_t)x * ss;
                 for (uint32_t sx = 0; sx < ss; sx++)
                     if (z[sx] < zmin) zmin = z[sx];
             }
@@ -195,9 +199,60 @@ static void resolve_rows(const resolve_job *j)
     }
 }
 
-static void resolve_call(void *ctx, uint32_t index)
+/* One band from start to finish: clear, ground, model, skeleton, and the
+ * average down to the output when supersampling. */
+static void draw_band(frame *fr, uint32_t band, uint32_t worker)
 {
-    resolve_rows(&((resolve_job *)ctx)[index]);
+    ossa_render_scene *s = fr->scene;
+    const ossa_render_options *o = fr->options;
+    ossa_render_image *im = fr->image;
+    const uint32_t ss = fr->ss;
+    const uint32_t out0 = band * BAND_ROWS;
+    const uint32_t out1 = out0 + BAND_ROWS < im->height ? out0 + BAND_ROWS : im->height;
+    rd_target t;
+    t.width = fr->width, t.height = fr->height;
+    t.row0 = out0 * ss, t.row1 = out1 * ss;
+    if (ss == 1) {
+        t.stride = im->stride ? im->stride : (size_t)im->width * 4;
+        t.color = im->pixels + (size_t)t.row0 * t.stride;
+    } else {
+        t.stride = (size_t)t.width * 4;
+        t.color = s->work.band_color + (size_t)worker * fr->band_color_size;
+    }
+    if (ss == 1 && im->depth)
+        t.depth = im->depth + (size_t)t.row0 * t.width;
+    else
+        t.depth = s->work.band_depth + (size_t)worker * (fr->band_depth_size / sizeof(float));
+
+    clear(&t, fr->bg);
+    ossa__rd_draw_flats(&t, &s->work.under);
+    if (fr->draw_model) {
+        uint32_t first = fr->bins.start[band], end = fr->bins.start[band + 1];
+        ossa__rd_raster(s, s->vertices, &t, fr->bins.items + first, end - first,
+                        (o->flags & OSSA_RENDER_TWO_SIDED) != 0,
+                        !(o->flags & OSSA_RENDER_NO_TEXTURES));
+    }
+    ossa__rd_draw_flats(&t, &s->work.over);
+    if (ss > 1) resolve(&t, im, ss, out0, out1);
+}
+
+/* Each worker takes the next band until none is left: bands differ in
+ * cost (the model fills some, others are empty), so they are handed out
+ * as workers free up. Which worker draws a band does not change it. */
+static void band_worker(void *ctx, uint32_t worker)
+{
+    frame *fr = ctx;
+    uint32_t bands = (fr->image->height + BAND_ROWS - 1) / BAND_ROWS;
+    for (;;) {
+        uint32_t band = atomic_fetch_add(&fr->next_band, 1);
+        if (band >= bands) break;
+        draw_band(fr, band, worker);
+    }
+}
+
+static void vertex_call(void *ctx, uint32_t index)
+{
+    ossa__rd_vertex_stage(&((rd_vertex_job *)ctx)[index]);
 }
 
 /* The blob under the model: centred under this frame's vertices, as wide
@@ -228,6 +283,43 @@ static void make_shadow(const ossa_render_camera *cam, const rd_vertex_job *jobs
     sh->strength = 0.45f * (k < 0.3f ? 0.3f : k);
 }
 
+/* Skins and lights the vertices, spread over threads by ranges. */
+static ossa_status vertex_stage(frame *fr, const rd_shading *sh, uint32_t threads,
+                                rd_shadow *shadow, ossa_error *error)
+{
+    ossa_render_scene *s = fr->scene;
+    const ossa_render_options *o = fr->options;
+    bool skinned = o->pose && s->blend_indices;
+    if (skinned) {
+        ossa_skinning_matrices(s->num_joints, o->pose, (const float(*)[16])s->inverse_bind, s->skin);
+        float *id = s->skin[s->num_joints];
+        memset(id, 0, 16 * sizeof *id);
+        id[0] = id[5] = id[10] = id[15] = 1;
+    }
+    rd_vertex_job jobs[MAX_THREADS];
+    /* Small models are not worth a thread per part. */
+    uint32_t parts = (s->num_vertices + 4095) / 4096;
+    if (parts > threads) parts = threads;
+    if (parts == 0) parts = 1;
+    for (uint32_t i = 0; i < parts; i++) {
+        rd_vertex_job *j = &jobs[i];
+        memset(j, 0, sizeof *j);
+        j->scene = s, j->camera = o->camera, j->shading = sh;
+        j->width = fr->width, j->height = fr->height;
+        j->skinned = skinned, j->simd = o->simd;
+        j->first = (uint32_t)((uint64_t)s->num_vertices * i / parts);
+        j->count = (uint32_t)((uint64_t)s->num_vertices * (i + 1) / parts) - j->first;
+    }
+    ossa__rd_parallel(parts, vertex_call, jobs);
+    for (uint32_t i = 0; i < parts; i++)
+        if (jobs[i].status != OSSA_OK) {
+            if (error) *error = jobs[i].error;
+            return OSSA_FAILED;
+        }
+    make_shadow(o->camera, jobs, parts, shadow);
+    return OSSA_OK;
+}
+
 /* -- The frame -- */
 
 ossa_status ossa_render_run(ossa_render_scene *scene, const ossa_render_options *options,
@@ -237,103 +329,62 @@ ossa_status ossa_render_run(ossa_render_scene *scene, const ossa_render_options 
     ossa_render_scene *s = scene;
     const ossa_render_options *o = options;
     const ossa_render_camera *cam = o->camera;
-    uint32_t ss = o->supersample ? o->supersample : 1;
     uint32_t threads = o->threads ? o->threads : 1;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
-    rd_shading sh;
-    make_shading(o, &sh);
-    uint8_t bg[4];
+    frame fr;
+    memset(&fr, 0, sizeof fr);
+    fr.scene = s, fr.options = o, fr.image = image;
+    fr.ss = o->supersample ? o->supersample : 1;
+    fr.width = image->width * fr.ss, fr.height = image->height * fr.ss;
     bool default_bg = !o->background[0] && !o->background[1] && !o->background[2] &&
                       !o->background[3];
-    memcpy(bg, default_bg ? default_background : o->background, 4);
-    if (o->flags & OSSA_RENDER_TRANSPARENT) bg[3] = 0;
+    memcpy(fr.bg, default_bg ? default_background : o->background, 4);
+    if (o->flags & OSSA_RENDER_TRANSPARENT) fr.bg[3] = 0;
+    rd_shading sh;
+    make_shading(o, &sh);
+    uint32_t bands = (image->height + BAND_ROWS - 1) / BAND_ROWS;
+    uint32_t workers = threads < bands ? threads : bands;
 
-    rd_target t;
-    memset(&t, 0, sizeof t);
-    t.width = image->width * ss;
-    t.height = image->height * ss;
-    t.transparent = (o->flags & OSSA_RENDER_TRANSPARENT) != 0;
-    size_t pixels = (size_t)t.width * t.height;
-    if (ss == 1) {
-        t.color = image->pixels;
-        t.stride = image->stride ? image->stride : (size_t)image->width * 4;
-    } else {
-        if (!ensure(s, (void **)&s->work_color, &s->work_color_size, pixels * 4))
-            return ossa__fail_nomem(error);
-        t.color = s->work_color;
-        t.stride = (size_t)t.width * 4;
-    }
-    if (ss == 1 && image->depth) {
-        t.depth = image->depth;
-    } else {
-        if (!ensure(s, (void **)&s->work_depth, &s->work_depth_size, pixels * sizeof(float)))
-            return ossa__fail_nomem(error);
-        t.depth = s->work_depth;
-    }
-    bool draw_model = !(o->flags & OSSA_RENDER_HIDE_MODEL) && s->num_triangles > 0;
-    bool skinned = o->pose && s->blend_indices;
-    if (draw_model && !ensure_vertex_buffers(s, skinned)) return ossa__fail_nomem(error);
+    /* Work memory: band buffers for each worker that needs them. */
+    rd_work *w = &s->work;
+    size_t band_pixels = (size_t)fr.width * BAND_ROWS * fr.ss;
+    fr.band_color_size = band_pixels * 4;
+    fr.band_depth_size = band_pixels * sizeof(float);
+    bool own_depth = fr.ss > 1 || !image->depth, own_color = fr.ss > 1;
+    if ((own_color && !ensure(s, (void **)&w->band_color, &w->band_color_cap,
+                              fr.band_color_size * workers)) ||
+        (own_depth && !ensure(s, (void **)&w->band_depth, &w->band_depth_cap,
+                              fr.band_depth_size * workers)))
+        return ossa__fail_nomem(error);
 
-    clear(&t, bg);
-    if (o->flags & OSSA_RENDER_GRID) ossa__rd_draw_grid(&t, cam, ss);
-
-    if (draw_model) {
-        if (skinned) {
-            ossa_skinning_matrices(s->num_joints, o->pose, (const float(*)[16])s->inverse_bind,
-                                   s->skin);
-            float *id = s->skin[s->num_joints];
-            memset(id, 0, 16 * sizeof *id);
-            id[0] = id[5] = id[10] = id[15] = 1;
-        }
-        rd_vertex_job vjobs[MAX_THREADS];
-        /* Small models are not worth a thread per part. */
-        uint32_t vparts = (s->num_vertices + 4095) / 4096;
-        if (vparts > threads) vparts = threads;
-        if (vparts == 0) vparts = 1;
-        for (uint32_t i = 0; i < vparts; i++) {
-            rd_vertex_job *j = &vjobs[i];
-            memset(j, 0, sizeof *j);
-            j->scene = s, j->camera = cam, j->shading = &sh;
-            j->width = t.width, j->height = t.height;
-            j->skinned = skinned, j->simd = o->simd;
-            j->first = (uint32_t)((uint64_t)s->num_vertices * i / vparts);
-            j->count = (uint32_t)((uint64_t)s->num_vertices * (i + 1) / vparts) - j->first;
-        }
-        ossa__rd_parallel(vparts, vertex_call, vjobs);
-        for (uint32_t i = 0; i < vparts; i++)
-            if (vjobs[i].status != OSSA_OK) {
-                if (error) *error = vjobs[i].error;
-                return OSSA_FAILED;
-            }
-        if (o->flags & OSSA_RENDER_SHADOW) {
-            rd_shadow shadow;
-            make_shadow(cam, vjobs, vparts, &shadow);
-            ossa__rd_draw_shadow(&t, cam, &shadow);
-        }
-        rd_raster_job rjobs[MAX_THREADS];
-        for (uint32_t i = 0; i < threads; i++) {
-            rd_raster_job *j = &rjobs[i];
-            j->scene = s, j->vertices = s->vertices, j->target = &t;
-            j->two_sided = (o->flags & OSSA_RENDER_TWO_SIDED) != 0;
-            j->textures = !(o->flags & OSSA_RENDER_NO_TEXTURES);
-            j->part = i, j->parts = threads;
-        }
-        ossa__rd_parallel(threads, raster_call, rjobs);
+    fr.draw_model = !(o->flags & OSSA_RENDER_HIDE_MODEL) && s->num_triangles > 0;
+    ossa_status st = OSSA_OK;
+    rd_shadow shadow;
+    memset(&shadow, 0, sizeof shadow);
+    if (fr.draw_model) {
+        if (!ensure_vertex_buffers(s, o->pose && s->blend_indices)) st = ossa__fail_nomem(error);
+        if (!st) st = vertex_stage(&fr, &sh, threads, &shadow, error);
+        fr.bins.band_rows = BAND_ROWS * fr.ss;
+        if (!st && !ossa__rd_bin(s, s->vertices, fr.height, (o->flags & OSSA_RENDER_TWO_SIDED) != 0,
+                                 &fr.bins))
+            st = ossa__fail_nomem(error);
     }
-    if ((o->flags & OSSA_RENDER_SKELETON) && s->num_joints) {
+    w->under.count = w->over.count = 0;
+    w->under.failed = w->over.failed = false;
+    uint32_t caps = w->under.capacity + w->over.capacity;
+    if (!st && (o->flags & OSSA_RENDER_GRID))
+        ossa__rd_grid(&w->under, &s->allocator, cam, fr.width, fr.height, fr.ss);
+    if (!st && fr.draw_model && (o->flags & OSSA_RENDER_SHADOW))
+        ossa__rd_shadow(&w->under, &s->allocator, cam, fr.width, fr.height, &shadow);
+    if (!st && (o->flags & OSSA_RENDER_SKELETON) && s->num_joints) {
         const float(*pose)[16] = o->pose ? o->pose : (const float(*)[16])s->bind_model;
-        ossa__rd_draw_skeleton(&t, cam, s, pose, ss);
+        ossa__rd_skeleton(&w->over, &s->allocator, cam, fr.width, fr.height, s, pose, fr.ss);
     }
-
-    if (ss > 1) {
-        resolve_job jobs[MAX_THREADS];
-        uint32_t parts = threads < image->height ? threads : image->height;
-        for (uint32_t i = 0; i < parts; i++) {
-            uint32_t a = (uint32_t)((uint64_t)image->height * i / parts);
-            uint32_t b = (uint32_t)((uint64_t)image->height * (i + 1) / parts);
-            jobs[i] = (resolve_job){&t, image, ss, a, b - a};
-        }
-        ossa__rd_parallel(parts, resolve_call, jobs);
+    s->memory += (size_t)(w->under.capacity + w->over.capacity - caps) * sizeof(rd_flat);
+    if (!st && (w->under.failed || w->over.failed)) st = ossa__fail_nomem(error);
+    if (!st) {
+        atomic_init(&fr.next_band, 0);
+        ossa__rd_parallel(workers, band_worker, &fr);
     }
-    return OSSA_OK;
+    return st;
 }

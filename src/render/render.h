@@ -66,6 +66,35 @@ typedef struct rd_material {
     int cull; /* RD_CULL_*: from the mesh's winding */
 } rd_material;
 
+/* A triangle in screen pixels (y down) of constant colour whose alpha is
+ * interpolated from its corners (0..1), blended without depth: the grid,
+ * the shadow and the skeleton are made of them. */
+typedef struct rd_flat {
+    float p[3][2];
+    float alpha[3];
+    uint8_t rgb[3];
+} rd_flat;
+
+/* A list of them, built once per render and drawn band by band; the
+ * storage is kept for the next render. */
+typedef struct rd_flats {
+    rd_flat *items;
+    uint32_t count, capacity;
+    bool failed; /* out of memory: the list is incomplete */
+} rd_flats;
+
+/* Memory of one render that the scene keeps for the next: per-thread
+ * band buffers, triangle bins, overlay triangles. */
+typedef struct rd_work {
+    uint8_t *band_color; /* one band buffer per thread, back to back */
+    float *band_depth;
+    size_t band_color_cap, band_depth_cap; /* bytes */
+    uint32_t *bin_start, *bin_items;
+    size_t bin_start_cap, bin_items_cap; /* entries */
+    rd_flats under; /* grid and shadow, drawn before the model */
+    rd_flats over;  /* the skeleton, drawn after it */
+} rd_work;
+
 struct ossa_render_scene {
     ossa_allocator allocator;
     uint32_t flags;
@@ -95,20 +124,19 @@ struct ossa_render_scene {
     float (*skin)[16];          /* num_joints + 1 */
     float *skinned_positions, *skinned_normals;
     rd_vertex *vertices;
-    uint8_t *work_color;
-    float *work_depth;
-    size_t work_color_size, work_depth_size; /* bytes */
+    rd_work work;
     size_t memory;
 };
 
-/* What one render draws into: the caller's image directly, or a larger
- * work buffer when supersampling. */
+/* Rows of one band of the picture, and where they are drawn: straight
+ * into the caller's image, or into a thread's band buffer that is then
+ * averaged down when supersampling. */
 typedef struct rd_target {
-    uint32_t width, height;
-    uint8_t *color;
-    size_t stride; /* bytes per row of color */
-    float *depth;  /* width * height */
-    bool transparent;
+    uint32_t width, height; /* of the whole picture (supersampled) */
+    uint32_t row0, row1;    /* the rows of this band: [row0, row1) */
+    uint8_t *color;         /* row row0 */
+    size_t stride;          /* bytes from one row of color to the next */
+    float *depth;           /* row row0; `width` floats per row */
 } rd_target;
 
 /* Shading settings of one render. */
@@ -120,19 +148,25 @@ typedef struct rd_shading {
 
 /* -- raster.c -- */
 
-/* Draws triangles [..) of the scene whose rows fall in this thread's
- * share: rows are dealt out in stripes of 16, stripe s going to `part`
- * when s % parts == part, so each pixel is always drawn by one thread in
- * triangle order and the result does not depend on `parts`. */
-typedef struct rd_raster_job {
-    const ossa_render_scene *scene;
-    const rd_vertex *vertices;
-    rd_target *target;
-    bool two_sided, textures;
-    uint32_t part, parts;
-} rd_raster_job;
+/* Triangle indices per band: bins[b] .. bins[b + 1] index `items`. A
+ * triangle goes to every band its screen rows touch, in triangle order,
+ * unless it is certainly not drawn (not finite, outside one clipping
+ * plane, culled, no area). */
+typedef struct rd_bins {
+    uint32_t bands, band_rows; /* band b holds rows [b * band_rows, ...) */
+    uint32_t *start;           /* bands + 1 */
+    uint32_t *items;
+} rd_bins;
 
-void ossa__rd_raster(const rd_raster_job *job);
+/* Fills `bins` (arrays from the scene's work memory); false when that
+ * memory cannot be had. */
+bool ossa__rd_bin(ossa_render_scene *scene, const rd_vertex *vertices, uint32_t height,
+                  bool two_sided, rd_bins *bins);
+
+/* Draws the given triangles (scene indices) into the rows of the target. */
+void ossa__rd_raster(const ossa_render_scene *scene, const rd_vertex *vertices,
+                     const rd_target *target, const uint32_t *triangles, uint32_t count,
+                     bool two_sided, bool textures);
 
 /* Screen position and depth of a clip-space vertex (outcode 0 or clipped
  * into the guard band), for a target of the given size. */
@@ -164,11 +198,9 @@ void ossa__rd_ground_axes(const float up[3], float e1[3], float e2[3]);
 
 /* -- overlay.c: what is drawn besides the model -- */
 
-/* A triangle in screen pixels (y down) blended with constant colour `rgb`
- * and alpha interpolated from the corners (0..1); no depth. Triangles are
- * closed on the top-left, so neighbours sharing an edge blend once. */
-void ossa__rd_blend_triangle(rd_target *t, float p[3][2], const float alpha[3],
-                             const uint8_t rgb[3]);
+/* Draws the triangles of the list that reach the target's rows. Closed on
+ * the top-left like the model's, so neighbours sharing an edge blend once. */
+void ossa__rd_draw_flats(const rd_target *t, const rd_flats *list);
 /* Blends `rgb` with alpha a (0..1) over the pixel ("over", straight alpha). */
 void ossa__rd_blend_pixel(uint8_t *dst, const uint8_t rgb[3], float a);
 
@@ -178,11 +210,16 @@ typedef struct rd_shadow {
     float strength;  /* peak alpha */
 } rd_shadow;
 
-void ossa__rd_draw_grid(rd_target *t, const ossa_render_camera *camera, uint32_t supersample);
-void ossa__rd_draw_shadow(rd_target *t, const ossa_render_camera *camera, const rd_shadow *s);
-void ossa__rd_draw_skeleton(rd_target *t, const ossa_render_camera *camera,
-                            const ossa_render_scene *scene, const float (*pose)[16],
-                            uint32_t supersample);
+/* Append the grid, the shadow blob and the skeleton's bones, for a
+ * picture of width x height pixels (supersampled: `supersample` pixels
+ * per output pixel, which sets line widths). */
+void ossa__rd_grid(rd_flats *list, const ossa_allocator *a, const ossa_render_camera *camera,
+                   uint32_t width, uint32_t height, uint32_t supersample);
+void ossa__rd_shadow(rd_flats *list, const ossa_allocator *a, const ossa_render_camera *camera,
+                     uint32_t width, uint32_t height, const rd_shadow *shadow);
+void ossa__rd_skeleton(rd_flats *list, const ossa_allocator *a, const ossa_render_camera *camera,
+                       uint32_t width, uint32_t height, const ossa_render_scene *scene,
+                       const float (*pose)[16], uint32_t supersample);
 
 /* -- quantize.c: GIF palettes -- */
 

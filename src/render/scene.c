@@ -38,11 +38,13 @@ void ossa_render_scene_free(ossa_render_scene *scene)
     ossa_render_scene *s = scene;
     if (s->materials)
         for (uint32_t m = 0; m <= s->num_meshes; m++) scene_release(s, s->materials[m].texture);
-    void *blocks[] = {s->positions,     s->normals,       s->texcoords,    s->blend_indices,
-                      s->blend_weights, s->triangles,     s->triangle_mesh, s->materials,
-                      s->parents,       s->inverse_bind,  s->bind_model,   s->skin,
-                      s->skinned_positions, s->skinned_normals, s->vertices, s->work_color,
-                      s->work_depth};
+    const rd_work *w = &s->work;
+    void *blocks[] = {s->positions,      s->normals,         s->texcoords,    s->blend_indices,
+                      s->blend_weights,  s->triangles,       s->triangle_mesh, s->materials,
+                      s->parents,        s->inverse_bind,    s->bind_model,   s->skin,
+                      s->skinned_positions, s->skinned_normals, s->vertices, w->band_color,
+                      w->band_depth,     w->bin_start,       w->bin_items,    w->under.items,
+                      w->over.items};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) scene_release(s, blocks[i]);
     ossa_allocator a = s->allocator;
     ossa__free(&a, s, sizeof *s);

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# `ossa render` and the pictures of `ossa demo`: exit codes, the files
+# written (PNG and GIF signatures and sizes read from their headers), every
+# view and option, identical bytes whatever the number of threads, merged
+# inputs. The pixels themselves are checked by tests/test_render*.c. Run by
+# ctest with
+#   OSSA_CLI        path to the ossa binary
+#   OSSA_SHARED_DIR path to ../shared (guy.iqm, Fox.glb in data/)
+#   OSSA_TEST_TMP   a scratch directory
+# The checks on shared files are skipped when ../shared/data is missing.
+set -euo pipefail
+
+. "$(dirname "$0")/cli_common.bash"
+
+# header_size FILE: "WIDTHxHEIGHT" from a PNG's IHDR or a GIF's logical
+# screen descriptor, "?" for anything else.
+header_size() {
+    python3 - "$1" <<'EOF'
+import struct, sys
+b = open(sys.argv[1], "rb").read(32)
+if b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR":
+    print("%dx%d" % struct.unpack(">II", b[16:24]))
+elif b[:6] == b"GIF89a":
+    print("%dx%d" % struct.unpack("<HH", b[6:10]))
+else:
+    print("?")
+EOF
+}
+
+# gif_frames FILE: the number of image descriptors in a GIF (walks the
+# blocks, so it is not fooled by 0x2C bytes inside image data).
+gif_frames() {
+    python3 - "$1" <<'EOF'
+import sys
+b = open(sys.argv[1], "rb").read()
+at = 13
+if b[10] & 0x80:
+    at += 3 << ((b[10] & 7) + 1)
+frames = 0
+def skip_blocks(at):
+    while b[at]:
+        at += b[at] + 1
+    return at + 1
+while at < len(b) and b[at] != 0x3B:
+    if b[at] == 0x21:
+        at = skip_blocks(at + 2)
+    elif b[at] == 0x2C:
+        frames += 1
+        flags = b[at + 9]
+        at += 10
+        if flags & 0x80:
+            at += 3 << ((flags & 7) + 1)
+        at = skip_blocks(at + 1)
+    else:
+        break
+print(frames)
+EOF
+}
+
+# expect_picture DESCRIPTION FILE SIZE: FILE exists with that header size.
+expect_picture() {
+    local got
+    got=$(header_size "$2" 2>/dev/null || echo missing)
+    if [ "$got" = "$3" ]; then ok; else fail "$1: $2 is '$got', expected $3"; fi
+}
+
+# -- Help and usage errors ----------------------------------------------------
+
+expect_rc 0 "render --help" render --help
+check "help names --sheet" grep -q -- "--sheet N" "$out"
+check "ossa --help lists render" sh -c '"$OSSA_CLI" --help | grep -q "^  render "'
+
+expect_rc 0 "demo" demo -o "$tmp/demo"
+for f in demo.png demo.gif; do
+    check "demo prints $f" grep -q "$tmp/demo/$f" "$out"
+done
+expect_picture "demo still" "$tmp/demo/demo.png" 512x512
+expect_picture "demo loop" "$tmp/demo/demo.gif" 320x320
+check "demo loop has the 30 frames of 'wave'" test "$(gif_frames "$tmp/demo/demo.gif")" = 30
+model=$tmp/demo/demo.iqm
+
+expect_rc 2 "no input" render
+expect_rc 2 "--time with --frame" render "$model" --time 1 --frame 2
+expect_rc 2 "--gif with --sheet" render "$model" --gif --sheet 4
+expect_rc 2 "--gif with --frame" render "$model" --gif --frame 2
+expect_rc 2 "unknown view" render "$model" --view diagonal
+expect_rc 2 "bad size" render "$model" --size 0x5
+expect_rc 2 "size too large" render "$model" --size 9000x10
+expect_rc 2 "bad --aa" render "$model" --aa 5
+expect_rc 2 "bad --sheet" render "$model" --sheet 0
+expect_rc 2 "bad --pitch" render "$model" --pitch 100
+expect_rc 2 "bad --distance" render "$model" --distance -1
+expect_rc 2 "bad --background" render "$model" --background red
+expect_rc 2 "bad --threads" render "$model" --threads 0
+expect_rc 2 "--plain with --skeleton" render "$model" --plain --skeleton
+expect_rc 2 "unknown option" render "$model" --colour
+expect_rc 1 "missing input" render "$tmp/nope.iqm" -o "$tmp/x.png"
+expect_rc 1 "unknown animation" render "$model" --anim nope -o "$tmp/x.png"
+check "unknown animation lists them" grep -q "wave" "$err"
+expect_rc 1 "unwritable output" render "$model" -o "$tmp/no/such/dir/x.png"
+check "unwritable output names the file" grep -q "no/such/dir/x.png" "$err"
+
+# A model without animations: a still works, a GIF does not.
+printf '# Inter-Quake Export\nmesh tri\nvp 0 0 0\nvp 1 0 0\nvp 0 0 1\nfm 0 2 1\n' >"$tmp/tri.iqe"
+expect_rc 0 "still of a static model" render "$tmp/tri.iqe" -o "$tmp/tri.png" --size 40x30
+expect_picture "static still" "$tmp/tri.png" 40x30
+expect_rc 1 "GIF of a static model" render "$tmp/tri.iqe" --gif -o "$tmp/tri.gif"
+check "says there is no animation" grep -q "no animation" "$err"
+
+# -- Outputs ------------------------------------------------------------------
+
+# The default name: the input's, in the current directory.
+(cd "$tmp" && "$OSSA_CLI" render "$model" --size 32x32 >/dev/null 2>&1)
+expect_picture "default output name" "$tmp/demo.png" 32x32
+(cd "$tmp" && "$OSSA_CLI" render "$model" --gif --size 24x24 >/dev/null 2>&1)
+expect_picture "default GIF name" "$tmp/demo.gif" 24x24
+
+for view in front side back top 34 three-quarter; do
+    for proj in "" --ortho; do
+        expect_rc 0 "view $view $proj" render "$model" --view "$view" $proj --size 64x48 \
+            -o "$tmp/view-$view$proj.png"
+        expect_picture "view $view $proj" "$tmp/view-$view$proj.png" 64x48
+    done
+done
+check "views differ" sh -c "! cmp -s '$tmp/view-front.png' '$tmp/view-side.png'"
+
+i=0
+for opts in "--skeleton" "--plain" "--background transparent" "--background 203040" \
+    "--background ff00ff80" "--aa 1" "--aa 3" "--aa 4" "--yaw 10 --pitch -20" \
+    "--distance 3" "--no-textures" "--anim bend --time 0.5" "--frame 12.5" "--anim 1"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    expect_rc 0 "option $opts" render "$model" $opts --size 48x48 -o "$tmp/opt$i.png"
+    expect_picture "option $opts" "$tmp/opt$i.png" 48x48
+done
+check "a pose differs from the bind pose" sh -c "! cmp -s '$tmp/opt1.png' '$tmp/opt13.png' "
+
+# The same bytes whatever the number of threads.
+for n in 1 2 3 8; do
+    expect_rc 0 "threads $n" render "$model" --anim wave --frame 9 --skeleton --size 96x80 \
+        --threads "$n" -o "$tmp/threads$n.png"
+done
+for n in 2 3 8; do
+    check "threads $n gives the bytes of 1" cmp -s "$tmp/threads1.png" "$tmp/threads$n.png"
+done
+
+expect_rc 0 "sheet" render "$model" --anim wave --sheet 6 --size 40x30 -o "$tmp/sheet.png"
+expect_picture "sheet of 6 cells, 3 x 2" "$tmp/sheet.png" 120x60
+expect_rc 0 "sheet of one" render "$model" --sheet 1 --size 40x30 -o "$tmp/sheet1.png"
+expect_picture "sheet of one cell" "$tmp/sheet1.png" 40x30
+
+expect_rc 0 "gif" render "$model" --anim bend --gif --size 40x40 -o "$tmp/bend.gif"
+expect_picture "gif" "$tmp/bend.gif" 40x40
+check "one-shot 'bend' gives its 20 frames" test "$(gif_frames "$tmp/bend.gif")" = 20
+expect_rc 0 "gif at 10 fps" render "$model" --anim bend --gif --fps 10 --size 40x40 \
+    -o "$tmp/bend10.gif"
+check "20 frames at 20 fps are 10 at 10 fps" test "$(gif_frames "$tmp/bend10.gif")" = 10
+expect_rc 0 "transparent gif" render "$model" --gif --background transparent --size 32x32 \
+    -o "$tmp/clear.gif"
+
+# -- Real files -----------------------------------------------------------------
+
+if [ -d "$shared/data" ]; then
+    guy=$shared/data/iqm/guy.iqm
+    expect_rc 0 "guy.iqm dance" render "$guy" --anim dance --frame 30 -o "$tmp/guy.png"
+    expect_picture "guy.iqm" "$tmp/guy.png" 512x512
+    check "a material without an image is reported" grep -q "Materialcube" "$err"
+    expect_rc 0 "guy.iqm mesh + guyanim.iqm animations" \
+        render "$guy" "$shared/data/iqm/guyanim.iqm" --anim 2 --sheet 4 -o "$tmp/guy-sheet.png"
+    expect_picture "merged sheet" "$tmp/guy-sheet.png" 512x512
+    expect_rc 0 "Fox.glb" render "$shared/data/gltf/Fox.glb" -o "$tmp/fox.png"
+    check "Fox.glb's texture loads quietly" test ! -s "$err"
+    expect_rc 0 "CesiumMan.glb (a JPEG texture)" render "$shared/data/gltf/CesiumMan.glb" \
+        --size 64x64 -o "$tmp/cesium.png"
+    check "the JPEG is reported" grep -q "not PNG" "$err"
+else
+    skip_part "../shared/data not found"
+fi
+
+summary
