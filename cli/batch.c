@@ -21,6 +21,7 @@ typedef struct batch {
     pthread_mutex_t lock;
     pthread_cond_t finished_one;
     int (*job)(void *user, int index);
+    int (*finish)(void *user, int index);
     void *user;
     slot *slots;
     int count, next, finished, failed, printed;
@@ -95,8 +96,8 @@ static void draw_progress(const batch *b, int finished, int failed)
 static void print_ready(batch *b)
 {
     while (b->printed < b->count && b->slots[b->printed].done) {
-        slot *s = &b->slots[b->printed++];
-        int finished = b->finished, failed = b->failed;
+        int index = b->printed++;
+        slot *s = &b->slots[index];
         pthread_mutex_unlock(&b->lock);
         clear_progress(b);
         if (s->out_size) fwrite(s->out, 1, s->out_size, stdout);
@@ -105,16 +106,27 @@ static void print_ready(batch *b)
         free(s->out);
         free(s->err);
         s->out = s->err = NULL;
+        int rc = !s->rc && b->finish ? b->finish(b->user, index) : 0;
+        fflush(stdout);
+        pthread_mutex_lock(&b->lock);
+        if (rc) {
+            s->rc = rc;
+            b->failed++;
+        }
+        int finished = b->finished, failed = b->failed;
+        pthread_mutex_unlock(&b->lock);
         draw_progress(b, finished, failed);
         pthread_mutex_lock(&b->lock);
     }
 }
 
-int batch_run(int count, int threads, int (*job)(void *user, int index), void *user, int *worst)
+int batch_run(int count, int threads, int (*job)(void *user, int index),
+              int (*finish)(void *user, int index), void *user)
 {
     batch b;
     memset(&b, 0, sizeof b);
     b.job = job;
+    b.finish = finish;
     b.user = user;
     b.count = count;
     b.progress = isatty(STDERR_FILENO);
@@ -122,7 +134,6 @@ int batch_run(int count, int threads, int (*job)(void *user, int index), void *u
     b.slots = calloc((size_t)count + 1, sizeof *b.slots);
     if (!b.slots) {
         cli_error("out of memory");
-        *worst = CLI_EXIT_INPUT;
         return count;
     }
     pthread_mutex_init(&b.lock, NULL);
@@ -167,11 +178,8 @@ int batch_run(int count, int threads, int (*job)(void *user, int index), void *u
     for (int t = 0; t < started; t++) pthread_join(pool[t], NULL);
     clear_progress(&b);
     int failed = 0;
-    *worst = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count; i++)
         if (b.slots[i].rc) failed++;
-        if (b.slots[i].rc > *worst) *worst = b.slots[i].rc;
-    }
     free(pool);
     free(b.slots);
     pthread_mutex_destroy(&b.lock);

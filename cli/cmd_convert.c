@@ -123,12 +123,24 @@ static int make_out_dir(const char *dir)
 typedef struct each_run {
     const convert_plan *plan;
     char **outputs;
+    convert_output *kept; /* per input: its files, until written in order */
 } each_run;
 
+/* Jobs convert in parallel; their files are written in input order by
+ * each_finish, so that which of two inputs writing one file (images
+ * beside the outputs, say) wins, or fails for lack of --force, does not
+ * depend on -j. */
 static int each_job(void *user, int index)
 {
     const each_run *r = user;
-    return convert_run(r->plan, &r->plan->inputs[index], 1, r->outputs[index], 1);
+    return convert_run(r->plan, &r->plan->inputs[index], 1, r->outputs[index], 1,
+                       &r->kept[index]);
+}
+
+static int each_finish(void *user, int index)
+{
+    const each_run *r = user;
+    return convert_commit(r->plan, r->outputs[index], &r->kept[index]);
 }
 
 static int run_each(const convert_plan *plan)
@@ -154,15 +166,17 @@ static int run_each(const convert_plan *plan)
     if (!rc) {
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        each_run r = {plan, outputs};
-        int worst = 0;
-        int failed = batch_run(n, plan->jobs, each_job, &r, &worst);
+        each_run r = {plan, outputs, calloc((size_t)n + 1, sizeof *r.kept)};
+        int failed = r.kept ? batch_run(n, plan->jobs, each_job, each_finish, &r) : n;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
         fprintf(stderr, "ossa: %d input%s: %d converted, %d failed (%.1f s)\n", n,
                 n == 1 ? "" : "s", n - failed, failed, s);
-        (void)worst;
         rc = failed ? CLI_EXIT_INPUT : CLI_EXIT_OK;
+        /* Jobs that failed before their files were written keep nothing,
+         * but a failed finish may leave its copies. */
+        for (int i = 0; r.kept && i < n; i++) convert_output_free(&r.kept[i]);
+        free(r.kept);
     }
     for (int i = 0; outputs && i < n; i++) free(outputs[i]);
     free(outputs);
@@ -180,10 +194,10 @@ int cmd_convert(int argc, char **argv)
     } else if (plan.out_dir) {
         char *out = output_name(&plan, plan.inputs[0].arg);
         rc = out ? make_out_dir(plan.out_dir) : CLI_EXIT_INPUT;
-        if (!rc) rc = convert_run(&plan, plan.inputs, plan.num_inputs, out, 0);
+        if (!rc) rc = convert_run(&plan, plan.inputs, plan.num_inputs, out, 0, NULL);
         free(out);
     } else {
-        rc = convert_run(&plan, plan.inputs, plan.num_inputs, plan.output, 0);
+        rc = convert_run(&plan, plan.inputs, plan.num_inputs, plan.output, 0, NULL);
     }
     convert_plan_free(&plan);
     return rc;

@@ -57,17 +57,31 @@ void convert_plan_free(convert_plan *plan);
  * warnings and errors to cli_err(); NULL on failure. */
 ossa_model *convert_load(const convert_plan *plan, const convert_input *inputs, int n);
 
+/* Copies of the files of one write, kept to be written later. */
+typedef struct convert_output {
+    ossa_output_file *files;
+    size_t count;
+} convert_output;
+void convert_output_free(convert_output *kept);
+
 /* Loads, edits and writes one output ("-" = stdout). Messages go to
  * cli_err(), "wrote" lines to cli_out(). Returns an exit code. `list_all`
- * prints a "wrote" line for every file (else only when several are). */
+ * prints a "wrote" line for every file (else only when several are). With
+ * `kept`, the files are not written but kept there for convert_commit. */
 int convert_run(const convert_plan *plan, const convert_input *inputs, int n, const char *out,
-                int list_all);
+                int list_all, convert_output *kept);
+/* Writes kept files (as ossa_write_file would have), prints a "wrote"
+ * line per file and errors, frees them. Returns an exit code. */
+int convert_commit(const convert_plan *plan, const char *out, convert_output *kept);
 
-/* Runs job(user, i) for i in [0, count) on `threads` threads. Each job's
- * cli_out() and cli_err() are buffered and printed whole, in job order, so
- * the output does not depend on `threads`. On a terminal, stderr shows a
+/* Runs job(user, i) for i in [0, count) on `threads` threads, then, in
+ * this thread and in job order, finish(user, i) (may be NULL) for each job
+ * that returned 0. Each job's cli_out() and cli_err() are buffered and
+ * printed whole, in job order, before its finish, so that what is printed
+ * and written does not depend on `threads`. On a terminal, stderr shows a
  * progress line (done, failed, elapsed, rate). Returns the number of jobs
- * that returned nonzero; *worst gets the largest exit code. */
-int batch_run(int count, int threads, int (*job)(void *user, int index), void *user, int *worst);
+ * whose job or finish returned nonzero. */
+int batch_run(int count, int threads, int (*job)(void *user, int index),
+              int (*finish)(void *user, int index), void *user);
 
 #endif

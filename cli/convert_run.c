@@ -208,10 +208,13 @@ ossa_model *convert_load(const convert_plan *plan, const convert_input *inputs, 
 
 /* -- Writing -- */
 
+/* What a write reports to: its messages' file name, the files written,
+ * and (batch jobs) where the files are kept instead. */
 typedef struct write_report {
     const char *out;
     char **paths;
     size_t count;
+    convert_output *kept;
 } write_report;
 
 static void print_diagnostic(void *user, const ossa_diagnostic *d)
@@ -263,13 +266,88 @@ static ossa_status to_stdout(void *user, const ossa_output_file *files, size_t c
     return OSSA_OK;
 }
 
+/* Keeps copies of the files a write would make (batch jobs: written in
+ * input order afterwards by convert_commit). */
+static ossa_status keep_files(void *user, const ossa_output_file *files, size_t count,
+                              ossa_error *error)
+{
+    convert_output *kept = ((write_report *)user)->kept;
+    kept->files = calloc(count + 1, sizeof *kept->files);
+    for (size_t i = 0; kept->files && i < count; i++) {
+        char *path = strdup(files[i].path);
+        void *data = malloc(files[i].size + 1);
+        kept->files[kept->count++] = (ossa_output_file){path, data, files[i].size};
+        if (!path || !data) break;
+        memcpy(data, files[i].data, files[i].size);
+    }
+    if (!kept->files || kept->count < count || !kept->files[count - 1].path ||
+        !kept->files[count - 1].data) {
+        snprintf(error->message, sizeof error->message, "out of memory");
+        error->code = OSSA_ERROR_NOMEM;
+        error->severity = OSSA_SEVERITY_ERROR;
+        error->offset = OSSA_NO_OFFSET;
+        return OSSA_FAILED;
+    }
+    return OSSA_OK;
+}
+
+void convert_output_free(convert_output *kept)
+{
+    for (size_t i = 0; i < kept->count; i++) {
+        free((void *)kept->files[i].path);
+        free((void *)kept->files[i].data);
+    }
+    free(kept->files);
+    kept->files = NULL;
+    kept->count = 0;
+}
+
+/* Prints a failed write, with the way out when files exist. */
+static void write_failed(ossa_error *error, const char *out)
+{
+    if (!error->file[0]) snprintf(error->file, sizeof error->file, "%s", out);
+    cli_report_error(error);
+    if (error->code == OSSA_ERROR_EXISTS) cli_error("%s: --force replaces them", out);
+}
+
+/* A format that wrote several files lists them all, so that nothing
+ * appears beside OUT unannounced. */
+static void print_written(write_report *report, int list_all)
+{
+    for (size_t i = 0; i < report->count; i++) {
+        if (list_all || report->count > 1) fprintf(cli_out(), "wrote %s\n", report->paths[i]);
+        free(report->paths[i]);
+    }
+    free(report->paths);
+    report->paths = NULL;
+    report->count = 0;
+}
+
+int convert_commit(const convert_plan *plan, const char *out, convert_output *kept)
+{
+    ossa_write_options w = plan->write;
+    write_report report = {out, NULL, 0, kept};
+    w.diagnostic = print_diagnostic;
+    w.wrote = note_written;
+    w.user = &report;
+    ossa_error error;
+    int rc = CLI_EXIT_OK;
+    if (ossa_write_output_files(kept->files, kept->count, &w, &error) != OSSA_OK) {
+        write_failed(&error, out);
+        rc = CLI_EXIT_INPUT;
+    }
+    print_written(&report, 1);
+    convert_output_free(kept);
+    return rc;
+}
+
 int convert_run(const convert_plan *plan, const convert_input *inputs, int n, const char *out,
-                int list_all)
+                int list_all, convert_output *kept)
 {
     ossa_model *model = convert_load(plan, inputs, n);
     if (!model) return CLI_EXIT_INPUT;
     ossa_write_options w = plan->write;
-    write_report report = {out, NULL, 0};
+    write_report report = {out, NULL, 0, kept};
     w.diagnostic = print_diagnostic;
     w.wrote = note_written;
     w.user = &report;
@@ -278,6 +356,8 @@ int convert_run(const convert_plan *plan, const convert_input *inputs, int n, co
         w.output = to_stdout;
         w.flags |= OSSA_WRITE_GLTF_EMBED; /* one .gltf file, its buffer inside */
         report.out = "-";
+    } else if (kept) {
+        w.output = keep_files;
     }
     int rc = CLI_EXIT_OK;
     /* --anim where the format writes every animation (or none) changes
@@ -295,18 +375,10 @@ int convert_run(const convert_plan *plan, const convert_input *inputs, int n, co
     ossa_error error;
     memset(&error, 0, sizeof error);
     if (!rc && ossa_write_file(model, out, &w, &error) != OSSA_OK) {
-        if (!error.file[0]) snprintf(error.file, sizeof error.file, "%s", out);
-        cli_report_error(&error);
-        if (error.code == OSSA_ERROR_EXISTS) cli_error("%s: --force replaces them", out);
+        write_failed(&error, out);
         rc = CLI_EXIT_INPUT;
     }
-    /* A format that wrote several files lists them all, so that nothing
-     * appears beside OUT unannounced. */
-    for (size_t i = 0; i < report.count; i++) {
-        if (list_all || report.count > 1) fprintf(cli_out(), "wrote %s\n", report.paths[i]);
-        free(report.paths[i]);
-    }
-    free(report.paths);
+    print_written(&report, list_all);
     ossa_model_free(model);
     return rc;
 }

@@ -742,6 +742,14 @@ void ossa_free_buffer(void *data, const ossa_allocator *allocator);
 ossa_status ossa_write_file(const ossa_model *model, const char *path,
                             const ossa_write_options *options, ossa_error *error);
 
+/* Writes files the way ossa_write_file does (temporaries renamed into
+ * place together, devices and FIFOs written into, OSSA_WRITE_NO_REPLACE
+ * and `wrote` honoured; `output` ignored): for the files an `output`
+ * callback received, written later or elsewhere (ossa convert -j writes
+ * the files of parallel conversions in input order with it). */
+ossa_status ossa_write_output_files(const ossa_output_file *files, size_t count,
+                                    const ossa_write_options *options, ossa_error *error);
+
 /* Formats by name ("iqm") or file extension (".iqm", "guy.iqm");
  * OSSA_FORMAT_AUTO when unknown. */
 ossa_format ossa_format_from_name(const char *name_or_path);

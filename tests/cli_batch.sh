@@ -122,9 +122,27 @@ for name in sorted(os.listdir("in")):
         ok = False
 sys.exit(0 if ok else 1)
 EOF
-check "one wrote line per converted input" test "$(grep -c '^wrote ' out1.stdout)" -eq "$converted"
+check "one wrote line per converted input's model" \
+    test "$(grep -c '^wrote out/.*\.iqm$' out1.stdout)" -eq "$converted"
 check "no progress line when stderr is not a terminal" test "$(grep -c $'\r' out1.stderr)" -eq 0
 check "the last line is the summary" grep -q '^ossa: 200 inputs: [0-9]* converted, [0-9]* failed ([0-9.]* s)$' <(tail -n 1 out1.stderr)
+
+# Two inputs whose outputs share a file (the texture written beside each
+# model): the files are written in input order, so the second fails for
+# lack of --force whatever -j is, and with --force it wins.
+if [ -f "$shared/data/gltf/Fox.glb" ]; then
+    cp "$shared/data/gltf/Fox.glb" fox1.glb
+    cp "$shared/data/gltf/Fox.glb" fox2.glb
+    for j in 1 2 4; do
+        rm -rf shared_out
+        expect_rc 1 "two models, one texture, -j $j" convert --each fox1.glb fox2.glb --out-dir shared_out --format iqm -j "$j"
+        check "-j $j: the first is written" test -f shared_out/fox1.iqm
+        check "-j $j: the second is refused" test ! -f shared_out/fox2.iqm
+        check "-j $j: it names the file" grep -q "fox_material.png already exist" "$err"
+    done
+    expect_rc 0 "with --force both are written" convert --each fox1.glb fox2.glb --out-dir shared_out --format iqm -j 2 --force
+    check "the second too" test -f shared_out/fox2.iqm
+fi
 
 # Two inputs that would write one output: refused before anything runs.
 cp d/demo.iqm again.iqm

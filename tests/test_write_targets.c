@@ -194,6 +194,7 @@ typedef struct captured {
     size_t count;
     char paths[4][256];
     size_t sizes[4];
+    void *data[4];
 } captured;
 
 static ossa_status capture(void *user, const ossa_output_file *files, size_t count,
@@ -205,6 +206,8 @@ static ossa_status capture(void *user, const ossa_output_file *files, size_t cou
     for (size_t i = 0; i < count && i < 4; i++) {
         snprintf(c->paths[i], sizeof c->paths[i], "%s", files[i].path);
         c->sizes[i] = files[i].size;
+        c->data[i] = malloc(files[i].size);
+        memcpy(c->data[i], files[i].data, files[i].size);
     }
     return OSSA_OK;
 }
@@ -229,6 +232,26 @@ static void test_output_callback(void **state)
     struct stat st;
     assert_int_equal(stat(gltf, &st), -1);
     assert_int_equal(stat(bin, &st), -1);
+
+    /* Written later, as they would have been. */
+    ossa_output_file files[2];
+    for (int i = 0; i < 2; i++) files[i] = (ossa_output_file){c.paths[i], c.data[i], c.sizes[i]};
+    ossa_write_options later = {0};
+    later.flags = OSSA_WRITE_NO_REPLACE;
+    assert_int_equal(ossa_write_output_files(files, 2, &later, &err), OSSA_OK);
+    for (int i = 0; i < 2; i++) {
+        size_t size;
+        unsigned char *got = ts_read_file(c.paths[i], &size);
+        assert_non_null(got);
+        assert_int_equal(size, c.sizes[i]);
+        assert_memory_equal(got, c.data[i], size);
+        free(got);
+    }
+    /* Again: they exist now, and the flag refuses both. */
+    assert_int_equal(ossa_write_output_files(files, 2, &later, &err), OSSA_FAILED);
+    assert_int_equal(err.code, OSSA_ERROR_EXISTS);
+    assert_string_equal(err.file, gltf);
+    for (int i = 0; i < 2; i++) free(c.data[i]);
     ossa_model_free(m);
     free(gltf);
     free(bin);

@@ -314,3 +314,16 @@ void ossa__close_sibling(ossa_sibling *file)
     file->data = NULL;
     file->size = 0;
 }
+
+ossa_status ossa_write_output_files(const ossa_output_file *files, size_t count,
+                                    const ossa_write_options *options, ossa_error *error)
+{
+    ossa__error_begin(error, count ? files[0].path : "");
+    ossa_write_options opts;
+    if (options)
+        opts = *options;
+    else
+        memset(&opts, 0, sizeof opts);
+    opts.output = NULL; /* these are the files an output callback received */
+    return ossa__write_files_atomic(files, count, &opts, error);
+}
