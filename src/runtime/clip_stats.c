@@ -51,15 +51,16 @@ ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const
         stats->constant_tracks = p.h->constant_tracks;
         stats->animated_tracks = p.h->num_tracks;
         for (uint32_t s = 0; s < p.h->num_segments; s++) {
-            const unsigned char *seg = p.data + p.segments[s];
+            const unsigned char *at = p.data + p.segments[s] + OSSA_PACKED_SEGMENT_HEAD;
             for (uint32_t t = 0; t < p.h->num_tracks; t++) {
-                uint32_t b = seg[4 + (size_t)t * OSSA_PACKED_TRACK_BYTES];
+                uint32_t b = OSSA_PACKED_BITS(at[0]);
                 stats->bits_histogram[b <= 32 ? b : 32]++;
+                at += ossa__packed_info_size(at[0]);
             }
         }
     } else {
         stats->animated_tracks = 3 * n;
-        stats->bits_histogram[32] = 3 * n * ((nf + OSSA_PACKED_SEGMENT - 1) / OSSA_PACKED_SEGMENT);
+        stats->bits_histogram[32] = 3 * n * ossa__packed_num_segments(nf);
     }
     if (n == 0) return OSSA_OK;
 

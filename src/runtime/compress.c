@@ -11,16 +11,19 @@
  *    keeps within a quarter of the bound are constant: the clip's template
  *    frame holds them and the keys hold nothing.
  * 2. Each other track gets its range over the clip (min, extent per
- *    component). Per segment of 16 frames, its range within that as 8-bit
- *    fractions of the clip's, and the fewest bits per component (0, 3-19,
- *    or raw floats) that keep the track's own error, measured on a shell
- *    that reaches its descendants, within half the bound.
+ *    component). Per segment of 16 frames, the fewest bits per component
+ *    (0, 3-19, or raw floats) that keep the track's own error, measured
+ *    on a shell that reaches its descendants, within 3/4 of the bound,
+ *    with the clip's range or with the segment's own (6 more bytes, as
+ *    8-bit fractions of the clip's), whichever costs fewer bits.
  * 3. Then every frame of the segment is decoded and measured in model
  *    space; while a joint exceeds the bound, the track on its chain to the
  *    root with the largest own error takes the next bit rate. If only a
  *    constant track can be blamed, it becomes animated and compression
- *    starts over.
- * Rotations are stored as x, y, z with w >= 0 (w rebuilt). */
+ *    starts over. Last, the tracks with the most bits give one back
+ *    while every frame stays within the bound.
+ * Rotations keep three components; the fourth, the one that stays
+ * farthest from 0 over the clip, made >= 0 in every key, is rebuilt. */
 #include "runtime/compress.h"
 #include "runtime/quantize.h"
 
@@ -87,10 +90,13 @@ double ossa__bind_size(const ossa_model *model)
 
 typedef struct track {
     uint32_t joint, kind;
+    uint32_t dropped; /* rotations: the component rebuilt from the others */
+    uint16_t q16[6];  /* rotations: the range as stored (min, extent) */
     ossa__packed_track rec;
     /* Per segment: bits and range bytes (7), the track's own error. */
     unsigned char info[7];
     uint32_t rate; /* index into RATES */
+    int ranged;    /* this segment has its own range (7 bytes, not 1) */
     double own_error;
 } track;
 
@@ -163,8 +169,9 @@ static ossa_status prepare(ctx *c, const ossa_animation *anim, ossa_error *error
     c->is_bind = ossa__temp_calloc(m, (size_t)n * 3 + 1, 1);
     c->cval = ossa__temp_calloc(m, (size_t)n * 3 + 1, sizeof *c->cval);
     c->tracks = ossa__temp_calloc(m, (size_t)n * 3 + 1, sizeof *c->tracks);
-    c->lossy = ossa__temp_calloc(m, (size_t)OSSA_PACKED_SEGMENT * n + 1, sizeof *c->lossy);
-    c->lossym = ossa__temp_calloc(m, (size_t)OSSA_PACKED_SEGMENT * n + 1, sizeof *c->lossym);
+    /* The last segment may hold up to 2 * 16 - 1 frames. */
+    c->lossy = ossa__temp_calloc(m, (size_t)2 * OSSA_PACKED_SEGMENT * n + 1, sizeof *c->lossy);
+    c->lossym = ossa__temp_calloc(m, (size_t)2 * OSSA_PACKED_SEGMENT * n + 1, sizeof *c->lossym);
     c->joint_error = ossa__temp_calloc(m, n + 1, sizeof *c->joint_error);
     if (!c->raw || !c->rawm || !c->radius || !c->pscale || !c->constant || !c->is_bind || !c->cval ||
         !c->tracks || !c->lossy || !c->lossym || !c->joint_error)
@@ -295,14 +302,30 @@ static void choose_constants(ctx *c)
 
 /* -- Segments ---------------------------------------------------------------------- */
 
+/* Track t's three stored components at frame f: for rotations, the
+ * quaternion with its dropped component made >= 0, that one left out. */
+static void track_values(const ctx *c, const track *t, uint32_t f, float x[3])
+{
+    const ossa_transform *r = &c->raw[(size_t)f * c->n + t->joint];
+    if (t->kind != OSSA_TRACK_ROTATION) {
+        float v[4];
+        get_kind(r, t->kind, v);
+        memcpy(x, v, 12);
+        return;
+    }
+    float sign = r->rotation[t->dropped] < 0 ? -1.0f : 1.0f;
+    for (uint32_t k = 0, o = 0; k < 4; k++)
+        if (k != t->dropped) x[o++] = sign * r->rotation[k];
+}
+
 /* Sets t's range bytes for frames [f0, f1) at rate index r. */
 static void track_range(const ctx *c, track *t, uint32_t f0, uint32_t f1, uint32_t r)
 {
-    float lo[3], hi[3], x[4];
-    get_kind(&c->raw[(size_t)f0 * c->n + t->joint], t->kind, x);
+    float lo[3], hi[3], x[3];
+    track_values(c, t, f0, x);
     for (int k = 0; k < 3; k++) lo[k] = hi[k] = x[k];
     for (uint32_t f = f0 + 1; f < f1; f++) {
-        get_kind(&c->raw[(size_t)f * c->n + t->joint], t->kind, x);
+        track_values(c, t, f, x);
         for (int k = 0; k < 3; k++) {
             lo[k] = x[k] < lo[k] ? x[k] : lo[k];
             hi[k] = x[k] > hi[k] ? x[k] : hi[k];
@@ -310,7 +333,9 @@ static void track_range(const ctx *c, track *t, uint32_t f0, uint32_t f1, uint32
     }
     t->rate = r;
     t->info[0] = RATES[r];
-    if (RATES[r] == 0) {
+    if (!t->ranged || RATES[r] == OSSA_PACKED_RAW_BITS) {
+        memset(t->info + 1, 0, 6); /* the clip's range */
+    } else if (RATES[r] == 0) {
         /* One value for the segment: the 8-bit fraction nearest its middle. */
         for (int k = 0; k < 3; k++) {
             float e = t->rec.extent[k];
@@ -319,19 +344,18 @@ static void track_range(const ctx *c, track *t, uint32_t f0, uint32_t f1, uint32
             t->info[1 + k] = (unsigned char)(a < 0 ? 0 : a > 255 ? 255 : a);
             t->info[4 + k] = 0;
         }
-    } else if (RATES[r] == OSSA_PACKED_RAW_BITS) {
-        memset(t->info + 1, 0, 6);
     } else {
         ossa__segment_range(lo, hi, t->rec.min, t->rec.extent, t->info);
     }
+    if (t->ranged && RATES[r] != OSSA_PACKED_RAW_BITS) t->info[0] |= OSSA_PACKED_RANGED;
 }
 
 /* Track t's key at frame f as the sampler will decode it. */
 static void decode(const ctx *c, const track *t, uint32_t f, float v[4], uint32_t q[3])
 {
-    float x[4];
-    get_kind(&c->raw[(size_t)f * c->n + t->joint], t->kind, x);
-    uint32_t bits = t->info[0];
+    float x[3];
+    track_values(c, t, f, x);
+    uint32_t bits = OSSA_PACKED_BITS(t->info[0]);
     if (bits == OSSA_PACKED_RAW_BITS) {
         memcpy(q, x, 12);
     } else {
@@ -403,13 +427,27 @@ static int32_t find_track(const ctx *c, const int32_t *index, uint32_t j, uint32
  * promoting a constant track (compression must start over). */
 static int fit_segment(ctx *c, const int32_t *index, uint8_t *bumped, uint32_t f0, uint32_t f1)
 {
+    /* Each track's own fewest bits, with and without a range of the
+     * segment's own (6 bytes): whichever costs fewer bits. */
     for (uint32_t t = 0; t < c->num_tracks; t++) {
         track *tr = &c->tracks[t];
-        for (uint32_t r = 0; r < NUM_RATES; r++) {
-            track_range(c, tr, f0, f1, r);
-            tr->own_error = track_error(c, tr, f0, f1);
-            if (tr->own_error <= TRACK_SHARE * c->bound) break;
+        uint32_t best[2];
+        for (int ranged = 0; ranged < 2; ranged++) {
+            tr->ranged = ranged;
+            best[ranged] = NUM_RATES - 1;
+            for (uint32_t r = 0; r < NUM_RATES; r++) {
+                track_range(c, tr, f0, f1, r);
+                if (track_error(c, tr, f0, f1) <= TRACK_SHARE * c->bound) {
+                    best[ranged] = r;
+                    break;
+                }
+            }
         }
+        uint64_t cost0 = 3ull * RATES[best[0]] * (f1 - f0);
+        uint64_t cost1 = 48 + 3ull * RATES[best[1]] * (f1 - f0);
+        tr->ranged = cost1 < cost0;
+        track_range(c, tr, f0, f1, best[tr->ranged]);
+        tr->own_error = track_error(c, tr, f0, f1);
     }
     for (;;) {
         double worst = measure(c, f0, f1);
@@ -452,6 +490,31 @@ static int fit_segment(ctx *c, const int32_t *index, uint8_t *bumped, uint32_t f
         }
         if (!progress) break; /* the bound is below float precision: keep the best */
     }
+    /* The bumps above may have overshot, and the shares are guesses: the
+     * track with the most bits takes one rate less where every frame
+     * stays within the bound, again and again. */
+    /* Sweeps repeat while one lowers something; a track that cannot go
+     * lower is not tried again. */
+    memset(bumped, 0, c->num_tracks + 1);
+    if (measure(c, f0, f1) <= c->bound)
+        for (uint32_t round = 0; round < c->num_tracks * (uint32_t)NUM_RATES; round++) {
+            int32_t pick = -1;
+            for (uint32_t t = 0; t < c->num_tracks; t++)
+                if (!bumped[t] && c->tracks[t].rate > 0 &&
+                    (pick < 0 || c->tracks[t].rate > c->tracks[pick].rate))
+                    pick = (int32_t)t;
+            if (pick < 0) break;
+            track *tr = &c->tracks[pick];
+            uint32_t rate = tr->rate;
+            double own = tr->own_error;
+            track_range(c, tr, f0, f1, rate - 1);
+            tr->own_error = track_error(c, tr, f0, f1);
+            if (measure(c, f0, f1) > c->bound) {
+                track_range(c, tr, f0, f1, rate);
+                tr->own_error = own;
+                bumped[pick] = 1;
+            }
+        }
     return 0;
 }
 
@@ -472,7 +535,7 @@ ossa_status ossa__compress(const ossa_model *model, uint32_t animation, float ma
     c.bound = max_error;
     c.shell = shell;
     uint32_t n = c.n, nf = c.nf;
-    uint32_t nseg = (nf + OSSA_PACKED_SEGMENT - 1) / OSSA_PACKED_SEGMENT;
+    uint32_t nseg = ossa__packed_num_segments(nf);
     uint32_t groups = (n + OSSA_CLIP_LANES - 1) / OSSA_CLIP_LANES;
     unsigned char **segs = NULL;
     size_t *seg_size = NULL;
@@ -514,22 +577,47 @@ restart:
                 track *t = &c.tracks[c.num_tracks];
                 memset(t, 0, sizeof *t);
                 t->joint = j, t->kind = kind;
-                uint32_t ch = kind == OSSA_TRACK_ROTATION      ? OSSA_CH_QX
-                              : kind == OSSA_TRACK_TRANSLATION ? OSSA_CH_TX
-                                                               : OSSA_CH_SX;
-                t->rec.dest = g * OSSA_CLIP_GROUP + ch * OSSA_CLIP_LANES + lane;
-                t->rec.kind = kind | j << 2;
-                float lo[3], hi[3], x[4];
-                get_kind(&c.raw[j], kind, x);
+                if (kind == OSSA_TRACK_ROTATION) {
+                    /* Rebuild the component that stays farthest from 0:
+                     * sqrt(1 - |v|^2) is steep near 0. */
+                    float least[4] = {1, 1, 1, 1};
+                    for (uint32_t f = 0; f < nf; f++)
+                        for (int q = 0; q < 4; q++) {
+                            float a = fabsf(c.raw[(size_t)f * n + j].rotation[q]);
+                            least[q] = a < least[q] ? a : least[q];
+                        }
+                    t->dropped = 3;
+                    for (uint32_t q = 0; q < 3; q++)
+                        if (least[q] > least[t->dropped]) t->dropped = q;
+                }
+                t->rec.kind = kind | t->dropped << 2 | j << 4;
+                float lo[3], hi[3], x[3];
+                track_values(&c, t, 0, x);
                 for (int q = 0; q < 3; q++) lo[q] = hi[q] = x[q];
                 for (uint32_t f = 1; f < nf; f++) {
-                    get_kind(&c.raw[(size_t)f * n + j], kind, x);
+                    track_values(&c, t, f, x);
                     for (int q = 0; q < 3; q++) {
                         lo[q] = x[q] < lo[q] ? x[q] : lo[q];
                         hi[q] = x[q] > hi[q] ? x[q] : hi[q];
                     }
                 }
                 for (int q = 0; q < 3; q++) {
+                    if (kind == OSSA_TRACK_ROTATION) {
+                        /* 16-bit steps (ossa__packed_record): the start
+                         * rounded down, the extent up, checked in the
+                         * decoder's float arithmetic. */
+                        long m = (long)floor(((double)lo[q] + 1) / OSSA_PACKED_ROT_STEP);
+                        m = m < 0 ? 0 : m > 65535 ? 65535 : m;
+                        while (m > 0 && (float)m * OSSA_PACKED_ROT_STEP - 1.0f > lo[q]) m--;
+                        float mn = (float)m * OSSA_PACKED_ROT_STEP - 1.0f;
+                        long e = (long)ceil(((double)hi[q] - mn) / OSSA_PACKED_ROT_STEP);
+                        e = e < 0 ? 0 : e > 65535 ? 65535 : e;
+                        while (e < 65535 && mn + (float)e * OSSA_PACKED_ROT_STEP < hi[q]) e++;
+                        t->q16[q] = (uint16_t)m, t->q16[3 + q] = (uint16_t)e;
+                        t->rec.min[q] = mn;
+                        t->rec.extent[q] = (float)e * OSSA_PACKED_ROT_STEP;
+                        continue;
+                    }
                     float e = hi[q] - lo[q];
                     /* min + extent must reach hi in float. */
                     while (lo[q] + e < hi[q]) e = nextafterf(e, INFINITY);
@@ -541,10 +629,9 @@ restart:
 
     /* Segments: choose rates, then pack. */
     c.measured = 0;
-    size_t head = ossa__packed_keys_offset(c.num_tracks);
     for (uint32_t s = 0; s < nseg; s++) {
         uint32_t f0 = s * OSSA_PACKED_SEGMENT;
-        uint32_t f1 = f0 + OSSA_PACKED_SEGMENT < nf ? f0 + OSSA_PACKED_SEGMENT : nf;
+        uint32_t f1 = s + 1 < nseg ? f0 + OSSA_PACKED_SEGMENT : nf;
         if (fit_segment(&c, index, bumped, f0, f1)) {
             for (uint32_t k = 0; k < s; k++) ossa__temp_free(model, segs[k]), segs[k] = NULL;
             goto restart;
@@ -552,7 +639,11 @@ restart:
         double worst = measure(&c, f0, f1);
         c.measured = worst > c.measured ? worst : c.measured;
         uint64_t frame_bits = 0;
-        for (uint32_t t = 0; t < c.num_tracks; t++) frame_bits += 3u * c.tracks[t].info[0];
+        size_t head = OSSA_PACKED_SEGMENT_HEAD;
+        for (uint32_t t = 0; t < c.num_tracks; t++) {
+            frame_bits += 3u * OSSA_PACKED_BITS(c.tracks[t].info[0]);
+            head += ossa__packed_info_size(c.tracks[t].info[0]);
+        }
         size_t bytes = head + (size_t)((frame_bits * (f1 - f0) + 7) / 8) + OSSA_PACKED_SLACK;
         unsigned char *seg = ossa__temp_calloc(model, bytes, 1);
         if (!seg) {
@@ -561,13 +652,18 @@ restart:
         }
         segs[s] = seg, seg_size[s] = bytes;
         ossa__wr32(seg, (uint32_t)frame_bits);
-        for (uint32_t t = 0; t < c.num_tracks; t++)
-            memcpy(seg + 4 + (size_t)t * OSSA_PACKED_TRACK_BYTES, c.tracks[t].info, 7);
+        ossa__wr32(seg + 4, (uint32_t)head);
+        size_t at = OSSA_PACKED_SEGMENT_HEAD;
+        for (uint32_t t = 0; t < c.num_tracks; t++) {
+            size_t k = ossa__packed_info_size(c.tracks[t].info[0]);
+            memcpy(seg + at, c.tracks[t].info, k);
+            at += k;
+        }
         uint64_t pos = 0;
         for (uint32_t f = f0; f < f1; f++)
             for (uint32_t t = 0; t < c.num_tracks; t++) {
                 float v[4];
-                uint32_t q[3], bits = c.tracks[t].info[0];
+                uint32_t q[3], bits = OSSA_PACKED_BITS(c.tracks[t].info[0]);
                 decode(&c, &c.tracks[t], f, v, q);
                 for (int k = 0; k < 3; k++, pos += bits)
                     if (bits) ossa__put_bits(seg + head, pos, q[k], bits);
@@ -607,7 +703,9 @@ restart:
     h.off_root_track = (uint32_t)off, off = align16(off + ((size_t)nf + 64) / 64 * 16);
     h.off_constants = (uint32_t)off,
     off = align16(off + (size_t)h.num_constants * sizeof(ossa__packed_constant));
-    h.off_tracks = (uint32_t)off, off = align16(off + (size_t)c.num_tracks * 32);
+    for (uint32_t t = 0; t < c.num_tracks; t++)
+        h.track_bytes += (uint32_t)ossa__packed_record_size(c.tracks[t].rec.kind);
+    h.off_tracks = (uint32_t)off, off = align16(off + h.track_bytes);
     h.off_segments = (uint32_t)off, off = align16(off + ((size_t)nseg + 1) * 4);
     h.off_data = (uint32_t)off;
     for (uint32_t s = 0; s < nseg; s++) off += seg_size[s];
@@ -640,8 +738,18 @@ restart:
             memcpy(consts[k].value, c.cval[i], sizeof consts[k].value);
             k++;
         }
-    for (uint32_t t = 0; t < c.num_tracks; t++)
-        memcpy(img + h.off_tracks + (size_t)t * 32, &c.tracks[t].rec, 32);
+    unsigned char *rec = img + h.off_tracks;
+    for (uint32_t t = 0; t < c.num_tracks; t++) {
+        const track *tr = &c.tracks[t];
+        memcpy(rec, &tr->rec.kind, 4);
+        if (tr->kind == OSSA_TRACK_ROTATION) {
+            memcpy(rec + 4, tr->q16, 12);
+        } else {
+            memcpy(rec + 4, tr->rec.min, 12);
+            memcpy(rec + 16, tr->rec.extent, 12);
+        }
+        rec += ossa__packed_record_size(tr->rec.kind);
+    }
     uint32_t *table = (uint32_t *)(void *)(img + h.off_segments);
     size_t at = 0;
     for (uint32_t s = 0; s < nseg; s++) {

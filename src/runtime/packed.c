@@ -47,11 +47,11 @@ ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned
     if (h.segment_frames != OSSA_PACKED_SEGMENT)
         FAIL(HOFF(segment_frames), "%u frames per segment (expected %u)",
              (unsigned)h.segment_frames, OSSA_PACKED_SEGMENT);
-    uint64_t segs = ((uint64_t)h.num_frames + OSSA_PACKED_SEGMENT - 1) / OSSA_PACKED_SEGMENT;
+    uint64_t segs = ossa__packed_num_segments(h.num_frames);
     if (h.num_segments != segs)
         FAIL(HOFF(num_segments), "%u segments for %u frames (expected %llu)",
              (unsigned)h.num_segments, (unsigned)h.num_frames, (unsigned long long)segs);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 3; i++)
         if (h.reserved[i]) FAIL(HOFF(reserved) + 4 * i, "reserved word %d is not zero", i);
     uint64_t n = h.num_joints;
     /* Sizes first, so that each product below stays far from overflow. */
@@ -69,8 +69,6 @@ ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned
                       "root turns", HOFF(off_root_track), error) ||
         check_section(size, h.off_constants, h.num_constants, sizeof(ossa__packed_constant),
                       "constants", HOFF(off_constants), error) ||
-        check_section(size, h.off_tracks, h.num_tracks, sizeof(ossa__packed_track), "tracks",
-                      HOFF(off_tracks), error) ||
         check_section(size, h.off_segments, (uint64_t)h.num_segments + 1, 4, "segment table",
                       HOFF(off_segments), error) ||
         check_section(size, h.off_data, 0, 1, "segment data", HOFF(off_data), error))
@@ -121,32 +119,38 @@ ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned
                 FAIL(where + 4 + 4 * c, "constant %u: value is not finite", (unsigned)i);
     }
 
-    const ossa__packed_track *tracks =
-        (const ossa__packed_track *)(const void *)(image + h.off_tracks);
+    if (check_section(size, h.off_tracks, h.track_bytes, 1, "tracks", HOFF(off_tracks), error))
+        return OSSA_FAILED;
     uint32_t prev_dest = 0;
+    size_t rec = 0;
     for (uint32_t t = 0; t < h.num_tracks; t++) {
-        size_t where = h.off_tracks + (size_t)t * sizeof *tracks;
-        uint32_t kind = tracks[t].kind & 3, joint = tracks[t].kind >> 2;
-        if (kind > OSSA_TRACK_SCALE || joint >= n) FAIL(where + 4, "track %u: bad kind or joint", t);
-        uint32_t ch = kind == OSSA_TRACK_ROTATION      ? OSSA_CH_QX
-                      : kind == OSSA_TRACK_TRANSLATION ? OSSA_CH_TX
-                                                       : OSSA_CH_SX;
-        uint32_t dest = (joint / OSSA_CLIP_LANES) * OSSA_CLIP_GROUP + ch * OSSA_CLIP_LANES +
-                        joint % OSSA_CLIP_LANES;
-        if (tracks[t].dest != dest) FAIL(where, "track %u: destination %u, expected %u", t,
-                                         (unsigned)tracks[t].dest, (unsigned)dest);
+        size_t where = h.off_tracks + rec;
+        if (rec + 4 > h.track_bytes) FAIL(where, "track %u: past the track records", t);
+        ossa__packed_track tr;
+        uint32_t word;
+        memcpy(&word, image + where, 4);
+        if (rec + ossa__packed_record_size(word) > h.track_bytes)
+            FAIL(where, "track %u: past the track records", t);
+        rec += ossa__packed_record(image + where, &tr);
+        uint32_t kind = OSSA_TRACK_KIND(tr.kind), joint = OSSA_TRACK_JOINT(tr.kind);
+        if (kind > OSSA_TRACK_SCALE || joint >= n ||
+            (kind != OSSA_TRACK_ROTATION && OSSA_TRACK_DROPPED(tr.kind)))
+            FAIL(where, "track %u: bad kind or joint", t);
+        uint32_t dest = ossa__packed_dest(tr.kind);
         /* Sorted: the samplers walk tracks and SoA groups together. */
         if (t && dest <= prev_dest) FAIL(where, "track %u: tracks out of order", t);
         prev_dest = dest;
         for (int c = 0; c < 3; c++)
-            if (!isfinite(tracks[t].min[c]) || !isfinite(tracks[t].extent[c]) ||
-                tracks[t].extent[c] < 0 || !isfinite(tracks[t].min[c] + tracks[t].extent[c]))
-                FAIL(where + 8, "track %u: range is not finite", t);
+            if (!isfinite(tr.min[c]) || !isfinite(tr.extent[c]) || tr.extent[c] < 0 ||
+                !isfinite(tr.min[c] + tr.extent[c]))
+                FAIL(where + 4, "track %u: range is not finite", t);
     }
+    if (rec != h.track_bytes)
+        FAIL(HOFF(track_bytes), "%u bytes of track records, the tracks take %zu",
+             (unsigned)h.track_bytes, rec);
 
     const uint32_t *segments = (const uint32_t *)(const void *)(image + h.off_segments);
     size_t data_size = size - h.off_data;
-    size_t head = ossa__packed_keys_offset(h.num_tracks);
     if (segments[0] != 0) FAIL(h.off_segments, "the first segment must start at offset 0");
     if (segments[h.num_segments] != data_size)
         FAIL(h.off_segments + 4 * (size_t)h.num_segments,
@@ -155,32 +159,43 @@ ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned
     for (uint32_t s = 0; s < h.num_segments; s++) {
         size_t where = h.off_segments + 4 * (size_t)s;
         uint32_t start = segments[s], end = segments[s + 1];
-        if (end < start || end - start < head + OSSA_PACKED_SLACK)
-            FAIL(where, "segment %u: %u bytes, too short for its track table", s,
+        size_t at = h.off_data + (size_t)start;
+        if (end < start || end - start < OSSA_PACKED_SEGMENT_HEAD)
+            FAIL(where, "segment %u: %u bytes, too short for its header", s,
                  (unsigned)(end - start));
-        const unsigned char *seg = image + h.off_data + start;
-        uint32_t frame_bits = ossa__rd32(seg);
-        uint64_t sum = 0;
+        const unsigned char *seg = image + at;
+        uint32_t frame_bits = ossa__rd32(seg), head = ossa__rd32(seg + 4);
+        /* The track table, walked as the samplers walk it. */
+        uint64_t sum = 0, info = OSSA_PACKED_SEGMENT_HEAD;
         for (uint32_t t = 0; t < h.num_tracks; t++) {
-            uint32_t b = seg[4 + (size_t)t * OSSA_PACKED_TRACK_BYTES];
-            if (!(b == 0 || (b >= 3 && b <= OSSA_PACKED_MAX_BITS) || b == OSSA_PACKED_RAW_BITS))
-                FAIL(h.off_data + start + 4 + (size_t)t * OSSA_PACKED_TRACK_BYTES,
-                     "segment %u, track %u: %u bits per component", s, t, b);
+            if (info >= (uint64_t)(end - start))
+                FAIL(at + info, "segment %u: the track table runs past the segment", s);
+            unsigned char byte = seg[info];
+            uint32_t b = OSSA_PACKED_BITS(byte);
+            if (!(b == 0 || (b >= 3 && b <= OSSA_PACKED_MAX_BITS) || b == OSSA_PACKED_RAW_BITS) ||
+                (byte & 0x40) || (b == OSSA_PACKED_RAW_BITS && (byte & OSSA_PACKED_RANGED)))
+                FAIL(at + info, "segment %u, track %u: %u bits per component (byte 0x%02x)", s, t,
+                     b, byte);
             sum += 3 * b;
+            info += ossa__packed_info_size(byte);
         }
+        if (head != info)
+            FAIL(at + 4, "segment %u: keys at byte %u, the track table ends at %llu", s,
+                 (unsigned)head, (unsigned long long)info);
         if (sum != frame_bits)
-            FAIL(h.off_data + start, "segment %u: %u bits per frame, the tracks add up to %llu",
-                 s, (unsigned)frame_bits, (unsigned long long)sum);
-        uint32_t frames = s + 1 < h.num_segments
-                              ? OSSA_PACKED_SEGMENT
-                              : h.num_frames - s * OSSA_PACKED_SEGMENT;
+            FAIL(at, "segment %u: %u bits per frame, the tracks add up to %llu", s,
+                 (unsigned)frame_bits, (unsigned long long)sum);
+        uint32_t frames = s + 1 < h.num_segments ? OSSA_PACKED_SEGMENT
+                                                 : h.num_frames - s * OSSA_PACKED_SEGMENT;
         uint64_t key_bytes = ((uint64_t)frame_bits * frames + 7) / 8;
         if (head + key_bytes + OSSA_PACKED_SLACK != (uint64_t)(end - start))
             FAIL(where, "segment %u: %u bytes, its keys need %llu", s, (unsigned)(end - start),
                  (unsigned long long)(head + key_bytes + OSSA_PACKED_SLACK));
         /* Raw floats must be finite: samplers use them as they are. */
+        info = OSSA_PACKED_SEGMENT_HEAD;
         for (uint32_t t = 0, pos = 0; t < h.num_tracks; t++) {
-            uint32_t b = seg[4 + (size_t)t * OSSA_PACKED_TRACK_BYTES];
+            unsigned char byte = seg[info];
+            uint32_t b = OSSA_PACKED_BITS(byte);
             if (b == OSSA_PACKED_RAW_BITS)
                 for (uint32_t k = 0; k < frames; k++)
                     for (uint32_t c = 0; c < 3; c++) {
@@ -189,9 +204,10 @@ ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned
                         float f;
                         memcpy(&f, &u, 4);
                         if (!isfinite(f))
-                            FAIL(h.off_data + start + head, "segment %u, track %u: raw key is not finite", s, t);
+                            FAIL(at + head, "segment %u, track %u: raw key is not finite", s, t);
                     }
             pos += 3 * b;
+            info += ossa__packed_info_size(byte);
         }
     }
     return OSSA_OK;
@@ -202,19 +218,20 @@ ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned
 ossa_clip *ossa__packed_new(const ossa_allocator *alloc, size_t image_size, size_t extra,
                             unsigned char **image)
 {
-    size_t head = (sizeof(ossa_clip) + 63) & ~(size_t)63;
+    size_t head = (sizeof(ossa_clip) + 15) & ~(size_t)15;
     if (image_size > SIZE_MAX / 2 || extra > SIZE_MAX / 4) return NULL;
-    /* The allocator promises no alignment: 64 spare bytes let the image
-     * start on a 64-byte boundary. 16 more after it: the samplers' vector
-     * loads of a track record's last floats reach a word past it. */
-    size_t size = head + 64 + image_size + 16 + extra;
+    /* The allocator promises no alignment: 16 spare bytes let the image
+     * start on a 16-byte boundary (its sections are 16-byte aligned). 16
+     * more after it: the samplers' vector loads of a track record's last
+     * floats reach a word past it. */
+    size_t size = head + 16 + image_size + 16 + extra;
     unsigned char *block = ossa__alloc(alloc, size);
     if (!block) return NULL;
     ossa_clip *clip = (ossa_clip *)(void *)block;
     memset(clip, 0, sizeof *clip);
     clip->allocator = *alloc;
     clip->size = size;
-    uintptr_t at = ((uintptr_t)(block + head) + 63) & ~(uintptr_t)63;
+    uintptr_t at = ((uintptr_t)(block + head) + 15) & ~(uintptr_t)15;
     *image = (unsigned char *)at;
     return clip;
 }
@@ -244,7 +261,7 @@ void ossa__packed_view(const ossa_clip *clip, ossa__packed *out)
     const unsigned char *image = clip->packed;
     const ossa__packed_header *h = (const ossa__packed_header *)(const void *)image;
     out->h = h;
-    out->tracks = (const ossa__packed_track *)(const void *)(image + h->off_tracks);
+    out->records = image + h->off_tracks;
     out->segments = (const uint32_t *)(const void *)(image + h->off_segments);
     out->data = image + h->off_data;
     out->constants = (const ossa__packed_constant *)(const void *)(image + h->off_constants);
@@ -258,11 +275,11 @@ void ossa__packed_view(const ossa_clip *clip, ossa__packed *out)
 static void put_key(const ossa__packed_track *t, const unsigned char *info,
                     const unsigned char *keys, uint64_t pos, float *out)
 {
-    uint32_t bits = info[0], q[3] = {0, 0, 0};
+    uint32_t bits = OSSA_PACKED_BITS(info[0]), q[3] = {0, 0, 0};
     for (uint32_t c = 0; c < 3 && bits; c++) q[c] = ossa__read_bits(keys, pos + bits * c, bits);
     float v[4];
     ossa__packed_value(t, info, q, v);
-    int comps = (t->kind & 3) == OSSA_TRACK_ROTATION ? 4 : 3;
+    int comps = OSSA_TRACK_KIND(t->kind) == OSSA_TRACK_ROTATION ? 4 : 3;
     for (int c = 0; c < comps; c++) out[c * OSSA_CLIP_LANES] = v[c];
 }
 
@@ -303,17 +320,21 @@ void ossa__packed_frame(const ossa__packed *p, uint32_t f, uint32_t group0, uint
 {
     const ossa__packed_header *h = p->h;
     ossa__packed_template(p, group0, group1, out);
-    uint32_t s = f / OSSA_PACKED_SEGMENT, k = f % OSSA_PACKED_SEGMENT;
+    uint32_t s = ossa__packed_segment_of(f, h->num_segments), k = f - s * OSSA_PACKED_SEGMENT;
     const unsigned char *seg = p->data + p->segments[s];
-    const unsigned char *keys = seg + ossa__packed_keys_offset(h->num_tracks);
+    const unsigned char *keys = seg + ossa__rd32(seg + 4);
+    const unsigned char *info = seg + OSSA_PACKED_SEGMENT_HEAD;
     uint64_t pos = (uint64_t)k * ossa__rd32(seg);
     uint32_t lo = group0 * OSSA_CLIP_GROUP, hi = group1 * OSSA_CLIP_GROUP;
+    const unsigned char *rec = p->records;
     for (uint32_t t = 0; t < h->num_tracks; t++) {
-        const unsigned char *info = seg + 4 + (size_t)t * OSSA_PACKED_TRACK_BYTES;
-        uint32_t dest = p->tracks[t].dest;
+        ossa__packed_track tr;
+        rec += ossa__packed_record(rec, &tr);
+        uint32_t dest = ossa__packed_dest(tr.kind);
         if (dest >= hi) break;
-        if (dest >= lo) put_key(&p->tracks[t], info, keys, pos, out + (dest - lo));
-        pos += 3u * info[0];
+        if (dest >= lo) put_key(&tr, info, keys, pos, out + (dest - lo));
+        pos += 3u * OSSA_PACKED_BITS(info[0]);
+        info += ossa__packed_info_size(info[0]);
     }
 }
 

@@ -43,7 +43,7 @@ typedef struct ossa__packed_header {
     uint32_t root_joint;      /* < num_joints (0 without joints) */
     uint32_t up_axis;         /* ossa_axis */
     uint32_t segment_frames;  /* OSSA_PACKED_SEGMENT */
-    uint32_t num_segments;    /* ceil(num_frames / segment_frames) */
+    uint32_t num_segments;    /* ossa__packed_num_segments(num_frames) */
     uint32_t num_tracks;      /* animated tracks */
     float max_error;          /* the bound it was compressed to, model units */
     float shell_distance;     /* d of the error metric, model units */
@@ -58,13 +58,14 @@ typedef struct ossa__packed_header {
                                  unwrapped yaw gains (+1) or loses (-1) a
                                  whole turn */
     uint32_t off_constants;   /* num_constants ossa__packed_constant */
-    uint32_t off_tracks;      /* num_tracks ossa__packed_track */
+    uint32_t off_tracks;      /* num_tracks track records (track_bytes) */
     uint32_t off_segments;    /* num_segments + 1 uint32, from off_data */
     uint32_t off_data;        /* segment data */
     uint32_t constant_tracks; /* tracks with no per-frame data (the bind
                                  pose's value or a constant record) */
     uint32_t num_constants;   /* constant records */
-    uint32_t reserved[4];     /* zero */
+    uint32_t track_bytes;     /* bytes of the track records */
+    uint32_t reserved[3];     /* zero */
 } ossa__packed_header;
 
 _Static_assert(sizeof(ossa__packed_header) == 128, "the header is 128 bytes");
@@ -78,28 +79,85 @@ typedef struct ossa__packed_constant {
 
 _Static_assert(sizeof(ossa__packed_constant) == 20, "a constant record is 20 bytes");
 
-/* An animated track: one joint's rotation (x, y, z; w >= 0 rebuilt),
+/* An animated track: one joint's rotation (three components stored, the
+ * fourth, which is >= 0 in every key, rebuilt: the one that stays
+ * farthest from 0, so that rebuilding it is well conditioned),
  * translation or scale. */
+#define OSSA_TRACK_KIND(k) ((k) & 3u)
+#define OSSA_TRACK_DROPPED(k) (((k) >> 2) & 3u)
+#define OSSA_TRACK_JOINT(k) ((k) >> 4)
 typedef struct ossa__packed_track {
-    uint32_t dest;    /* float index of component 0 in a SoA frame:
-                         group * OSSA_CLIP_GROUP + channel * 8 + lane */
-    uint32_t kind;    /* OSSA_TRACK_* in bits 0-1, the joint in bits 2-31 */
+    uint32_t kind;    /* OSSA_TRACK_* in bits 0-1; for rotations, in bits
+                         2-3 the component (x y z w) rebuilt from the other
+                         three (0 otherwise); the joint in bits 4-31.
+                         Tracks are sorted by ossa__packed_dest. */
     float min[3];     /* the clip's range per component */
     float extent[3];
 } ossa__packed_track;
 
-_Static_assert(sizeof(ossa__packed_track) == 32, "a track record is 32 bytes");
-
-/* A segment at data + segments[s]: a 4-byte little-endian count of bits
- * per frame, then per track 7 bytes (bits per component; the segment's
- * range as 8-bit fractions of the clip's: min x y z, extent x y z), then
- * the keys: frame k of the segment starts at bit k * frame_bits, tracks
- * in order, components x y z, each value's bits least significant first
- * (bit b of the stream is bit b % 8 of byte b / 8). */
-#define OSSA_PACKED_TRACK_BYTES 7u
-static inline size_t ossa__packed_keys_offset(uint32_t num_tracks)
+/* Track records in the image, one after the other: the kind word, then
+ * for rotations (components in [-1, 1]) the range as 16-bit steps of
+ * 2 / 65535, min[3] (from -1) and extent[3] (16 bytes in all); for
+ * translations and scales min[3] and extent[3] as floats (28 bytes). */
+#define OSSA_PACKED_ROT_STEP (2.0f / 65535.0f)
+static inline size_t ossa__packed_record_size(uint32_t kind)
 {
-    return 4 + (size_t)num_tracks * OSSA_PACKED_TRACK_BYTES;
+    return (kind & 3u) == OSSA_TRACK_ROTATION ? 16 : 28;
+}
+/* Reads the record at `rec` into `t`; returns its size. */
+static inline size_t ossa__packed_record(const unsigned char *rec, ossa__packed_track *t)
+{
+    memcpy(&t->kind, rec, 4);
+    if ((t->kind & 3u) != OSSA_TRACK_ROTATION) {
+        memcpy(t->min, rec + 4, 12);
+        memcpy(t->extent, rec + 16, 12);
+        return 28;
+    }
+    uint16_t q[6];
+    memcpy(q, rec + 4, 12);
+    for (int c = 0; c < 3; c++) {
+        t->min[c] = (float)q[c] * OSSA_PACKED_ROT_STEP - 1.0f;
+        t->extent[c] = (float)q[3 + c] * OSSA_PACKED_ROT_STEP;
+    }
+    return 16;
+}
+
+/* The float index of a track's first component in a SoA frame: group *
+ * OSSA_CLIP_GROUP + channel * 8 + lane. */
+static inline uint32_t ossa__packed_dest(uint32_t kind)
+{
+    uint32_t j = kind >> 4, k = kind & 3;
+    uint32_t ch = k == 0 ? OSSA_CH_QX : k == 1 ? OSSA_CH_TX : OSSA_CH_SX;
+    return (j / OSSA_CLIP_LANES) * OSSA_CLIP_GROUP + ch * OSSA_CLIP_LANES + j % OSSA_CLIP_LANES;
+}
+
+/* Segments: S = max(1, floor(F / 16)); segment s holds frames [16 s,
+ * 16 s + 16), the last one every frame from 16 (S - 1) on (16 to 31, or
+ * all of them when F < 16): no short segment pays for its ranges alone. */
+static inline uint32_t ossa__packed_num_segments(uint32_t frames)
+{
+    return frames / OSSA_PACKED_SEGMENT ? frames / OSSA_PACKED_SEGMENT : 1;
+}
+static inline uint32_t ossa__packed_segment_of(uint32_t f, uint32_t num_segments)
+{
+    uint32_t s = f / OSSA_PACKED_SEGMENT;
+    return s < num_segments ? s : num_segments - 1;
+}
+
+/* A segment at data + segments[s]: little-endian u32 bits per frame, u32
+ * offset of the keys from the segment's start, then per track its bits
+ * per component (bits 0-5) with flag 0x80 when the segment's range
+ * follows as 6 bytes (8-bit fractions of the clip's range: min x y z,
+ * extent x y z; without it the clip's range is used whole), then the
+ * keys: frame k of the segment starts at bit k * frame_bits, tracks in
+ * order, components in order, each value's bits least significant first
+ * (bit b of the stream is bit b % 8 of byte b / 8). */
+#define OSSA_PACKED_SEGMENT_HEAD 8u
+#define OSSA_PACKED_RANGED 0x80u
+#define OSSA_PACKED_BITS(b) ((uint32_t)(b) & 0x3Fu)
+static inline size_t ossa__packed_info_size(unsigned char b)
+{
+    return (b & OSSA_PACKED_RANGED) ? 7 : 1;
 }
 
 static inline uint64_t ossa__load_le64(const unsigned char *p)
@@ -132,46 +190,65 @@ static inline void ossa__packed_dequant(const ossa__packed_track *t, const unsig
         1.0f / 31,    1.0f / 63,     1.0f / 127,    1.0f / 255,    1.0f / 511,
         1.0f / 1023,  1.0f / 2047,   1.0f / 4095,   1.0f / 8191,   1.0f / 16383,
         1.0f / 32767, 1.0f / 65535,  1.0f / 131071, 1.0f / 262143, 1.0f / 524287};
-    uint32_t bits = info[0];
+    uint32_t bits = OSSA_PACKED_BITS(info[0]);
+    int ranged = (info[0] & OSSA_PACKED_RANGED) != 0;
     float inv = bits <= OSSA_PACKED_MAX_BITS ? inv_steps[bits] : 0.0f;
     for (int c = 0; c < 3; c++) {
-        float lo = t->extent[c] * ((float)info[1 + c] * (1.0f / 255.0f));
-        float ext = t->extent[c] * ((float)info[4 + c] * (1.0f / 255.0f));
+        float lo8 = ranged ? (float)info[1 + c] : 0.0f, ext8 = ranged ? (float)info[4 + c] : 255.0f;
+        float lo = t->extent[c] * (lo8 * (1.0f / 255.0f));
+        float ext = t->extent[c] * (ext8 * (1.0f / 255.0f));
         offset[c] = t->min[c] + lo;
         scale[c] = ext * inv;
     }
 }
 
+/* A rotation from its three stored components v (in x y z w order with
+ * `dropped` left out): the dropped one rebuilt as sqrt(1 - |v|^2), v
+ * scaled back onto the unit sphere where quantization pushed it past. */
+static inline void ossa__packed_rotation(const float v[3], uint32_t dropped, float q[4])
+{
+    float a = v[0], b = v[1], c = v[2];
+    float n = a * a + b * b + c * c;
+    if (n > 1) {
+        float s = 1 / sqrtf(n);
+        a *= s, b *= s, c *= s;
+        n = 1;
+    }
+    float r = sqrtf(1 - n);
+    switch (dropped) {
+    case 0: q[0] = r, q[1] = a, q[2] = b, q[3] = c; break;
+    case 1: q[0] = a, q[1] = r, q[2] = b, q[3] = c; break;
+    case 2: q[0] = a, q[1] = b, q[2] = r, q[3] = c; break;
+    default: q[0] = a, q[1] = b, q[2] = c, q[3] = r; break;
+    }
+}
+
 /* A track's value from its quantized components q (the float's bits when
- * `bits` is 32), w rebuilt for rotations (out[3]; xyz scaled back onto the
- * unit sphere where quantization pushed them past it). */
+ * `bits` is 32): 3 components, or the whole quaternion for rotations. */
 static inline void ossa__packed_value(const ossa__packed_track *t, const unsigned char *info,
                                       const uint32_t q[3], float out[4])
 {
-    uint32_t bits = info[0];
+    uint32_t bits = OSSA_PACKED_BITS(info[0]);
+    float v[3];
     if (bits == OSSA_PACKED_RAW_BITS) {
-        memcpy(out, q, 12);
+        memcpy(v, q, 12);
     } else {
         float off[3], scl[3];
         ossa__packed_dequant(t, info, off, scl);
-        for (int c = 0; c < 3; c++) out[c] = off[c] + (float)q[c] * scl[c];
+        for (int c = 0; c < 3; c++) v[c] = off[c] + (float)q[c] * scl[c];
     }
-    out[3] = 0;
-    if ((t->kind & 3) == OSSA_TRACK_ROTATION) {
-        float n = out[0] * out[0] + out[1] * out[1] + out[2] * out[2];
-        if (n > 1) {
-            float s = 1 / sqrtf(n);
-            for (int c = 0; c < 3; c++) out[c] *= s;
-            n = 1;
-        }
-        out[3] = sqrtf(1 - n);
+    if (OSSA_TRACK_KIND(t->kind) == OSSA_TRACK_ROTATION) {
+        ossa__packed_rotation(v, OSSA_TRACK_DROPPED(t->kind), out);
+    } else {
+        memcpy(out, v, sizeof v);
+        out[3] = 0;
     }
 }
 
 /* A parsed, checked image: pointers into it. */
 typedef struct ossa__packed {
     const ossa__packed_header *h;
-    const ossa__packed_track *tracks;
+    const unsigned char *records; /* the track records */
     const uint32_t *segments;
     const unsigned char *data;
     const ossa__packed_constant *constants;
@@ -185,7 +262,7 @@ typedef struct ossa__packed {
 ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned char *scratch,
                                ossa_error *error);
 
-/* A clip block with room for an image of `image_size` bytes at a 64-byte
+/* A clip block with room for an image of `image_size` bytes at a 16-byte
  * aligned address (*image), then 16 spare bytes and `extra` bytes at
  * *image + image_size + 16; allocator, size and the rest zero. NULL when
  * memory runs out. */

@@ -70,38 +70,59 @@
 /* Where one key frame's bits are. */
 typedef struct frame_at {
     const unsigned char *seg, *keys;
-    uint64_t pos; /* of the next track */
+    const unsigned char *info; /* of the next track */
+    uint64_t pos;              /* of the next track's key */
 } frame_at;
 
 static void frame_locate(const ossa__packed *p, uint32_t f, frame_at *at)
 {
-    at->seg = p->data + p->segments[f / OSSA_PACKED_SEGMENT];
-    at->keys = at->seg + ossa__packed_keys_offset(p->h->num_tracks);
-    at->pos = (uint64_t)(f % OSSA_PACKED_SEGMENT) * ossa__rd32(at->seg);
+    uint32_t s = ossa__packed_segment_of(f, p->h->num_segments);
+    at->seg = p->data + p->segments[s];
+    at->keys = at->seg + ossa__rd32(at->seg + 4);
+    at->info = at->seg + OSSA_PACKED_SEGMENT_HEAD;
+    at->pos = (uint64_t)(f - s * OSSA_PACKED_SEGMENT) * ossa__rd32(at->seg);
 }
 
-/* The rotation lanes of each group whose w must be rebuilt. */
+/* The next track of a chunk walk, and its record. */
 typedef struct chunk_state {
-    uint32_t track; /* next track */
-    uint8_t rot[CHUNK];
+    uint32_t track;
+    const unsigned char *rec;
 } chunk_state;
 
+/* Writes a decoded key: 3 components, or a rotation's 4 (the dropped one
+ * rebuilt), at stride 8 in the SoA frame. */
+static inline void put(uint32_t kind, const float v[4], float *out)
+{
+    if (OSSA_TRACK_KIND(kind) == OSSA_TRACK_ROTATION) {
+        float q[4];
+        ossa__packed_rotation(v, OSSA_TRACK_DROPPED(kind), q);
+        out[0] = q[0], out[OSSA_CLIP_LANES] = q[1];
+        out[2 * OSSA_CLIP_LANES] = q[2], out[3 * OSSA_CLIP_LANES] = q[3];
+    } else {
+        out[0] = v[0], out[OSSA_CLIP_LANES] = v[1], out[2 * OSSA_CLIP_LANES] = v[2];
+    }
+}
+
 /* Decodes tracks t.. below float index `hi` (relative to `lo`) of one
- * frame into `out`; both frames share the track walk when `b` is set
+ * frame into `out`; both frames share the track walk when `fb` is set
  * (frames of the same segment). */
 static inline void decode_tracks(const ossa__packed *p, frame_at *fa, frame_at *fb,
-                                 uint32_t lo, uint32_t hi, uint32_t *track, uint8_t *rot,
-                                 float *out_a, float *out_b)
+                                 uint32_t lo, uint32_t hi, chunk_state *st, float *out_a,
+                                 float *out_b)
 {
-    const ossa__packed_track *tracks = p->tracks;
-    uint32_t nt = p->h->num_tracks, t = *track;
-    const unsigned char *info = fa->seg + 4 + (size_t)t * OSSA_PACKED_TRACK_BYTES;
+    uint32_t nt = p->h->num_tracks, t = st->track;
+    const unsigned char *info = fa->info, *rec = st->rec;
     uint64_t pa = fa->pos, pb = fb ? fb->pos : 0;
-    for (; t < nt && tracks[t].dest < hi; t++, info += OSSA_PACKED_TRACK_BYTES) {
-        const ossa__packed_track *tr = &tracks[t];
-        uint32_t dest = tr->dest - lo, bits = info[0];
-        float *oa = out_a + dest, *ob = fb ? out_b + dest : NULL;
-        float va[3], vb[3];
+    for (; t < nt; t++, info += ossa__packed_info_size(info[0])) {
+        uint32_t kind;
+        memcpy(&kind, rec, 4);
+        uint32_t dest = ossa__packed_dest(kind);
+        if (dest >= hi) break;
+        dest -= lo;
+        const unsigned char *r = rec;
+        rec += ossa__packed_record_size(kind);
+        uint32_t bits = OSSA_PACKED_BITS(info[0]);
+        float va[4], vb[4];
         if (bits == OSSA_PACKED_RAW_BITS) {
             for (uint32_t c = 0; c < 3; c++) {
                 uint32_t u = ossa__read_bits(fa->keys, pa + 32 * c, 32);
@@ -112,133 +133,83 @@ static inline void decode_tracks(const ossa__packed *p, frame_at *fa, frame_at *
                 }
             }
         } else {
+            uint64_t mask = (1ull << bits) - 1;
+            uint64_t wa = ossa__load_le64(fa->keys + (pa >> 3)) >> (pa & 7);
+            uint64_t wb = fb ? ossa__load_le64(fb->keys + (pb >> 3)) >> (pb & 7) : 0;
 #ifdef OSSA_HAVE_SSE2
             /* ossa__packed_dequant's arithmetic on 3 lanes at once (same
              * operations in the same order, so the same floats). The
-             * record's last 6 floats are min xyz, extent xyz: the loads
-             * read one word past each (lane 3, unused; the image or the
-             * clip block's spare bytes go on). */
+             * record's 6 floats are min xyz, extent xyz: the loads read
+             * one word past each (lane 3, unused; the image or the clip
+             * block's spare bytes go on). */
             static const float inv_steps[OSSA_PACKED_MAX_BITS + 1] = {
                 0.0f,         1.0f / 1,      1.0f / 3,      1.0f / 7,      1.0f / 15,
                 1.0f / 31,    1.0f / 63,     1.0f / 127,    1.0f / 255,    1.0f / 511,
                 1.0f / 1023,  1.0f / 2047,   1.0f / 4095,   1.0f / 8191,   1.0f / 16383,
                 1.0f / 32767, 1.0f / 65535,  1.0f / 131071, 1.0f / 262143, 1.0f / 524287};
-            /* Lane 3 of the extents is the next record's first word, a
-             * denormal as a float, which costs a microcode assist in each
-             * multiply: cleared. */
-            const __m128 xyz = _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
-            __m128 vmin = _mm_loadu_ps(tr->min);
-            __m128 vext = _mm_and_ps(_mm_loadu_ps(tr->extent), xyz);
-            uint32_t lo3, ex3;
-            memcpy(&lo3, info, 4);
-            memcpy(&ex3, info + 3, 4);
+            __m128 vmin, vext;
+            if ((kind & 3u) == OSSA_TRACK_ROTATION) {
+                /* ossa__packed_record's 16-bit ranges. */
+                __m128i q = _mm_loadu_si128((const __m128i *)(const void *)(r + 4));
+                __m128i z16 = _mm_setzero_si128();
+                __m128 step = _mm_set1_ps(OSSA_PACKED_ROT_STEP);
+                vmin = _mm_sub_ps(_mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(q, z16)), step),
+                                  _mm_set1_ps(1.0f));
+                __m128i e = _mm_srli_si128(q, 6);
+                vext = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(e, z16)), step);
+            } else {
+                /* Lane 3 of the extents is the next record's first word, a
+                 * denormal as a float, which costs a microcode assist in
+                 * each multiply: cleared. */
+                const __m128 xyz = _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
+                vmin = _mm_loadu_ps((const float *)(const void *)(r + 4));
+                vext = _mm_and_ps(_mm_loadu_ps((const float *)(const void *)(r + 16)), xyz);
+            }
+            /* Without a segment range: fractions 0 and 255 of the clip's. */
+            uint32_t lo3 = 0, ex3 = 0xFFFFFF00u;
+            if (info[0] & OSSA_PACKED_RANGED) {
+                memcpy(&lo3, info, 4);
+                memcpy(&ex3, info + 3, 4);
+            }
             __m128i z = _mm_setzero_si128();
             __m128i ilo = _mm_unpacklo_epi16(
                 _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)(lo3 >> 8)), z), z);
             __m128i iex = _mm_unpacklo_epi16(
                 _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)(ex3 >> 8)), z), z);
             __m128 k255 = _mm_set1_ps(1.0f / 255.0f);
-            __m128 off = _mm_add_ps(vmin, _mm_mul_ps(vext, _mm_mul_ps(_mm_cvtepi32_ps(ilo), k255)));
+            __m128 off =
+                _mm_add_ps(vmin, _mm_mul_ps(vext, _mm_mul_ps(_mm_cvtepi32_ps(ilo), k255)));
             __m128 scl = _mm_mul_ps(_mm_mul_ps(vext, _mm_mul_ps(_mm_cvtepi32_ps(iex), k255)),
                                     _mm_set1_ps(inv_steps[bits]));
-            uint64_t mask = (1ull << bits) - 1;
-            uint64_t wa = ossa__load_le64(fa->keys + (pa >> 3)) >> (pa & 7);
             __m128i qa = _mm_set_epi32(0, (int)((wa >> (2 * bits)) & mask),
                                        (int)((wa >> bits) & mask), (int)(wa & mask));
-            __m128 ra = _mm_add_ps(off, _mm_mul_ps(_mm_cvtepi32_ps(qa), scl));
-            _mm_store_ss(oa, ra);
-            _mm_store_ss(oa + OSSA_CLIP_LANES, _mm_shuffle_ps(ra, ra, 1));
-            _mm_store_ss(oa + 2 * OSSA_CLIP_LANES, _mm_shuffle_ps(ra, ra, 2));
+            _mm_storeu_ps(va, _mm_add_ps(off, _mm_mul_ps(_mm_cvtepi32_ps(qa), scl)));
             if (fb) {
-                uint64_t wb = ossa__load_le64(fb->keys + (pb >> 3)) >> (pb & 7);
                 __m128i qb = _mm_set_epi32(0, (int)((wb >> (2 * bits)) & mask),
                                            (int)((wb >> bits) & mask), (int)(wb & mask));
-                __m128 rb = _mm_add_ps(off, _mm_mul_ps(_mm_cvtepi32_ps(qb), scl));
-                _mm_store_ss(ob, rb);
-                _mm_store_ss(ob + OSSA_CLIP_LANES, _mm_shuffle_ps(rb, rb, 1));
-                _mm_store_ss(ob + 2 * OSSA_CLIP_LANES, _mm_shuffle_ps(rb, rb, 2));
+                _mm_storeu_ps(vb, _mm_add_ps(off, _mm_mul_ps(_mm_cvtepi32_ps(qb), scl)));
             }
-            if ((tr->kind & 3) == OSSA_TRACK_ROTATION)
-                rot[dest / OSSA_CLIP_GROUP] |= (uint8_t)(1u << (dest % OSSA_CLIP_LANES));
-            pa += 3 * bits, pb += 3 * bits;
-            continue;
 #else
+            ossa__packed_track tr;
+            ossa__packed_record(r, &tr);
             float off[3], scl[3];
-            ossa__packed_dequant(tr, info, off, scl);
-            uint64_t mask = (1ull << bits) - 1;
-            uint64_t wa = ossa__load_le64(fa->keys + (pa >> 3)) >> (pa & 7);
-            va[0] = off[0] + (float)(uint32_t)(wa & mask) * scl[0];
-            va[1] = off[1] + (float)(uint32_t)((wa >> bits) & mask) * scl[1];
-            va[2] = off[2] + (float)(uint32_t)((wa >> (2 * bits)) & mask) * scl[2];
-            if (fb) {
-                uint64_t wb = ossa__load_le64(fb->keys + (pb >> 3)) >> (pb & 7);
-                vb[0] = off[0] + (float)(uint32_t)(wb & mask) * scl[0];
-                vb[1] = off[1] + (float)(uint32_t)((wb >> bits) & mask) * scl[1];
-                vb[2] = off[2] + (float)(uint32_t)((wb >> (2 * bits)) & mask) * scl[2];
+            ossa__packed_dequant(&tr, info, off, scl);
+            for (uint32_t c = 0; c < 3; c++) {
+                va[c] = off[c] + (float)(uint32_t)((wa >> (bits * c)) & mask) * scl[c];
+                if (fb) vb[c] = off[c] + (float)(uint32_t)((wb >> (bits * c)) & mask) * scl[c];
             }
 #endif
         }
-        oa[0] = va[0], oa[OSSA_CLIP_LANES] = va[1], oa[2 * OSSA_CLIP_LANES] = va[2];
-        if (fb) ob[0] = vb[0], ob[OSSA_CLIP_LANES] = vb[1], ob[2 * OSSA_CLIP_LANES] = vb[2];
-        if ((tr->kind & 3) == OSSA_TRACK_ROTATION)
-            rot[dest / OSSA_CLIP_GROUP] |= (uint8_t)(1u << (dest % OSSA_CLIP_LANES));
+        put(kind, va, out_a + dest);
+        if (fb) put(kind, vb, out_b + dest);
         pa += 3 * bits, pb += 3 * bits;
     }
-    *track = t;
-    fa->pos = pa;
-    if (fb) fb->pos = pb;
+    st->track = t, st->rec = rec;
+    fa->info = info, fa->pos = pa;
+    if (fb) fb->info = info, fb->pos = pb;
 }
 
-/* w = sqrt(1 - x^2 - y^2 - z^2) in the marked lanes, xyz scaled back onto
- * the unit sphere where they left it: the arithmetic of
- * ossa__packed_value, 4 lanes at a time. */
-static void rebuild_w(float *frame, const uint8_t *rot, uint32_t groups)
-{
-    for (uint32_t g = 0; g < groups; g++) {
-        if (!rot[g]) continue;
-        float *q = frame + (size_t)g * OSSA_CLIP_GROUP + OSSA_CH_QX * OSSA_CLIP_LANES;
-#ifdef OSSA_HAVE_SSE2
-        for (uint32_t h = 0; h < 2; h++) {
-            uint32_t m = (rot[g] >> (4 * h)) & 15;
-            if (!m) continue;
-            float *x = q + 4 * h;
-            __m128 vx = _mm_load_ps(x), vy = _mm_load_ps(x + 8), vz = _mm_load_ps(x + 16);
-            __m128 n = _mm_add_ps(_mm_add_ps(_mm_mul_ps(vx, vx), _mm_mul_ps(vy, vy)),
-                                  _mm_mul_ps(vz, vz));
-            __m128 one = _mm_set1_ps(1.0f);
-            __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(_mm_max_ps(n, one)));
-            __m128 w = _mm_sqrt_ps(_mm_max_ps(_mm_sub_ps(one, n), _mm_setzero_ps()));
-            static const int32_t lanes[16][4] = {
-                {0, 0, 0, 0},   {-1, 0, 0, 0},   {0, -1, 0, 0},   {-1, -1, 0, 0},
-                {0, 0, -1, 0},  {-1, 0, -1, 0},  {0, -1, -1, 0},  {-1, -1, -1, 0},
-                {0, 0, 0, -1},  {-1, 0, 0, -1},  {0, -1, 0, -1},  {-1, -1, 0, -1},
-                {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1}};
-            __m128 sel = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)lanes[m]));
-#define PK_BLEND(a, b) _mm_or_ps(_mm_and_ps(sel, a), _mm_andnot_ps(sel, b))
-            _mm_store_ps(x, PK_BLEND(_mm_mul_ps(vx, inv), vx));
-            _mm_store_ps(x + 8, PK_BLEND(_mm_mul_ps(vy, inv), vy));
-            _mm_store_ps(x + 16, PK_BLEND(_mm_mul_ps(vz, inv), vz));
-            _mm_store_ps(x + 24, PK_BLEND(w, _mm_load_ps(x + 24)));
-#undef PK_BLEND
-        }
-#else
-        for (uint32_t lane = 0; lane < OSSA_CLIP_LANES; lane++) {
-            if (!(rot[g] >> lane & 1)) continue;
-            float x = q[lane], y = q[lane + 8], z = q[lane + 16];
-            float n = x * x + y * y + z * z;
-            if (n > 1) {
-                float s = 1 / sqrtf(n);
-                q[lane] = x * s, q[lane + 8] = y * s, q[lane + 16] = z * s;
-                n = 1;
-            }
-            q[lane + 24] = sqrtf(1 - n);
-        }
-#endif
-    }
-}
-
-/* Key frames fa and (when fb != UINT32_MAX) fb of groups [g0, g1) into a
- * and b. */
+/* Key frames fa and (when fb is set) fb of groups [g0, g1) into a and b. */
 static void decode_chunk(const ossa__packed *p, ossa_simd level, uint32_t g0, uint32_t g1,
                          frame_at *fa, frame_at *fb, int same_segment, chunk_state *st_a,
                          chunk_state *st_b, float *a, float *b)
@@ -256,20 +227,14 @@ static void decode_chunk(const ossa__packed *p, ossa_simd level, uint32_t g0, ui
     default: ossa__pscalar_bind_frame(p->bind, n, j0, g1 - g0, a); break;
     }
     ossa__packed_constants(p, g0, g1, a);
-    memset(st_a->rot, 0, sizeof st_a->rot);
-    if (fb) {
-        memcpy(b, a, floats * sizeof(float));
-        memset(st_b->rot, 0, sizeof st_b->rot);
-    }
+    if (fb) memcpy(b, a, floats * sizeof(float));
     if (fb && same_segment) {
-        decode_tracks(p, fa, fb, lo, hi, &st_a->track, st_a->rot, a, b);
-        memcpy(st_b->rot, st_a->rot, sizeof st_a->rot);
+        decode_tracks(p, fa, fb, lo, hi, st_a, a, b);
+        *st_b = *st_a;
     } else {
-        decode_tracks(p, fa, NULL, lo, hi, &st_a->track, st_a->rot, a, NULL);
-        if (fb) decode_tracks(p, fb, NULL, lo, hi, &st_b->track, st_b->rot, b, NULL);
+        decode_tracks(p, fa, NULL, lo, hi, st_a, a, NULL);
+        if (fb) decode_tracks(p, fb, NULL, lo, hi, st_b, b, NULL);
     }
-    rebuild_w(a, st_a->rot, g1 - g0);
-    if (fb) rebuild_w(b, st_b->rot, g1 - g0);
 }
 
 /* -- Sampling ------------------------------------------------------------------------ */
@@ -334,7 +299,7 @@ void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level)
     frame_locate(&p, f0, &fa);
     if (two) frame_locate(&p, f1, &fb);
     int same = two && fa.seg == fb.seg;
-    chunk_state sa = {0, {0}}, sb = {0, {0}};
+    chunk_state sa = {0, p.records}, sb = {0, p.records};
     ossa__slerp_consts sc;
     ossa__slerp_consts_init(&sc, alpha);
     ossa_transform *local = job->local;
@@ -382,7 +347,7 @@ void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level)
             /* The root's keys again, through the reference arithmetic. */
             uint32_t g = clip->root / OSSA_CLIP_LANES;
             frame_at ra, rb;
-            chunk_state ta = {0, {0}}, tb = {0, {0}};
+            chunk_state ta = {0, p.records}, tb = {0, p.records};
             frame_locate(&p, f0, &ra);
             if (two) frame_locate(&p, f1, &rb);
             /* Skip to the root's group: decode from group 0 is simplest
