@@ -170,18 +170,20 @@ uint32_t ossa_render_scene_load_materials(ossa_render_scene *scene, const ossa_m
             m.texture_width = img.width;
             m.texture_height = img.height;
         }
-        if (textured || colored || (described && d.double_sided)) {
-            for (uint32_t k = i; k < model->num_meshes; k++) {
-                if (!model->meshes[k].material || strcmp(model->meshes[k].material, name) != 0)
-                    continue;
-                if ((textured || colored) &&
-                    ossa_render_scene_set_material(scene, k, &m, NULL) == OSSA_OK)
-                    set++;
-                /* The file says both sides show (leaves, capes). */
-                if (described && d.double_sided) scene->materials[k].cull = RD_CULL_NONE;
+        /* The first mesh keeps the decoded texture, others get copies. */
+        bool given = false;
+        for (uint32_t k = i; k < model->num_meshes; k++) {
+            if (!model->meshes[k].material || strcmp(model->meshes[k].material, name) != 0)
+                continue;
+            if ((textured || colored) &&
+                ossa__rd_set_material(scene, k, &m, textured && !given, NULL) == OSSA_OK) {
+                set++;
+                given |= textured;
             }
+            /* The file says both sides show (leaves, capes). */
+            if (described && d.double_sided) scene->materials[k].cull = RD_CULL_NONE;
         }
-        ossa_render_free(img.pixels, &scene->allocator);
+        if (!given) ossa_render_free(img.pixels, &scene->allocator);
     }
     return set;
 }

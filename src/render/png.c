@@ -43,8 +43,8 @@ ossa_status ossa_render_png_encode(const ossa_render_image *image, const ossa_al
     pi.height = image->height;
     pi.format = PNG_FORMAT_RGBA;
     /* No filters and zlib level 3 (libpng's "fast" setting): rendered
-     * pictures are mostly flat runs that compress well without them, and
-     * the default settings take several times longer for a few percent. */
+     * pictures are mostly flat runs; on four of them the default settings
+     * took 5 times as long for files from 20% smaller to 4% larger. */
     pi.flags = PNG_IMAGE_FLAG_FAST;
     /* Encoding into a buffer of the largest possible size compresses once,
      * where asking for the exact size first would compress twice. */

@@ -8,30 +8,28 @@
 
 /* -- Pixels -- */
 
-/* A bilinear texel of `m` at (u, v), repeating, as 0..255 floats. */
+/* A bilinear texel of `m` at (u, v), repeating: 8 fraction bits of
+ * position, weights and sums in integers. */
 static void sample(const rd_material *m, float u, float v, float out[4])
 {
-    uint32_t W = m->texture_width, H = m->texture_height;
+    const uint32_t W = m->texture_width, H = m->texture_height;
     if (!isfinite(u)) u = 0;
     if (!isfinite(v)) v = 0;
     u -= floorf(u);
     v -= floorf(v);
-    float fx = u * (float)W - 0.5f, fy = v * (float)H - 0.5f;
-    float x0f = floorf(fx), y0f = floorf(fy);
-    float tx = fx - x0f, ty = fy - y0f;
-    int32_t x0 = (int32_t)x0f, y0 = (int32_t)y0f;
-    if (x0 < 0) x0 += (int32_t)W;
-    if (x0 >= (int32_t)W) x0 -= (int32_t)W;
-    if (y0 < 0) y0 += (int32_t)H;
-    if (y0 >= (int32_t)H) y0 -= (int32_t)H;
-    int32_t x1 = x0 + 1 == (int32_t)W ? 0 : x0 + 1, y1 = y0 + 1 == (int32_t)H ? 0 : y0 + 1;
+    /* Texel centres sit at half positions; the offset of a whole texture
+     * keeps the values positive before the wrap. */
+    uint32_t fx = (uint32_t)(u * (float)(W * 256)) + W * 256 - 128;
+    uint32_t fy = (uint32_t)(v * (float)(H * 256)) + H * 256 - 128;
+    uint32_t x0 = (fx >> 8) % W, y0 = (fy >> 8) % H, tx = fx & 255, ty = fy & 255;
+    uint32_t x1 = x0 + 1 == W ? 0 : x0 + 1, y1 = y0 + 1 == H ? 0 : y0 + 1;
     const uint8_t *t = m->texture;
-    const uint8_t *p00 = t + ((size_t)y0 * W + (size_t)x0) * 4, *p10 = t + ((size_t)y0 * W + (size_t)x1) * 4;
-    const uint8_t *p01 = t + ((size_t)y1 * W + (size_t)x0) * 4, *p11 = t + ((size_t)y1 * W + (size_t)x1) * 4;
+    const uint8_t *p00 = t + ((size_t)y0 * W + x0) * 4, *p10 = t + ((size_t)y0 * W + x1) * 4;
+    const uint8_t *p01 = t + ((size_t)y1 * W + x0) * 4, *p11 = t + ((size_t)y1 * W + x1) * 4;
     for (int c = 0; c < 4; c++) {
-        float top = p00[c] + (p10[c] - p00[c]) * tx;
-        float bottom = p01[c] + (p11[c] - p01[c]) * tx;
-        out[c] = top + (bottom - top) * ty;
+        uint32_t top = p00[c] * (256 - tx) + p10[c] * tx;
+        uint32_t bottom = p01[c] * (256 - tx) + p11[c] * tx;
+        out[c] = (float)(top * (256 - ty) + bottom * ty) * (1.0f / 65536.0f);
     }
 }
 

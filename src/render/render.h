@@ -146,6 +146,16 @@ typedef struct rd_shading {
     int rim_power_int; /* rim_power when it is a small whole number, else -1 */
 } rd_shading;
 
+/* -- scene.c -- */
+
+/* ossa_render_scene_set_material; with `take`, material->texture was
+ * allocated from the scene's allocator and the scene keeps it (freeing it
+ * when replaced or with the scene) instead of copying it; on failure the
+ * caller still owns it. */
+ossa_status ossa__rd_set_material(ossa_render_scene *scene, uint32_t mesh,
+                                  const ossa_render_material *material, bool take,
+                                  ossa_error *error);
+
 /* -- raster.c -- */
 
 /* Triangle indices per band: bins[b] .. bins[b + 1] index `items`. A

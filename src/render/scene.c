@@ -427,6 +427,13 @@ ossa_status ossa_render_scene_set_material(ossa_render_scene *scene, uint32_t me
                                            const ossa_render_material *material,
                                            ossa_error *error)
 {
+    return ossa__rd_set_material(scene, mesh, material, false, error);
+}
+
+ossa_status ossa__rd_set_material(ossa_render_scene *scene, uint32_t mesh,
+                                  const ossa_render_material *material, bool take,
+                                  ossa_error *error)
+{
     if (!scene || !material || mesh >= scene->num_meshes)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "mesh %u out of range (the model has %u)", (unsigned)mesh,
@@ -441,7 +448,11 @@ ossa_status ossa_render_scene_set_material(ossa_render_scene *scene, uint32_t me
                               "material colour component %d is negative or not finite", c);
     rd_material *m = &scene->materials[mesh];
     uint8_t *copy = NULL;
-    if (material->texture) {
+    if (material->texture && take) {
+        /* Decoded into the scene's memory for this mesh: kept as it is. */
+        copy = (uint8_t *)(uintptr_t)material->texture;
+        scene->memory += (size_t)w * h * 4;
+    } else if (material->texture) {
         size_t bytes = (size_t)w * h * 4;
         copy = ossa__alloc(&scene->allocator, bytes);
         if (!copy) return ossa__fail_nomem(error);
