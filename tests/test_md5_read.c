@@ -5,6 +5,8 @@
  * errors for malformed input. */
 #include "md5_test.h"
 
+#include "formats/md5/lex.h"
+
 #define TOL 1e-6
 
 /* -- A mesh by hand ------------------------------------------------------------
@@ -534,7 +536,7 @@ static void test_invalid_files(void **state)
 /* lines 8-16 */
 #define MESH(vert, tri, weight)                                                                    \
     "mesh {\nshader \"s\"\nnumverts 1\n" vert "\nnumtris 1\n" tri "\nnumweights 1\n" weight "\n}"  \
-                                                                                            "\n"
+    "\n"
 #define OK_VERT "vert 0 ( 0 0 ) 0 1"
 #define OK_TRI "tri 0 0 0 0"
 #define OK_WEIGHT "weight 0 0 1 ( 0 0 0 )"
@@ -693,6 +695,68 @@ static void test_anim_errors(void **state)
              "numFrames 0 is out of range");
 }
 
+/* Numbers: the inline path (mantissa times a rounded power of ten,
+ * checked against float midpoints) and the exact one agree with strtof,
+ * correctly rounded, on id-style tokens, near-midpoint tokens and
+ * integers. */
+static void test_numbers(void **state)
+{
+    (void)state;
+    enum { N = 300000 };
+    char *text = malloc((size_t)N * 40), *p = text;
+    assert_non_null(text);
+    uint64_t s = 0x243F6A8885A308D3ull;
+    for (int i = 0; i < N; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t r = (uint32_t)(s >> 32);
+        switch (i % 4) {
+        case 0: /* id's exporter: %.10f of a float, zeros stripped */
+        case 1: {
+            uint32_t bits = (r & 0x807fffffu) | ((uint32_t)(100 + r % 40) << 23);
+            float f;
+            memcpy(&f, &bits, 4);
+            int n = sprintf(p, "%.10f", (double)f);
+            while (n > 1 && p[n - 1] == '0') n--;
+            if (p[n - 1] == '.') n--;
+            p += n;
+            break;
+        }
+        case 2: { /* within 1e-15 of the midpoint between two floats */
+            uint32_t bits = (r & 0x807fffffu) | ((uint32_t)(110 + r % 30) << 23);
+            float f, g;
+            memcpy(&f, &bits, 4);
+            g = nextafterf(f, INFINITY);
+            p += sprintf(p, "%.15g", ((double)f + (double)g) / 2);
+            break;
+        }
+        default: /* integers and short decimals */
+            p += sprintf(p, r % 2 ? "%d" : "%d.%u", (int)(r % 2000001) - 1000000, r % 1000);
+        }
+        *p++ = i % 7 ? ' ' : '\n';
+    }
+    size_t size = (size_t)(p - text);
+    ossa_model *m = ossa_model_create(NULL);
+    ossa_error err;
+    md5_lexer L;
+    ossa__md5_lex_init(&L, m, (const unsigned char *)text, size, &err);
+    for (int i = 0; i < N; i++) {
+        float f;
+        assert_int_equal(ossa__md5_space(&L), 1);
+        const char *at = L.lx.p;
+        assert_int_equal(ossa__md5_float(&L, &f, "a number"), OSSA_OK);
+        char token[64];
+        size_t n = (size_t)(L.lx.p - at);
+        assert_true(n < sizeof token);
+        memcpy(token, at, n);
+        token[n] = 0;
+        float want = strtof(token, NULL);
+        if (memcmp(&f, &want, 4) != 0) fail_msg("'%s': %.9g, strtof gives %.9g", token, f, want);
+    }
+    assert_int_equal(ossa__md5_space(&L), 0);
+    ossa_model_free(m);
+    free(text);
+}
+
 /* Content, not the extension, tells an md5mesh from an md5anim. */
 static void test_detection(void **state)
 {
@@ -716,7 +780,8 @@ int main(void)
         cmocka_unit_test(test_anim_by_hand), cmocka_unit_test(test_merge),
         cmocka_unit_test(test_simple_cube),  cmocka_unit_test(test_invalid_files),
         cmocka_unit_test(test_mesh_errors),  cmocka_unit_test(test_more_errors_and_warnings),
-        cmocka_unit_test(test_anim_errors),  cmocka_unit_test(test_detection),
+        cmocka_unit_test(test_anim_errors),  cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_detection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

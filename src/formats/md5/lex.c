@@ -5,6 +5,11 @@
 #include <math.h>
 #include <stdio.h>
 
+const unsigned char ossa__md5_ends[256] = {
+    [' '] = 1, ['\n'] = 1, ['\t'] = 1, ['\r'] = 1, ['\v'] = 1, ['\f'] = 1,
+    ['('] = 1, [')'] = 1,  ['{'] = 1,  ['}'] = 1,  ['"'] = 1,  ['/'] = 2,
+};
+
 void ossa__md5_lex_init(md5_lexer *L, ossa_model *model, const unsigned char *data, size_t size,
                         ossa_error *error)
 {
@@ -85,7 +90,7 @@ bool ossa__md5_accept(md5_lexer *L, const char *word)
     return true;
 }
 
-ossa_status ossa__md5_punct(md5_lexer *L, char c, const char *context)
+ossa_status ossa__md5_punct_slow(md5_lexer *L, char c, const char *context)
 {
     int r = ossa__md5_space(L);
     if (r < 0) return OSSA_FAILED;

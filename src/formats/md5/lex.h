@@ -29,23 +29,40 @@ typedef struct md5_lexer {
 void ossa__md5_lex_init(md5_lexer *L, ossa_model *model, const unsigned char *data, size_t size,
                         ossa_error *error);
 
-/* True for the bytes that end a number or a word without being part of it. */
-static inline bool ossa__md5_is_end(const md5_lexer *L, const char *p)
+/* The hot functions are inlined whatever the compiler's size estimates:
+ * frame values and mesh entries are nearly all of a large file. */
+#if defined(__GNUC__)
+#define OSSA_MD5_HOT static inline __attribute__((always_inline))
+#else
+#define OSSA_MD5_HOT static inline
+#endif
+
+/* Bytes that end a number or a word without being part of it: blanks,
+ * line breaks, ( ) { } and '"' (1), and '/' when a comment starts (2). */
+extern const unsigned char ossa__md5_ends[256];
+
+OSSA_MD5_HOT bool ossa__md5_is_end(const md5_lexer *L, const char *p)
 {
     if (p >= L->lx.end) return true;
-    char c = *p;
-    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ')' || c == '(' || c == '}' ||
-           c == '{' || c == '\v' || c == '\f' || c == '"' ||
-           (c == '/' && L->lx.end - p >= 2 && (p[1] == '/' || p[1] == '*'));
+    unsigned char k = ossa__md5_ends[(unsigned char)*p];
+    return k == 1 || (k == 2 && L->lx.end - p >= 2 && (p[1] == '/' || p[1] == '*'));
 }
 
 /* Skips to the next token: 1 when there is one, 0 at the end, -1 failed
  * (a comment that never ends). One or two spaces between tokens on a line
  * are the common case and cost a compare each. */
-static inline int ossa__md5_space(md5_lexer *L)
+OSSA_MD5_HOT int ossa__md5_space(md5_lexer *L)
 {
     const char *p = L->lx.p, *end = L->lx.end;
-    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    for (;;) {
+        while (p < end && (*p == ' ' || *p == '\t')) p++;
+        if (p < end && *p == '\n') { /* a line break and the next line's indent */
+            L->lx.line++;
+            L->lx.line_start = ++p;
+            continue;
+        }
+        break;
+    }
     L->lx.p = p;
     if (p < end && (unsigned char)*p > ' ' && *p != '/') return 1;
     return ossa__lex_skip_space(&L->lx);
@@ -59,8 +76,27 @@ ossa_status ossa__md5_expected(md5_lexer *L, const char *what);
 ossa_status ossa__md5_keyword(md5_lexer *L, const char *word, const char *context);
 /* Whether the next token is `word` (consumed when it is); never fails. */
 bool ossa__md5_accept(md5_lexer *L, const char *word);
+/* The same for the keyword of an entry, `n` its length: inline. */
+OSSA_MD5_HOT bool ossa__md5_accept_n(md5_lexer *L, const char *word, size_t n)
+{
+    if (ossa__md5_space(L) <= 0) return false;
+    const char *p = L->lx.p;
+    if ((size_t)(L->lx.end - p) < n || memcmp(p, word, n) != 0 || !ossa__md5_is_end(L, p + n))
+        return false;
+    L->lx.p = p + n;
+    return true;
+}
 /* Consumes one of ( ) { }. */
-ossa_status ossa__md5_punct(md5_lexer *L, char c, const char *context);
+ossa_status ossa__md5_punct_slow(md5_lexer *L, char c, const char *context);
+OSSA_MD5_HOT ossa_status ossa__md5_punct(md5_lexer *L, char c, const char *context)
+{
+    const char *p = L->lx.p;
+    if (p + 1 < L->lx.end && *p == ' ' && p[1] == c) { /* the common layout: one blank */
+        L->lx.p = p + 2;
+        return OSSA_OK;
+    }
+    return ossa__md5_punct_slow(L, c, context);
+}
 /* A quoted string, or a bare word (id accepts both). The result points
  * into the text, without quotes. */
 ossa_status ossa__md5_string(md5_lexer *L, const char **s, size_t *len, const char *what);
@@ -72,11 +108,11 @@ ossa_status ossa__md5_int_slow(md5_lexer *L, int64_t *out, int64_t min, int64_t 
  * and '+' with a warning). */
 ossa_status ossa__md5_float_slow(md5_lexer *L, float *out, const char *what);
 
-static const double ossa__md5_pow10[20] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
-                                           1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13,
-                                           1e14, 1e15, 1e16, 1e17, 1e18, 1e19};
+static const double ossa__md5_pow10_inv[16] = {1e0,   1e-1,  1e-2,  1e-3, 1e-4,  1e-5,
+                                               1e-6,  1e-7,  1e-8,  1e-9, 1e-10, 1e-11,
+                                               1e-12, 1e-13, 1e-14, 1e-15};
 
-static inline ossa_status ossa__md5_float(md5_lexer *L, float *out, const char *what)
+OSSA_MD5_HOT ossa_status ossa__md5_float(md5_lexer *L, float *out, const char *what)
 {
     if (ossa__md5_space(L) < 0) return OSSA_FAILED;
     const char *p = L->lx.p, *end = L->lx.end;
@@ -99,15 +135,18 @@ static inline ossa_status ossa__md5_float(md5_lexer *L, float *out, const char *
         frac = (size_t)(p - point);
         digits += frac;
     }
-    /* Up to 15 digits, the mantissa and the power of ten are exact
-     * doubles: one division rounds correctly, and so does the conversion
-     * to float unless the double lies exactly on a float midpoint. */
+    /* Up to 15 digits the mantissa is an exact double, and m * 10^-frac
+     * (the power rounded, then the product) is within 2 double ulps of
+     * the exact value: its float is the correctly rounded one unless the
+     * double lies within a few ulps of a float midpoint (the 29 bits a
+     * float drops near 0x10000000), which goes the exact way. A multiply
+     * instead of a division: this is most of a large file's cost. */
     if (digits - 1 < 15 && ossa__md5_is_end(L, p)) {
-        double v = (double)m / ossa__md5_pow10[frac];
+        double v = (double)m * ossa__md5_pow10_inv[frac];
         float f = (float)v;
         uint64_t bits;
         memcpy(&bits, &v, 8);
-        if ((bits & 0x1fffffffu) != 0x10000000u && (f >= FLT_MIN || m == 0)) {
+        if ((uint32_t)((bits & 0x1fffffffu) - 0x0ffffff8u) > 16u && (f >= FLT_MIN || m == 0)) {
             *out = negative ? -f : f;
             L->lx.p = p;
             return OSSA_OK;
@@ -116,8 +155,29 @@ static inline ossa_status ossa__md5_float(md5_lexer *L, float *out, const char *
     return ossa__md5_float_slow(L, out, what);
 }
 
-static inline ossa_status ossa__md5_int(md5_lexer *L, int64_t *out, int64_t min, int64_t max,
-                                        const char *what)
+/* A plain decimal integer token (optional '-', at most 18 digits): true
+ * and consumed, or false with nothing reported (after any blanks). */
+OSSA_MD5_HOT bool ossa__md5_int_try(md5_lexer *L, int64_t *out)
+{
+    if (ossa__md5_space(L) <= 0) return false;
+    const char *p = L->lx.p, *end = L->lx.end;
+    bool negative = p < end && *p == '-';
+    p += negative;
+    const char *start = p;
+    int64_t v = 0;
+    unsigned d;
+    while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10 && p - start < 18) {
+        v = v * 10 + d;
+        p++;
+    }
+    if (p == start || !ossa__md5_is_end(L, p)) return false;
+    *out = negative ? -v : v;
+    L->lx.p = p;
+    return true;
+}
+
+OSSA_MD5_HOT ossa_status ossa__md5_int(md5_lexer *L, int64_t *out, int64_t min, int64_t max,
+                                       const char *what)
 {
     if (ossa__md5_space(L) < 0) return OSSA_FAILED;
     const char *p = L->lx.p, *end = L->lx.end;
@@ -142,7 +202,7 @@ static inline ossa_status ossa__md5_int(md5_lexer *L, int64_t *out, int64_t min,
 }
 
 /* "( a b c )": n numbers in parentheses. */
-static inline ossa_status ossa__md5_vector(md5_lexer *L, float *v, int n, const char *what)
+OSSA_MD5_HOT ossa_status ossa__md5_vector(md5_lexer *L, float *v, int n, const char *what)
 {
     if (ossa__md5_punct(L, '(', what)) return OSSA_FAILED;
     for (int i = 0; i < n; i++)

@@ -113,31 +113,30 @@ static ossa_status count(reader *r, const char *keyword, int64_t max, size_t min
     return OSSA_OK;
 }
 
-/* "keyword i" with i equal to the entry's position (docs/formats/md5.md §12: id ignores
- * the numbers, other readers place entries by them; both agree only when
- * they count up from 0). */
-static ossa_status entry(reader *r, const char *keyword, uint32_t i, uint32_t n,
-                         const char *counter)
+/* "keyword i" with i equal to the entry's position (docs/formats/md5.md
+ * §12: id ignores the numbers, other readers place entries by them; both
+ * agree only when they count up from 0). `n` is the keyword's length. */
+OSSA_MD5_HOT ossa_status entry(reader *r, const char *keyword, size_t n, uint32_t i, uint32_t count,
+                               const char *counter)
 {
     md5_lexer *L = r->L;
-    char context[96];
-    if (ossa__md5_space(L) < 0) return OSSA_FAILED;
-    if (!ossa__md5_accept(L, keyword)) {
-        snprintf(context, sizeof context, "for entry %u (%s is %u)", i, counter, n);
+    if (!ossa__md5_accept_n(L, keyword, n)) {
+        char context[96];
+        snprintf(context, sizeof context, "for entry %u (%s is %u)", i, counter, count);
         return ossa__md5_keyword(L, keyword, context);
     }
-    const char *at;
     int64_t v;
     if (ossa__md5_space(L) < 0) return OSSA_FAILED;
-    at = L->lx.p;
+    const char *at = L->lx.p;
+    if (ossa__md5_int_try(L, &v) && v == i) return OSSA_OK;
+    /* not the number expected: read it again to say what it is */
+    L->lx.p = at;
     if (ossa__md5_int(L, &v, INT64_MIN + 1, INT64_MAX, keyword)) return OSSA_FAILED;
-    if (v != (int64_t)i)
-        return ossa__fail_line(L->lx.error, OSSA_ERROR_CORRUPT, L->lx.line,
-                               ossa__lex_column(&L->lx, at),
-                               "%s number %lld: expected %u (entries are numbered in order from 0; "
-                               "%s is %u)",
-                               keyword, (long long)v, i, counter, n);
-    return OSSA_OK;
+    return ossa__fail_line(L->lx.error, OSSA_ERROR_CORRUPT, L->lx.line,
+                           ossa__lex_column(&L->lx, at),
+                           "%s number %lld: expected %u (entries are numbered in order from 0; "
+                           "%s is %u)",
+                           keyword, (long long)v, i, counter, count);
 }
 
 /* -- Quaternions (§3) -- */
@@ -525,7 +524,7 @@ static ossa_status read_block(reader *r, uint32_t index, uint32_t announced)
         vert_rec *vr = &r->verts[v];
         float uv[2];
         int64_t first, n;
-        if (entry(r, "vert", v, nv, "numverts") || ossa__md5_vector(L, uv, 2, "the texcoord") ||
+        if (entry(r, "vert", 4, v, nv, "numverts") || ossa__md5_vector(L, uv, 2, "the texcoord") ||
             ossa__md5_space(L) < 0)
             return OSSA_FAILED;
         vr->at = L->lx.p;
@@ -544,7 +543,7 @@ static ossa_status read_block(reader *r, uint32_t index, uint32_t announced)
     if (count(r, "numtris", INT32_MAX, MIN_TRI, &nt)) return OSSA_FAILED;
     if (!grow(r, (void **)&r->tris, &r->cap_tris, (size_t)nt * 3, sizeof *r->tris)) return nomem(r);
     for (uint32_t t = 0; t < nt; t++) {
-        if (entry(r, "tri", t, nt, "numtris")) return OSSA_FAILED;
+        if (entry(r, "tri", 3, t, nt, "numtris")) return OSSA_FAILED;
         for (int k = 0; k < 3; k++) {
             int64_t v;
             if (ossa__md5_space(L) < 0) return OSSA_FAILED;
@@ -565,7 +564,8 @@ static ossa_status read_block(reader *r, uint32_t index, uint32_t announced)
     for (uint32_t i = 0; i < nw; i++) {
         weight_rec *w = &r->weights[i];
         int64_t joint;
-        if (entry(r, "weight", i, nw, "numweights") || ossa__md5_space(L) < 0) return OSSA_FAILED;
+        if (entry(r, "weight", 6, i, nw, "numweights") || ossa__md5_space(L) < 0)
+            return OSSA_FAILED;
         const char *at = L->lx.p;
         if (ossa__md5_int(L, &joint, INT64_MIN + 1, INT64_MAX, "the weight's joint"))
             return OSSA_FAILED;

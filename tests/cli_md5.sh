@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The ossa tool on MD5 files: a mesh and two animations merged into an IQM
+# and written back as MD5 (every file listed), one animation alone, the
+# same poses after the round trip, and located errors for the invalid
+# shared files. Run by ctest with
+#   OSSA_CLI        path to the ossa binary
+#   OSSA_SHARED_DIR path to ../shared (md5/ in data/)
+#   OSSA_TEST_TMP   a scratch directory
+set -euo pipefail
+
+. "$(dirname "$0")/cli_common.bash"
+
+# -- A mesh of two joints and two animations of it ----------------------------
+
+cat >"$tmp/hero.md5mesh" <<'EOF'
+MD5Version 10
+commandline ""
+
+numJoints 2
+numMeshes 1
+
+joints {
+	"origin"	-1 ( 0 0 0 ) ( 0 0 0 )
+	"arm"	0 ( 0 0 2 ) ( 0 0 0 )		// origin
+}
+
+mesh {
+	// meshes: body
+	shader "models/hero/body"
+
+	numverts 3
+	vert 0 ( 0 0 ) 0 1
+	vert 1 ( 1 0 ) 1 1
+	vert 2 ( 0 1 ) 2 2
+
+	numtris 1
+	tri 0 0 2 1
+
+	numweights 4
+	weight 0 0 1 ( 1 0 0 )
+	weight 1 1 1 ( 0 1 0 )
+	weight 2 0 0.5 ( 1 1 2 )
+	weight 3 1 0.5 ( 1 1 0 )
+}
+EOF
+for name in walk run; do
+    step=1
+    [ "$name" = run ] && step=2
+    cat >"$tmp/$name.md5anim" <<EOF
+MD5Version 10
+commandline ""
+
+numFrames 3
+numJoints 2
+frameRate 24
+numAnimatedComponents 2
+
+hierarchy {
+	"origin"	-1 0 0
+	"arm"	0 5 0	// origin
+}
+
+bounds {
+	( 0 0 0 ) ( 1 1 2 )
+	( 0 0 0 ) ( 1 1 3 )
+	( 0 0 0 ) ( 1 1 4 )
+}
+
+baseframe {
+	( 0 0 0 ) ( 0 0 0 )
+	( 0 0 2 ) ( 0 0 0 )
+}
+
+frame 0 {
+	0 2
+}
+
+frame 1 {
+	$step 3
+}
+
+frame 2 {
+	$((2 * step)) 4
+}
+EOF
+done
+
+expect_rc 0 "info of the md5mesh" info --json "$tmp/hero.md5mesh"
+check "md5mesh: 2 joints, 3 vertices, 1 triangle, mesh and shader" json_check "$out" \
+    'd["format"] == "md5mesh" and d["joints"] == 2 and d["vertices"] == 3 and d["triangles"] == 1 and d["meshes"][0]["name"] == "body" and d["meshes"][0]["material"] == "models/hero/body"'
+expect_rc 0 "info of an md5anim alone" info "$tmp/walk.md5anim"
+check "md5anim alone: an animation-only model" grep -q '^joints: 2 (from animation poses)' "$out"
+check "md5anim alone: named after its file" grep -q '"walk": 3 frames at 24 fps' "$out"
+
+# -- Mesh + animations -> IQM -> MD5 -------------------------------------------
+
+expect_rc 0 "md5mesh + 2 md5anim -> IQM" convert "$tmp/hero.md5mesh" "$tmp/walk.md5anim" \
+    "$tmp/run.md5anim" -o "$tmp/hero.iqm"
+expect_rc 0 "info of the IQM" info --json "$tmp/hero.iqm"
+check "IQM: both animations, by name" json_check "$out" \
+    'd["joints"] == 2 and [a["name"] for a in d["animations"]] == ["walk", "run"]'
+
+mkdir -p "$tmp/out"
+expect_rc 0 "IQM -> MD5" convert "$tmp/hero.iqm" -o "$tmp/out/hero.md5mesh"
+check "every written file listed" diff <(printf 'wrote %s\n' "$tmp/out/hero.md5mesh" \
+    "$tmp/out/hero.walk.md5anim" "$tmp/out/hero.run.md5anim") "$out"
+for f in hero.md5mesh hero.walk.md5anim hero.run.md5anim; do
+    check "$f exists" test -s "$tmp/out/$f"
+done
+check "no warning: nothing lost (the normals are the ones readers make)" test ! -s "$err"
+
+# the same poses in model space after the round trip
+expect_rc 0 "pose of the original" pose --json --anim run --frame 2 "$tmp/hero.md5mesh" \
+    "$tmp/walk.md5anim" "$tmp/run.md5anim"
+cp "$out" "$tmp/a.json"
+expect_rc 0 "pose of the round trip" pose --json --anim run --frame 2 "$tmp/out/hero.md5mesh" \
+    "$tmp/out/hero.walk.md5anim" "$tmp/out/hero.run.md5anim"
+check "same model-space poses after IQM and MD5" python3 -c 'import json, sys
+a = json.load(open(sys.argv[1]))["joints"]
+b = json.load(open(sys.argv[2]))["joints"]
+sys.exit(0 if len(a) == len(b) and all(abs(x - y) < 1e-5 for ja, jb in zip(a, b)
+                                       for x, y in zip(ja["model"], jb["model"])) else 1)' \
+    "$tmp/a.json" "$out"
+check "arm at x 4, z 4 in run's frame 2" json_check "$out" \
+    'abs(d["joints"][1]["model"][12] - 4) < 1e-6 and abs(d["joints"][1]["model"][14] - 4) < 1e-6'
+
+# one animation as an md5anim
+expect_rc 0 "one animation" convert "$tmp/hero.iqm" --anim run -o "$tmp/out/only.md5anim"
+check "only.md5anim written" test -s "$tmp/out/only.md5anim"
+expect_rc 0 "info of it" info "$tmp/out/only.md5anim"
+check "it is run" grep -q '"run": 3 frames' "$out"
+
+# -- Real files ------------------------------------------------------------------
+
+cube=$shared/data/md5/SimpleCube.md5mesh
+if [ -f "$cube" ]; then
+    expect_rc 0 "SimpleCube -> IQM" convert "$cube" -o "$tmp/cube.iqm"
+    expect_rc 0 "validate the IQM" validate "$tmp/cube.iqm"
+    check "no errors" grep -q ': 0 errors' "$out"
+    expect_rc 0 "SimpleCube -> MD5" convert "$cube" -o "$tmp/cube.md5mesh"
+    check "its normals are the ones readers make: nothing said" test ! -s "$err"
+    guy=$shared/data/iqm/guy.iqm
+    expect_rc 0 "guy.iqm -> MD5" convert "$guy" -o "$tmp/guy.md5mesh"
+    check "guy's own normals and tangents are lost: said" \
+        grep -q 'warning: MD5 stores positions, texture coordinates and weights only: normals (readers make other ones), tangents dropped' "$err"
+    check "guy's dance scales its body: said" grep -q "animation 'dance': MD5 stores no scale" "$err"
+    check "mesh and both animations listed" test "$(grep -c '^wrote ' "$out")" -eq 3
+
+    bad=$shared/data/md5/invalid
+    expect_rc 1 "InvalidBoneIndex" info "$bad/InvalidBoneIndex.md5mesh"
+    check "located: joint 999" grep -q "InvalidBoneIndex.md5mesh:23:10: weight 0: joint 999 does not exist" "$err"
+    expect_rc 1 "OverflowingVertexIndex" info "$bad/OverflowingVertexIndex.md5mesh"
+    check "located: vert 4294967295" grep -q "OverflowingVertexIndex.md5mesh:15:6: vert number 4294967295: expected 0" "$err"
+    expect_rc 1 "OverflowingTriangleIndex" convert "$bad/OverflowingTriangleIndex.md5mesh" -o "$tmp/x.iqm"
+    check "located: tri 4294967295" grep -q "OverflowingTriangleIndex.md5mesh:18:5: tri number 4294967295" "$err"
+    check "nothing written" test ! -e "$tmp/x.iqm"
+    expect_rc 1 "OverflowingWeightIndex" validate "$bad/OverflowingWeightIndex.md5mesh"
+    check "located: weight 4294967295" grep -q "OverflowingWeightIndex.md5mesh:21:8: weight number 4294967295" "$err"
+else
+    skip_part "../shared/data/md5 not found"
+fi
+
+summary
