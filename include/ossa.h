@@ -678,8 +678,9 @@ typedef struct ossa_output_file {
 
 typedef struct ossa_write_options {
     ossa_format format;      /* AUTO = from the file name (ossa_write_file) */
-    /* Per-frame bounds to store: IQM files only (the one format that holds
-     * them); other writers ignore it. DEFAULT = conservative. */
+    /* Per-frame bounds to store: IQM and MD5 files (the formats that hold
+     * them; MD5 needs bounds, so NONE and a missing STORED give
+     * conservative ones); other writers ignore it. DEFAULT = conservative. */
     ossa_bounds_mode bounds;
     const ossa_allocator *allocator; /* NULL = malloc/free; buffers and temporaries */
     /* For formats that hold one animation (SOTC .anb): its index. */
