@@ -456,34 +456,35 @@ static void test_camera_framing(void **state)
 
 /* -- Determinism -- */
 
-/* A skinned tube on three joints, bent at the middle one. */
-static ossa_model *skinned_tube(void)
+/* A skinned tube on two joints, bent at the second, `sides` vertices
+ * around and `rings` along. */
+static ossa_model *tube(uint32_t sides, uint32_t rings)
 {
-    enum { SIDES = 12, RINGS = 9 };
-    float pos[SIDES * RINGS * 3], nrm[SIDES * RINGS * 3], idx[SIDES * RINGS * 4],
-        wt[SIDES * RINGS * 4];
-    ossa_triangle tri[2 * SIDES * (RINGS - 1)];
-    uint32_t nt = 0;
-    for (int r = 0; r < RINGS; r++)
-        for (int k = 0; k < SIDES; k++) {
-            int v = r * SIDES + k;
-            double a = 2 * 3.14159265358979323846 * k / SIDES, z = 2.0 * r / (RINGS - 1);
+    uint32_t nv = sides * rings, nt = 2 * sides * (rings - 1);
+    float *pos = malloc((size_t)nv * 3 * sizeof *pos), *nrm = malloc((size_t)nv * 3 * sizeof *nrm);
+    float *idx = malloc((size_t)nv * 4 * sizeof *idx), *wt = malloc((size_t)nv * 4 * sizeof *wt);
+    ossa_triangle *tri = malloc((size_t)nt * sizeof *tri);
+    assert_true(pos && nrm && idx && wt && tri);
+    nt = 0;
+    for (uint32_t r = 0; r < rings; r++)
+        for (uint32_t k = 0; k < sides; k++) {
+            uint32_t v = r * sides + k;
+            double a = 2 * 3.14159265358979323846 * k / sides, z = 2.0 * r / (rings - 1);
             pos[v * 3] = (float)(0.3 * cos(a)), pos[v * 3 + 1] = (float)(0.3 * sin(a));
             pos[v * 3 + 2] = (float)z;
             nrm[v * 3] = (float)cos(a), nrm[v * 3 + 1] = (float)sin(a), nrm[v * 3 + 2] = 0;
-            double t = z < 1 ? 0 : z - 1;
+            /* Joint 1 (at z = 1) takes over from joint 0 along the tube. */
             idx[v * 4] = 1, idx[v * 4 + 1] = 0, idx[v * 4 + 2] = idx[v * 4 + 3] = 0;
-            wt[v * 4] = (float)(0.5 + 0.5 * t), wt[v * 4 + 1] = (float)(0.5 - 0.5 * t);
-            if (z < 1) wt[v * 4] = (float)(z / 2), wt[v * 4 + 1] = (float)(1 - z / 2);
+            wt[v * 4] = (float)(z / 2), wt[v * 4 + 1] = (float)(1 - z / 2);
             wt[v * 4 + 2] = wt[v * 4 + 3] = 0;
         }
-    for (uint32_t r = 0; r + 1 < RINGS; r++)
-        for (uint32_t k = 0; k < SIDES; k++) {
-            uint32_t a = r * SIDES + k, b = r * SIDES + (k + 1) % SIDES, c = a + SIDES, d = b + SIDES;
+    for (uint32_t r = 0; r + 1 < rings; r++)
+        for (uint32_t k = 0; k < sides; k++) {
+            uint32_t a = r * sides + k, b = r * sides + (k + 1) % sides, c = a + sides, d = b + sides;
             tri[nt++] = (ossa_triangle){{a, d, b}};
             tri[nt++] = (ossa_triangle){{a, c, d}};
         }
-    ossa_model *m = rtt_model(pos, nrm, NULL, SIDES * RINGS, tri, nt, NULL, 0);
+    ossa_model *m = rtt_model(pos, nrm, NULL, nv, tri, nt, NULL, 0);
     ossa_error e;
     ossa_transform t = ossa_transform_identity();
     assert_int_equal(ossa_model_add_joint(m, "root", -1, &t, &e), 0);
@@ -493,8 +494,8 @@ static ossa_model *skinned_tube(void)
                                                        NULL, idx, &e));
     assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_UBYTE, 4,
                                                        NULL, wt, &e));
-    ossa_animation *a = ossa_model_add_animation(m, "bend", 4, 10, OSSA_ANIMATION_LOOP, &e);
-    assert_non_null(a);
+    ossa_animation *an = ossa_model_add_animation(m, "bend", 4, 10, OSSA_ANIMATION_LOOP, &e);
+    assert_non_null(an);
     ossa_transform frames[4 * 2];
     for (int f = 0; f < 4; f++) {
         frames[f * 2] = ossa_transform_identity();
@@ -505,7 +506,13 @@ static ossa_model *skinned_tube(void)
         frames[f * 2 + 1].rotation[3] = (float)cos(ang / 2);
     }
     assert_int_equal(ossa_model_set_animation_frames(m, 0, 0, 4, frames, &e), OSSA_OK);
+    free(pos), free(nrm), free(idx), free(wt), free(tri);
     return m;
+}
+
+static ossa_model *skinned_tube(void)
+{
+    return tube(12, 9);
 }
 
 static void render_frame(ossa_render_scene *s, const ossa_model *m, uint32_t threads, double frame,
@@ -572,6 +579,16 @@ static void test_deterministic(void **state)
     (void)state;
     ossa_model *m = skinned_tube();
     check_deterministic(m, 160, 120, 2.5);
+    ossa_model_free(m);
+}
+
+/* More vertices than one chunk of the vertex stage: the chunks, not the
+ * threads, decide which vertices are skinned together. */
+static void test_deterministic_many_vertices(void **state)
+{
+    (void)state;
+    ossa_model *m = tube(64, 200);
+    check_deterministic(m, 200, 150, 1.7);
     ossa_model_free(m);
 }
 
@@ -809,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_near_clipping),
         cmocka_unit_test(test_camera_framing),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_deterministic_many_vertices),
         cmocka_unit_test(test_deterministic_guy),
         cmocka_unit_test(test_broken_geometry),
         cmocka_unit_test(test_empty_models),

@@ -250,11 +250,6 @@ static void band_worker(void *ctx, uint32_t worker)
     }
 }
 
-static void vertex_call(void *ctx, uint32_t index)
-{
-    ossa__rd_vertex_stage(&((rd_vertex_job *)ctx)[index]);
-}
-
 /* The blob under the model: centred under this frame's vertices, as wide
  * as they spread, fainter as the lowest of them rises off the ground. */
 static void make_shadow(const ossa_render_camera *cam, const rd_vertex_job *jobs, uint32_t n,
@@ -283,7 +278,33 @@ static void make_shadow(const ossa_render_camera *cam, const rd_vertex_job *jobs
     sh->strength = 0.45f * (k < 0.3f ? 0.3f : k);
 }
 
-/* Skins and lights the vertices, spread over threads by ranges. */
+/* Vertices go through the vertex stage in chunks whose bounds do not
+ * depend on the number of threads: skinning kernels work on groups of
+ * vertices, and a vertex must land in the same group (so get the same
+ * rounding) however the work is split. */
+#define VERTEX_CHUNK 4096
+
+typedef struct vertex_work {
+    rd_vertex_job jobs[MAX_THREADS]; /* one per worker, accumulating */
+    uint32_t chunks, num_vertices;
+    atomic_uint next_chunk;
+} vertex_work;
+
+static void vertex_worker(void *ctx, uint32_t worker)
+{
+    vertex_work *vw = ctx;
+    rd_vertex_job *job = &vw->jobs[worker];
+    for (;;) {
+        uint32_t c = atomic_fetch_add(&vw->next_chunk, 1);
+        if (c >= vw->chunks || job->status != OSSA_OK) break;
+        job->first = c * VERTEX_CHUNK;
+        job->count = vw->num_vertices - job->first < VERTEX_CHUNK ? vw->num_vertices - job->first
+                                                                  : VERTEX_CHUNK;
+        ossa__rd_vertex_stage(job);
+    }
+}
+
+/* Skins and lights the vertices, spread over threads by chunks. */
 static ossa_status vertex_stage(frame *fr, const rd_shading *sh, uint32_t threads,
                                 rd_shadow *shadow, ossa_error *error)
 {
@@ -296,28 +317,32 @@ static ossa_status vertex_stage(frame *fr, const rd_shading *sh, uint32_t thread
         memset(id, 0, 16 * sizeof *id);
         id[0] = id[5] = id[10] = id[15] = 1;
     }
-    rd_vertex_job jobs[MAX_THREADS];
-    /* Small models are not worth a thread per part. */
-    uint32_t parts = (s->num_vertices + 4095) / 4096;
-    if (parts > threads) parts = threads;
-    if (parts == 0) parts = 1;
-    for (uint32_t i = 0; i < parts; i++) {
-        rd_vertex_job *j = &jobs[i];
+    vertex_work *vw = ossa__alloc(&s->allocator, sizeof *vw);
+    if (!vw) return ossa__fail_nomem(error);
+    vw->num_vertices = s->num_vertices;
+    vw->chunks = (s->num_vertices + VERTEX_CHUNK - 1) / VERTEX_CHUNK;
+    atomic_init(&vw->next_chunk, 0);
+    uint32_t workers = threads < vw->chunks ? threads : vw->chunks;
+    if (workers == 0) workers = 1;
+    for (uint32_t i = 0; i < workers; i++) {
+        rd_vertex_job *j = &vw->jobs[i];
         memset(j, 0, sizeof *j);
         j->scene = s, j->camera = o->camera, j->shading = sh;
         j->width = fr->width, j->height = fr->height;
         j->skinned = skinned, j->simd = o->simd;
-        j->first = (uint32_t)((uint64_t)s->num_vertices * i / parts);
-        j->count = (uint32_t)((uint64_t)s->num_vertices * (i + 1) / parts) - j->first;
+        j->status = OSSA_OK;
+        for (int k = 0; k < 3; k++) j->min[k] = INFINITY, j->max[k] = -INFINITY;
     }
-    ossa__rd_parallel(parts, vertex_call, jobs);
-    for (uint32_t i = 0; i < parts; i++)
-        if (jobs[i].status != OSSA_OK) {
-            if (error) *error = jobs[i].error;
-            return OSSA_FAILED;
+    ossa__rd_parallel(workers, vertex_worker, vw);
+    ossa_status st = OSSA_OK;
+    for (uint32_t i = 0; i < workers && !st; i++)
+        if (vw->jobs[i].status != OSSA_OK) {
+            if (error) *error = vw->jobs[i].error;
+            st = OSSA_FAILED;
         }
-    make_shadow(o->camera, jobs, parts, shadow);
-    return OSSA_OK;
+    if (!st) make_shadow(o->camera, vw->jobs, workers, shadow);
+    ossa__free(&s->allocator, vw, sizeof *vw);
+    return st;
 }
 
 /* -- The frame -- */

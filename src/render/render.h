@@ -158,8 +158,8 @@ ossa_status ossa__rd_set_material(ossa_render_scene *scene, uint32_t mesh,
 
 /* -- raster.c -- */
 
-/* Triangle indices per band: bins[b] .. bins[b + 1] index `items`. A
- * triangle goes to every band its screen rows touch, in triangle order,
+/* Triangle indices per band: items[start[b] .. start[b + 1]). A triangle
+ * goes to every band its screen rows touch, in triangle order,
  * unless it is certainly not drawn (not finite, outside one clipping
  * plane, culled, no area). */
 typedef struct rd_bins {
@@ -194,10 +194,11 @@ typedef struct rd_vertex_job {
     bool skinned;
     ossa_simd simd;
     uint32_t first, count; /* vertices */
-    /* Out: extents of the skinned vertices along the ground's axes
-     * (e1, e2, up) for the shadow; min > max when none is finite. */
+    /* Out, accumulated over calls (the caller starts min at +inf and max
+     * at -inf): extents of the skinned vertices along the ground's axes
+     * (e1, e2, up) for the shadow. */
     float min[3], max[3];
-    ossa_status status;
+    ossa_status status; /* set to OSSA_FAILED, with `error`, on failure */
     ossa_error error;
 } rd_vertex_job;
 

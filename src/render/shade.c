@@ -83,8 +83,6 @@ void ossa__rd_vertex_stage(rd_vertex_job *job)
     const ossa_render_camera *cam = job->camera;
     const rd_shading *sh = job->shading;
     uint32_t first = job->first, count = job->count;
-    job->status = OSSA_OK;
-    for (int i = 0; i < 3; i++) job->min[i] = INFINITY, job->max[i] = -INFINITY;
     if (count == 0) return;
 
     const float *pos = s->positions + (size_t)first * 3;
