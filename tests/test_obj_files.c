@@ -246,7 +246,7 @@ static void test_writer_text(void **state)
     text = tf_write(m, &o, &size);
     /* (0,0,0) (0,1,0) (0,0,1) turns clockwise seen from -x: its normal is
      * ossa -x, OBJ (0, 0, -1) */
-    assert_non_null(strstr(text, "vn 0 0 -1\nvn 0 0 -1\nvn 0 0 -1\no\nf 3//3 2//2 1//1\n"));
+    assert_non_null(strstr(text, "vn 0 0 -1\nvn 0 0 -1\nvn 0 0 -1\nf 3//3 2//2 1//1\n"));
     free(text);
     ossa_model_free(m);
 }

@@ -118,6 +118,19 @@ static void test_version(void **state)
     m = load("version 1\nnodes\nend\nskeleton\nend\nbogus 1 2\n");
     assert_non_null(tf_warning(m, OSSA_WARNING_IGNORED, "unknown statement 'bogus'"));
     ossa_model_free(m);
+    /* one warning per keyword, for 16 keywords: garbage costs no memory
+     * per line */
+    char text[4000] = "version 1\nnodes\nend\nskeleton\nend\n";
+    for (int i = 0; i < 30; i++)
+        for (int k = 0; k < 3; k++)
+            snprintf(text + strlen(text), sizeof text - strlen(text), "junk%d\n", i);
+    m = load(text);
+    uint32_t unknown = 0;
+    for (uint32_t i = 0; i < m->num_warnings; i++)
+        unknown += strstr(m->warnings[i].message, "unknown statement") != NULL;
+    assert_int_equal(unknown, 17);
+    assert_non_null(tf_warning(m, OSSA_WARNING_IGNORED, "more unknown statements"));
+    ossa_model_free(m);
 }
 
 /* -- nodes (§4) -- */

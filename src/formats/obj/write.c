@@ -8,6 +8,7 @@
  *   vt u v                 V flipped back to bottom-left
  *   vn x y z               always (generated when the model has none)
  *   o name / usemtl mat    where the mesh's differ from the one before
+ *                          (from "", which needs no line)
  *   f a/a/a c/c/c b/b/b    1-based, reversed to counter-clockwise
  *
  * Numbers are the shortest decimals that read back as the same float.
@@ -197,7 +198,8 @@ static ossa_status write_obj(const ossa_model *m, const ossa_write_options *o, c
     uint32_t renamed = 0;
     for (uint32_t i = 0; !st && i < num_meshes; i++) {
         const ossa_mesh *mesh = m->num_meshes ? &m->meshes[i] : &all;
-        if (strcmp(mesh->name, name) != 0 || i == 0) {
+        /* a reader's state starts as ("", ""): only changes are written */
+        if (strcmp(mesh->name, name) != 0) {
             ossa__out_str(&t, mesh->name[0] ? "o " : "o");
             renamed += put_name(&t, mesh->name);
             ossa__out_char(&t, '\n');

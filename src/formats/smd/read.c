@@ -148,7 +148,7 @@ static ossa_status finish_nodes(smd_doc *d)
         e[i].node = i;
     }
     d->by_id.count = n;
-    qsort(e, n, sizeof *e, cmp_id);
+    if (n) qsort(e, n, sizeof *e, cmp_id); /* (an empty block has no storage) */
     for (uint32_t i = 1; i < n; i++)
         if (e[i].id == e[i - 1].id) {
             const smd_node *later = &nodes[e[i].node];
@@ -468,6 +468,27 @@ static ossa_status skip_vertexanimation(smd_doc *d)
 
 /* -- The file -- */
 
+/* One warning per unknown keyword, for the first few keywords: a file of
+ * garbage lines must not cost a warning each. */
+#define MAX_UNKNOWN 16
+
+static ossa_status unknown_statement(smd_doc *d, const char *p, size_t n)
+{
+    if (n > 40) n = 40;
+    size_t before = ossa__intern_count(&d->unknown);
+    if (before > MAX_UNKNOWN) return OSSA_OK;
+    int64_t id = ossa__intern(d->model, &d->unknown, p, n);
+    if (id < 0) return ossa__fail_nomem(d->error);
+    if ((size_t)id != before) return OSSA_OK;
+    if (before == MAX_UNKNOWN)
+        ossa__lex_warn(&d->lx, d->model, OSSA_WARNING_IGNORED, p,
+                       "more unknown statements: ignored without further warnings");
+    else
+        ossa__lex_warn(&d->lx, d->model, OSSA_WARNING_IGNORED, p,
+                       "unknown statement '%.*s': the line is ignored", (int)n, p);
+    return OSSA_OK;
+}
+
 static ossa_status read_version(smd_doc *d)
 {
     ossa_lexer *lx = &d->lx;
@@ -530,10 +551,8 @@ ossa_status ossa__smd_parse(smd_doc *d, ossa_model *model, const unsigned char *
             st = ossa__lex_fail(lx, p, false, "a second 'version' line (the first is on line %u)",
                                 d->version_line);
         else {
-            ossa__lex_warn(lx, d->model, OSSA_WARNING_IGNORED, p,
-                           "unknown statement '%.*s': the line is ignored", (int)(n > 40 ? 40 : n), p);
+            st = unknown_statement(d, p, n);
             ossa__lex_next_line(lx);
-            st = OSSA_OK;
         }
         if (st) return st;
     }
@@ -560,6 +579,7 @@ void ossa__smd_doc_free(smd_doc *d)
     ossa__list_free(d->model, &d->keys);
     ossa__list_free(d->model, &d->corners);
     ossa__intern_free(d->model, &d->materials);
+    ossa__intern_free(d->model, &d->unknown);
     ossa__list_free(d->model, &d->links);
     d->model = NULL;
 }

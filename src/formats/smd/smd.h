@@ -79,6 +79,7 @@ typedef struct smd_doc {
     ossa_list corners; /* smd_corner, three per triangle in file order */
     ossa_intern materials;
     ossa_list links; /* smd_link: scratch for one vertex line */
+    ossa_intern unknown; /* unknown statements warned about */
 
     uint64_t over_limit; /* vertices that had more influences than kept */
     uint32_t over_limit_line;
