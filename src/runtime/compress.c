@@ -191,8 +191,13 @@ static ossa_status prepare(ctx *c, const ossa_animation *anim, ossa_error *error
                                       "animation frame %u, joint %u: not a finite transform",
                                       (unsigned)f, (unsigned)j);
             c->raw[(size_t)f * n + j] = t;
+            /* The reference matrices from the frame as the model holds it
+             * (ossa__affine_from_trs normalizes in double), as
+             * ossa_clip_measure computes them: the same doubles. */
             double local[12];
-            local_matrix(&t, local);
+            const ossa_transform *src =
+                anim->num_frames ? &anim->frames[(size_t)f * n + j] : &m->joints[j].bind;
+            local_matrix(src, local);
             int32_t p = m->joints[j].parent;
             double *out = c->rawm[(size_t)f * n + j];
             if (p >= 0 && (uint32_t)p < j)

@@ -1,0 +1,278 @@
+/* Compressed clips and grouped skinning on real models, against the
+ * figures ozz-animation gives for the same models (its default
+ * compression, about 1 mm of error; its skinning grouped by influence
+ * count, SSE2):
+ *   - per model: float and compressed bytes of every animation, the
+ *     largest error measured against the bound (ossa_clip_measure);
+ *   - sampling + local-to-model of the first animation, float and
+ *     compressed, forward (60 Hz) and at random times, ns per joint;
+ *   - skinning positions + normals, the skinning job and the grouped job
+ *     (source order and prepared order), SSE2 and AVX2, ns per vertex.
+ * Models: Fox, robot, CesiumMan (glTF) and guy (IQM) from
+ * $OSSA_SHARED_DIR/data, big.iqe in the current directory when there (the
+ * benchmark model of gen_big_iqe.py, which bench_iqe writes), and every
+ * file given as an argument or in $OSSA_BENCH_FILES (space-separated).
+ * Times are thread CPU time, the median of 7 runs of >= ~10 ms.
+ *
+ * usage: bench_clip [--quick] [FILE...] */
+#include "ossa.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int RUNS = 7;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+static uint64_t lcg = 42;
+static double rnd(void)
+{
+    lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(lcg >> 11) / 9007199254740992.0;
+}
+
+/* ozz-animation's figures for the same models (issue measurements):
+ * compressed bytes of all animations, grouped skinning ns/vertex (SSE2). */
+static const struct {
+    const char *name;
+    double ozz_bytes, ozz_skin;
+} ozz[] = {{"Fox.glb", 15000, 1.97}, {"robot.glb", 74000, 2.22}, {"CesiumMan.glb", 7000, 3.73}};
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* ns per joint of sampling (model matrices) at `times`. */
+static double time_sampling(const ossa_clip *clip, ossa_simd level, const double *times,
+                            uint32_t n, float (*out)[16])
+{
+    ossa_sample_job job;
+    memset(&job, 0, sizeof job);
+    job.clip = clip, job.simd = level, job.model = out, job.num_outputs = n;
+    int iters = (int)(1e6 / n) + 1;
+    double t[32];
+    for (int r = 0; r < RUNS; r++) {
+        double t0 = now();
+        for (int i = 0; i < iters; i++) {
+            job.time = times[i & 1023];
+            ossa_sample_run(&job, NULL);
+        }
+        t[r] = (now() - t0) / iters / n * 1e9;
+    }
+    return median(t, RUNS);
+}
+
+static void bench_model(const char *path)
+{
+    ossa_error e;
+    ossa_model *m = ossa_load_file(path, NULL, &e);
+    if (!m) {
+        printf("%s: %s\n", path, e.message);
+        return;
+    }
+    const char *name = base_name(path);
+    double ozz_bytes = 0, ozz_skin = 0;
+    for (size_t i = 0; i < sizeof ozz / sizeof ozz[0]; i++)
+        if (strcmp(name, ozz[i].name) == 0) ozz_bytes = ozz[i].ozz_bytes, ozz_skin = ozz[i].ozz_skin;
+    printf("%s: %u joints, %u vertices, %u animations\n", name, (unsigned)m->num_joints,
+           (unsigned)m->num_vertices, (unsigned)m->num_animations);
+    if (!m->num_animations || !m->num_joints) {
+        ossa_model_free(m);
+        return;
+    }
+
+    /* Sizes and errors. */
+    size_t raw = 0, packed = 0;
+    double worst_ratio = 0, bound = 0, t_compress = 0;
+    ossa_clip_options co;
+    memset(&co, 0, sizeof co);
+    co.compression = OSSA_CLIP_COMPRESSED;
+    for (uint32_t a = 0; a < m->num_animations; a++) {
+        double t0 = now();
+        ossa_clip *c = ossa_clip_create(m, a, &co, &e);
+        t_compress += now() - t0;
+        if (!c) {
+            printf("  compress: %s\n", e.message);
+            ossa_model_free(m);
+            return;
+        }
+        ossa_clip_stats st;
+        ossa_clip_info info;
+        ossa_clip_get_info(c, &info);
+        if (ossa_clip_measure(m, a, c, &st, &e) == OSSA_OK) {
+            raw += st.raw_bytes, packed += st.compressed_bytes;
+            double r = st.max_error / info.max_error;
+            worst_ratio = r > worst_ratio ? r : worst_ratio;
+            bound = info.max_error;
+        }
+        ossa_clip_free(c);
+    }
+    printf("  clips: %zu -> %zu bytes (%.1fx) in %.0f ms; largest error %.3g of the bound "
+           "%.3g (%s)",
+           raw, packed, (double)raw / (double)packed, t_compress * 1e3, worst_ratio * bound,
+           bound, worst_ratio <= 1 ? "within" : "ABOVE");
+    if (ozz_bytes)
+        printf("; ozz %.0f bytes: %s", ozz_bytes, packed <= ozz_bytes ? "smaller" : "LARGER");
+    printf("\n");
+
+    /* Sampling: float and compressed, forward and random. */
+    ossa_clip *cf = ossa_clip_create(m, 0, NULL, &e), *cp = ossa_clip_create(m, 0, &co, &e);
+    ossa_clip_info info;
+    ossa_clip_get_info(cf, &info);
+    uint32_t n = info.num_joints;
+    float(*out)[16] = calloc(n, sizeof *out);
+    double fwd[1024], ran[1024];
+    for (int i = 0; i < 1024; i++) {
+        fwd[i] = (i + 0.37) / 60.0;
+        ran[i] = rnd() * info.duration;
+    }
+    static const ossa_simd levels[] = {OSSA_SIMD_SSE2, OSSA_SIMD_AVX2};
+    for (int l = 0; l < 2; l++) {
+        if (!ossa_simd_supported(levels[l])) continue;
+        double ff = time_sampling(cf, levels[l], fwd, n, out);
+        double fr = time_sampling(cf, levels[l], ran, n, out);
+        double pf = time_sampling(cp, levels[l], fwd, n, out);
+        double pr = time_sampling(cp, levels[l], ran, n, out);
+        printf("  sample+local-to-model %-4s: float %.2f (random %.2f), compressed %.2f (random "
+               "%.2f) ns/joint: compressed/float %.2f, compressed random/forward %.2f\n",
+               ossa_simd_name(levels[l]), ff, fr, pf, pr, pf / ff, pr / pf);
+    }
+    free(out);
+    ossa_clip_free(cp);
+
+    /* Skinning. */
+    const ossa_vertex_array *pa = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL);
+    const ossa_vertex_array *na = ossa_model_find_array(m, OSSA_VERTEX_NORMAL, NULL);
+    const ossa_vertex_array *ia = ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
+    const ossa_vertex_array *wa = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
+    if (pa && ia && wa && m->num_vertices) {
+        uint32_t nv = m->num_vertices;
+        float *pos = malloc((size_t)nv * 12), *nrm = malloc((size_t)nv * 12);
+        float *w = malloc((size_t)nv * 16), *fi = malloc((size_t)nv * 16);
+        float *op = malloc((size_t)nv * 16), *on = malloc((size_t)nv * 16);
+        uint16_t *idx = malloc((size_t)nv * 8);
+        ossa_vertex_array_read(m, pa, 0, nv, pos);
+        if (na)
+            ossa_vertex_array_read(m, na, 0, nv, nrm);
+        else /* no normals in the file: unit vectors of the same cost */
+            for (uint32_t i = 0; i < nv * 3; i++) nrm[i] = i % 3 == 2 ? 1.0f : 0.0f;
+        ossa_vertex_array_read(m, wa, 0, nv, w);
+        ossa_vertex_array_read(m, ia, 0, nv, fi);
+        for (size_t i = 0; i < (size_t)nv * 4; i++) idx[i] = (uint16_t)fi[i];
+        float(*mats)[16] = calloc(m->num_joints, sizeof *mats);
+        float(*inv)[16] = calloc(m->num_joints, sizeof *inv);
+        ossa_model_inverse_bind_matrices(m, inv);
+        ossa_sample_job sj;
+        memset(&sj, 0, sizeof sj);
+        sj.clip = cf, sj.time = 0.4, sj.model = mats, sj.num_outputs = m->num_joints;
+        ossa_sample_run(&sj, NULL);
+        ossa_skinning_matrices(m->num_joints, (const float(*)[16])mats, (const float(*)[16])inv,
+                               mats);
+        ossa_skinning_job job;
+        memset(&job, 0, sizeof job);
+        job.num_vertices = nv, job.influences = 4;
+        job.matrices = (const float(*)[16])mats, job.num_matrices = m->num_joints;
+        job.indices = idx, job.indices_stride = 8, job.weights = w, job.weights_stride = 16;
+        job.in_positions = pos, job.in_positions_stride = 12;
+        job.out_positions = op, job.out_positions_stride = 12;
+        job.in_normals = nrm, job.in_normals_stride = 12;
+        job.out_normals = on, job.out_normals_stride = 12;
+        ossa_skin_groups *g = ossa_skin_groups_create(&job, NULL, &e);
+        ossa_skin_groups_info gi;
+        ossa_skin_groups_get_info(g, &gi);
+        ossa_grouped_skinning_job gj;
+        memset(&gj, 0, sizeof gj);
+        gj.groups = g, gj.matrices = job.matrices, gj.num_matrices = job.num_matrices;
+        gj.out_positions = op, gj.out_positions_stride = 12;
+        gj.out_normals = on, gj.out_normals_stride = 12;
+        int iters = (int)(2e6 / nv) + 1;
+        printf("  skinning (%s, 1/2/3/4 influences: %u/%u/%u/%u vertices):\n",
+               na ? "positions + normals" : "positions + stand-in normals",
+               gi.counts[1], gi.counts[2], gi.counts[3], gi.counts[4]);
+        for (int l = 0; l < 2; l++) {
+            if (!ossa_simd_supported(levels[l])) continue;
+            double res[3], t[32];
+            for (int mode = 0; mode < 3; mode++) {
+                job.simd = gj.simd = levels[l];
+                gj.flags = mode == 2 ? OSSA_SKIN_PREPARED_ORDER : 0;
+                for (int r = 0; r < RUNS; r++) {
+                    double t0 = now();
+                    for (int i = 0; i < iters; i++) {
+                        if (mode == 0)
+                            ossa_skinning_run(&job, NULL);
+                        else
+                            ossa_grouped_skinning_run(&gj, NULL);
+                    }
+                    t[r] = (now() - t0) / iters / nv * 1e9;
+                }
+                res[mode] = median(t, RUNS);
+            }
+            printf("    %-4s job %.2f, grouped %.2f (%.2fx the job), prepared order %.2f ns/vertex",
+                   ossa_simd_name(levels[l]), res[0], res[1], res[1] / res[0], res[2]);
+            if (ozz_skin && levels[l] == OSSA_SIMD_SSE2)
+                printf("; ozz grouped %.2f", ozz_skin);
+            printf("\n");
+        }
+        ossa_skin_groups_free(g);
+        free(pos), free(nrm), free(w), free(fi), free(op), free(on), free(idx), free(mats),
+            free(inv);
+    }
+    ossa_clip_free(cf);
+    ossa_model_free(m);
+}
+
+int main(int argc, char **argv)
+{
+    const char *shared = getenv("OSSA_SHARED_DIR");
+    char path[4096];
+    int first = 1;
+    if (argc > 1 && strcmp(argv[1], "--quick") == 0) RUNS = 3, first = 2;
+    printf("bench_clip: thread CPU time, median of %d runs; best SIMD level: %s\n", RUNS,
+           ossa_simd_name(ossa_simd_best()));
+    static const char *models[] = {"gltf/Fox.glb", "gltf/robot.glb", "gltf/CesiumMan.glb",
+                                   "iqm/guy.iqm"};
+    if (shared)
+        for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+            snprintf(path, sizeof path, "%s/data/%s", shared, models[i]);
+            bench_model(path);
+        }
+    else
+        printf("OSSA_SHARED_DIR is not set: no shared models\n");
+    FILE *f = fopen("big.iqe", "rb");
+    if (f) {
+        fclose(f);
+        bench_model("big.iqe");
+    } else {
+        printf("big.iqe: not here (bench_iqe writes it; run make bench twice)\n");
+    }
+    for (int i = first; i < argc; i++) bench_model(argv[i]);
+    const char *more = getenv("OSSA_BENCH_FILES");
+    if (more) {
+        char *copy = strdup(more);
+        for (char *tok = strtok(copy, " "); tok; tok = strtok(NULL, " ")) bench_model(tok);
+        free(copy);
+    }
+    return 0;
+}
