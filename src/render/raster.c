@@ -198,8 +198,9 @@ static void clip_and_draw(const raster *job, const tri *t, uint32_t planes)
     int n = 3, cur = 0;
     for (int i = 0; i < 3; i++) buf[0][i] = *t->v[i];
     const rd_target *tg = job->target;
-    float gx = 1.0f + 2.0f * RD_GUARD_PIXELS / (float)tg->width;
-    float gy = 1.0f + 2.0f * RD_GUARD_PIXELS / (float)tg->height;
+    rd_screen screen;
+    ossa__rd_screen(&screen, tg->width, tg->height);
+    const float gx = screen.gx, gy = screen.gy;
     for (uint32_t plane = 1; plane < RD_OUT_INVALID; plane <<= 1) {
         if (!(planes & plane)) continue;
         const rd_vertex *in = buf[cur];
@@ -218,7 +219,7 @@ static void clip_and_draw(const raster *job, const tri *t, uint32_t planes)
     rd_vertex *poly = buf[cur];
     for (int i = 0; i < n; i++) {
         if (!(poly[i].clip[3] > 0) || !isfinite(poly[i].clip[3])) return;
-        ossa__rd_project(&poly[i], tg->width, tg->height);
+        ossa__rd_project(&poly[i], &screen);
     }
     tri sub = *t;
     for (int i = 1; i + 1 < n; i++) {
@@ -252,68 +253,117 @@ static bool skip_triangle(const ossa_render_scene *s, const rd_vertex *vs, uint3
     return *lo > *hi; /* between two rows of pixel centres */
 }
 
-/* The bands rows lo..hi touch; false when none. */
-static bool band_range(const rd_bins *bins, int64_t lo, int64_t hi, uint32_t *b0, uint32_t *b1)
+/* The bands rows lo..hi touch, packed as first | last << 16 (bands are
+ * fewer than 2^16), or NO_BANDS. */
+#define NO_BANDS UINT32_MAX
+
+static uint32_t band_range(const rd_bins *bins, int64_t lo, int64_t hi)
 {
     int64_t last = (int64_t)bins->bands - 1;
-    if (lo > hi) { /* clipped: any band */
-        *b0 = 0, *b1 = (uint32_t)last;
-        return true;
-    }
-    if (hi < 0 || lo / bins->band_rows > last) return false;
+    if (lo > hi) return (uint32_t)last << 16; /* clipped: any band */
+    if (hi < 0 || lo / bins->band_rows > last) return NO_BANDS;
     int64_t a = lo < 0 ? 0 : lo / bins->band_rows, b = hi / bins->band_rows;
-    *b0 = (uint32_t)a;
-    *b1 = (uint32_t)(b > last ? last : b);
+    return (uint32_t)a | (uint32_t)(b > last ? last : b) << 16;
+}
+
+/* Binning in parts of the triangle list, each counted and then placed by
+ * its own thread. Within a band the parts' triangles follow each other in
+ * part order, so every band lists its triangles in triangle order however
+ * many parts there are. */
+typedef struct bin_job {
+    const ossa_render_scene *scene;
+    const rd_vertex *vertices;
+    const rd_bins *bins;
+    bool two_sided;
+    uint32_t parts;
+    uint32_t *ranges; /* per triangle: band_range() */
+    uint32_t *slots;  /* parts x bands: counts, then where each part writes */
+    uint32_t *items;
+} bin_job;
+
+static void part_bounds(const bin_job *j, uint32_t part, uint32_t *t0, uint32_t *t1)
+{
+    uint64_t n = j->scene->num_triangles;
+    *t0 = (uint32_t)(n * part / j->parts);
+    *t1 = (uint32_t)(n * (part + 1) / j->parts);
+}
+
+static void bin_count(void *ctx, uint32_t part)
+{
+    bin_job *j = ctx;
+    uint32_t t0, t1, *count = j->slots + (size_t)part * j->bins->bands;
+    part_bounds(j, part, &t0, &t1);
+    for (uint32_t i = t0; i < t1; i++) {
+        int64_t lo, hi;
+        uint32_t r = skip_triangle(j->scene, j->vertices, i, j->two_sided, &lo, &hi)
+                         ? NO_BANDS
+                         : band_range(j->bins, lo, hi);
+        j->ranges[i] = r;
+        if (r == NO_BANDS) continue;
+        for (uint32_t b = r & 0xFFFF; b <= r >> 16; b++) count[b]++;
+    }
+}
+
+static void bin_place(void *ctx, uint32_t part)
+{
+    bin_job *j = ctx;
+    uint32_t t0, t1, *at = j->slots + (size_t)part * j->bins->bands;
+    part_bounds(j, part, &t0, &t1);
+    for (uint32_t i = t0; i < t1; i++) {
+        uint32_t r = j->ranges[i];
+        if (r == NO_BANDS) continue;
+        for (uint32_t b = r & 0xFFFF; b <= r >> 16; b++) j->items[at[b]++] = i;
+    }
+}
+
+static bool grow(ossa_render_scene *s, uint32_t **buf, size_t *cap, size_t need)
+{
+    if (*cap >= need && *buf) return true;
+    need = need ? need : 1;
+    uint32_t *p = ossa__alloc(&s->allocator, need * sizeof *p);
+    if (!p) return false;
+    ossa__free(&s->allocator, *buf, 0);
+    s->memory += (need - *cap) * sizeof *p;
+    *buf = p, *cap = need;
     return true;
 }
 
 bool ossa__rd_bin(ossa_render_scene *s, const rd_vertex *vs, uint32_t height, bool two_sided,
-                  rd_bins *bins)
+                  uint32_t threads, rd_bins *bins)
 {
     rd_work *w = &s->work;
     bins->band_rows = bins->band_rows ? bins->band_rows : 32;
     bins->bands = (height + bins->band_rows - 1) / bins->band_rows;
-    size_t need = (size_t)bins->bands + 1;
-    if (w->bin_start_cap < need) {
-        uint32_t *p = ossa__alloc(&s->allocator, need * sizeof *p);
-        if (!p) return false;
-        ossa__free(&s->allocator, w->bin_start, 0);
-        s->memory += (need - w->bin_start_cap) * sizeof *p;
-        w->bin_start = p, w->bin_start_cap = need;
+    uint32_t nt = s->num_triangles;
+    /* Parts of at least 4096 triangles: fewer are not worth a thread. */
+    uint32_t parts = (nt + 4095) / 4096;
+    if (parts > threads) parts = threads;
+    if (parts == 0) parts = 1;
+    size_t slots = (size_t)parts * bins->bands;
+    if (!grow(s, &w->bin_start, &w->bin_start_cap, (size_t)bins->bands + 1) ||
+        !grow(s, &w->bin_ranges, &w->bin_ranges_cap, nt) ||
+        !grow(s, &w->bin_slots, &w->bin_slots_cap, slots))
+        return false;
+    memset(w->bin_slots, 0, slots * sizeof *w->bin_slots);
+    bin_job j = {s, vs, bins, two_sided, parts, w->bin_ranges, w->bin_slots, NULL};
+    ossa__rd_parallel(parts, bin_count, &j);
+    /* Counts to offsets: band by band, part by part within a band. */
+    uint64_t total = 0;
+    for (uint32_t b = 0; b < bins->bands; b++) {
+        w->bin_start[b] = (uint32_t)total;
+        for (uint32_t p = 0; p < parts; p++) {
+            uint32_t *slot = &w->bin_slots[(size_t)p * bins->bands + b];
+            uint32_t n = *slot;
+            *slot = (uint32_t)total;
+            total += n;
+        }
+        if (total > UINT32_MAX) return false;
     }
-    uint32_t *start = w->bin_start;
-    memset(start, 0, need * sizeof *start);
-    /* Count, then place: a counting sort that keeps triangle order. */
-    size_t total = 0;
-    for (uint32_t i = 0; i < s->num_triangles; i++) {
-        int64_t lo, hi;
-        uint32_t b0, b1;
-        if (skip_triangle(s, vs, i, two_sided, &lo, &hi) || !band_range(bins, lo, hi, &b0, &b1))
-            continue;
-        for (uint32_t b = b0; b <= b1; b++) start[b + 1]++;
-        total += b1 - b0 + 1;
-    }
-    if (total > UINT32_MAX) return false;
-    if (w->bin_items_cap < total || !w->bin_items) {
-        size_t cap = total ? total : 1;
-        uint32_t *p = ossa__alloc(&s->allocator, cap * sizeof *p);
-        if (!p) return false;
-        ossa__free(&s->allocator, w->bin_items, 0);
-        s->memory += (cap - w->bin_items_cap) * sizeof *p;
-        w->bin_items = p, w->bin_items_cap = cap;
-    }
-    for (uint32_t b = 0; b < bins->bands; b++) start[b + 1] += start[b];
-    /* start[b] moves along as band b fills, then is moved back. */
-    for (uint32_t i = 0; i < s->num_triangles; i++) {
-        int64_t lo, hi;
-        uint32_t b0, b1;
-        if (skip_triangle(s, vs, i, two_sided, &lo, &hi) || !band_range(bins, lo, hi, &b0, &b1))
-            continue;
-        for (uint32_t b = b0; b <= b1; b++) w->bin_items[start[b]++] = i;
-    }
-    for (uint32_t b = bins->bands; b > 0; b--) start[b] = start[b - 1];
-    start[0] = 0;
-    bins->start = start;
+    w->bin_start[bins->bands] = (uint32_t)total;
+    if (!grow(s, &w->bin_items, &w->bin_items_cap, total)) return false;
+    j.items = w->bin_items;
+    ossa__rd_parallel(parts, bin_place, &j);
+    bins->start = w->bin_start;
     bins->items = w->bin_items;
     return true;
 }

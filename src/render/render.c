@@ -391,7 +391,7 @@ ossa_status ossa_render_run(ossa_render_scene *scene, const ossa_render_options 
         if (!st) st = vertex_stage(&fr, &sh, threads, &shadow, error);
         fr.bins.band_rows = BAND_ROWS * fr.ss;
         if (!st && !ossa__rd_bin(s, s->vertices, fr.height, (o->flags & OSSA_RENDER_TWO_SIDED) != 0,
-                                 &fr.bins))
+                                 threads, &fr.bins))
             st = ossa__fail_nomem(error);
     }
     w->under.count = w->over.count = 0;

@@ -89,8 +89,8 @@ typedef struct rd_work {
     uint8_t *band_color; /* one band buffer per thread, back to back */
     float *band_depth;
     size_t band_color_cap, band_depth_cap; /* bytes */
-    uint32_t *bin_start, *bin_items;
-    size_t bin_start_cap, bin_items_cap; /* entries */
+    uint32_t *bin_start, *bin_items, *bin_ranges, *bin_slots;
+    size_t bin_start_cap, bin_items_cap, bin_ranges_cap, bin_slots_cap; /* entries */
     rd_flats under; /* grid and shadow, drawn before the model */
     rd_flats over;  /* the skeleton, drawn after it */
 } rd_work;
@@ -168,23 +168,30 @@ typedef struct rd_bins {
     uint32_t *items;
 } rd_bins;
 
-/* Fills `bins` (arrays from the scene's work memory); false when that
- * memory cannot be had. */
+/* Fills `bins` (arrays from the scene's work memory) on up to `threads`
+ * threads; false when that memory cannot be had. */
 bool ossa__rd_bin(ossa_render_scene *scene, const rd_vertex *vertices, uint32_t height,
-                  bool two_sided, rd_bins *bins);
+                  bool two_sided, uint32_t threads, rd_bins *bins);
 
 /* Draws the given triangles (scene indices) into the rows of the target. */
 void ossa__rd_raster(const ossa_render_scene *scene, const rd_vertex *vertices,
                      const rd_target *target, const uint32_t *triangles, uint32_t count,
                      bool two_sided, bool textures);
 
-/* Screen position and depth of a clip-space vertex (outcode 0 or clipped
- * into the guard band), for a target of the given size. */
-void ossa__rd_project(rd_vertex *v, uint32_t width, uint32_t height);
-/* The outcode of a clip-space position for a target of the given size. */
-uint32_t ossa__rd_outcode(const float clip[4], uint32_t width, uint32_t height);
-
 /* -- shade.c: skinning and the vertex stage -- */
+
+/* The size of the target and the guard band's extent in clip space. */
+typedef struct rd_screen {
+    float width, height;
+    float gx, gy; /* |x| <= gx * w, |y| <= gy * w inside the guard band */
+} rd_screen;
+
+void ossa__rd_screen(rd_screen *s, uint32_t width, uint32_t height);
+/* Screen position and depth of a clip-space vertex (outcode 0 or clipped
+ * into the guard band). */
+void ossa__rd_project(rd_vertex *v, const rd_screen *s);
+/* The outcode of a clip-space position. */
+uint32_t ossa__rd_outcode(const float clip[4], const rd_screen *s);
 
 typedef struct rd_vertex_job {
     ossa_render_scene *scene;

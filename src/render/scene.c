@@ -43,8 +43,8 @@ void ossa_render_scene_free(ossa_render_scene *scene)
                       s->blend_weights,  s->triangles,       s->triangle_mesh, s->materials,
                       s->parents,        s->inverse_bind,    s->bind_model,   s->skin,
                       s->skinned_positions, s->skinned_normals, s->vertices, w->band_color,
-                      w->band_depth,     w->bin_start,       w->bin_items,    w->under.items,
-                      w->over.items};
+                      w->band_depth,     w->bin_start,       w->bin_items,    w->bin_ranges,
+                      w->bin_slots,      w->under.items,     w->over.items};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) scene_release(s, blocks[i]);
     ossa_allocator a = s->allocator;
     ossa__free(&a, s, sizeof *s);

@@ -4,21 +4,27 @@
 
 #include <math.h>
 
-uint32_t ossa__rd_outcode(const float c[4], uint32_t width, uint32_t height)
+void ossa__rd_screen(rd_screen *s, uint32_t width, uint32_t height)
+{
+    s->width = (float)width;
+    s->height = (float)height;
+    s->gx = 1.0f + 2.0f * RD_GUARD_PIXELS / (float)width;
+    s->gy = 1.0f + 2.0f * RD_GUARD_PIXELS / (float)height;
+}
+
+uint32_t ossa__rd_outcode(const float c[4], const rd_screen *s)
 {
     float x = c[0], y = c[1], z = c[2], w = c[3];
     if (!isfinite(x) || !isfinite(y) || !isfinite(z) || !isfinite(w)) return RD_OUT_INVALID;
-    float gx = 1.0f + 2.0f * RD_GUARD_PIXELS / (float)width;
-    float gy = 1.0f + 2.0f * RD_GUARD_PIXELS / (float)height;
     uint32_t code = 0;
     /* w <= 0 is behind the eye; with a projection from camera.c that is
      * also outside the near plane, but a hand-made one may differ. */
     if (z < -w || !(w > 0)) code |= RD_OUT_NEAR;
     if (z > w) code |= RD_OUT_FAR;
-    if (x < -gx * w) code |= RD_OUT_LEFT;
-    if (x > gx * w) code |= RD_OUT_RIGHT;
-    if (y < -gy * w) code |= RD_OUT_BOTTOM;
-    if (y > gy * w) code |= RD_OUT_TOP;
+    if (x < -s->gx * w) code |= RD_OUT_LEFT;
+    if (x > s->gx * w) code |= RD_OUT_RIGHT;
+    if (y < -s->gy * w) code |= RD_OUT_BOTTOM;
+    if (y > s->gy * w) code |= RD_OUT_TOP;
     return code;
 }
 
@@ -30,12 +36,12 @@ static int32_t to_fixed(float v, float limit)
     return (int32_t)floorf(v * (float)RD_ONE + 0.5f);
 }
 
-void ossa__rd_project(rd_vertex *v, uint32_t width, uint32_t height)
+void ossa__rd_project(rd_vertex *v, const rd_screen *s)
 {
     float iw = 1.0f / v->clip[3];
-    float sx = (v->clip[0] * iw * 0.5f + 0.5f) * (float)width;
-    float sy = (0.5f - v->clip[1] * iw * 0.5f) * (float)height;
-    float limit = (float)(RD_GUARD_PIXELS + RD_MAX_SIDE);
+    float sx = (v->clip[0] * iw * 0.5f + 0.5f) * s->width;
+    float sy = (0.5f - v->clip[1] * iw * 0.5f) * s->height;
+    const float limit = (float)(RD_GUARD_PIXELS + RD_MAX_SIDE);
     v->x = to_fixed(sx, limit);
     v->y = to_fixed(sy, limit);
     float z = v->clip[2] * iw * 0.5f + 0.5f;
@@ -57,16 +63,20 @@ void ossa__rd_ground_axes(const float up[3], float e1[3], float e2[3])
     e2[2] = up[0] * e1[1] - up[1] * e1[0];
 }
 
-static float rim_term(const rd_shading *sh, float ndv)
+/* rim * (1 - max(0, n.v))^power for n.v and for -n.v: one of the two
+ * bases is 1, so one power is enough. */
+static void rim_terms(const rd_shading *sh, float ndv, float *front, float *back)
 {
-    float x = 1.0f - (ndv > 0 ? ndv : 0);
-    if (x > 1) x = 1;
+    float x = 1.0f - fabsf(ndv), r;
+    if (!(x >= 0)) x = 0; /* |n.v| > 1 by rounding, or NaN */
     if (sh->rim_power_int >= 0) {
-        float r = 1;
+        r = 1;
         for (int i = 0; i < sh->rim_power_int; i++) r *= x;
-        return sh->rim * r;
+    } else {
+        r = powf(x, sh->rim_power);
     }
-    return sh->rim * powf(x, sh->rim_power);
+    *front = sh->rim * (ndv > 0 ? r : 1);
+    *back = sh->rim * (ndv < 0 ? r : 1);
 }
 
 static void mat4_mul(const float a[16], const float b[16], float out[16])
@@ -123,14 +133,15 @@ void ossa__rd_vertex_stage(rd_vertex_job *job)
     ossa__rd_ground_axes(cam->up, e1, e2);
     const float *uv = s->texcoords ? s->texcoords + (size_t)first * 2 : NULL;
     rd_vertex *out = s->vertices + first;
-    uint32_t W = job->width, H = job->height;
+    rd_screen screen;
+    ossa__rd_screen(&screen, job->width, job->height);
 
     for (uint32_t i = 0; i < count; i++) {
         const float *p = pos + (size_t)i * 3, *n = nrm + (size_t)i * 3;
         rd_vertex *v = &out[i];
         rd_mat4_apply(pv, p, 1, v->clip);
-        v->outcode = ossa__rd_outcode(v->clip, W, H);
-        if (v->outcode == 0) ossa__rd_project(v, W, H);
+        v->outcode = ossa__rd_outcode(v->clip, &screen);
+        if (v->outcode == 0) ossa__rd_project(v, &screen);
 
         /* Normals and the direction to the eye in camera space. */
         float nv[3] = {V[0] * n[0] + V[4] * n[1] + V[8] * n[2],
@@ -156,8 +167,7 @@ void ossa__rd_vertex_stage(rd_vertex_job *job)
         float ndl = rd_dot3(nv, sh->light), ndv = rd_dot3(nv, eye);
         v->attr[RD_LIGHT_FRONT] = sh->ambient + sh->diffuse * (ndl > 0 ? ndl : 0);
         v->attr[RD_LIGHT_BACK] = sh->ambient + sh->diffuse * (ndl < 0 ? -ndl : 0);
-        v->attr[RD_RIM_FRONT] = rim_term(sh, ndv);
-        v->attr[RD_RIM_BACK] = rim_term(sh, -ndv);
+        rim_terms(sh, ndv, &v->attr[RD_RIM_FRONT], &v->attr[RD_RIM_BACK]);
         v->facing = ndv;
         v->attr[RD_U] = uv ? uv[(size_t)i * 2] : 0;
         v->attr[RD_V] = uv ? uv[(size_t)i * 2 + 1] : 0;
