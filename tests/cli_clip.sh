@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Compressed clips from the command line: `ossa clip-stats` (JSON shape, the
+# errors within the bound, a bound given with --error), `ossa pose --error`
+# (every joint of every frame within the bound of the float pose, checked
+# here in python3 with the same metric), `ossa convert -o X.ossaclip` (the
+# same bytes twice, the header's magic and size), and usage errors. Run by
+# ctest with OSSA_CLI, OSSA_SHARED_DIR, OSSA_TEST_TMP; checks on guy.iqm are
+# skipped when ../shared/data is missing.
+set -euo pipefail
+
+. "$(dirname "$0")/cli_common.bash"
+
+"$OSSA_CLI" demo -o "$tmp/demo" >/dev/null 2>&1
+demo=$tmp/demo/demo.iqm
+
+expect_rc 0 "clip-stats --json" clip-stats --json "$demo"
+cp "$out" "$tmp/stats.json"
+check "clip-stats JSON keys and errors within the bound" json_check "$tmp/stats.json" \
+    'len(d["animations"]) >= 1 and all(set(["name", "raw_bytes", "compressed_bytes", "max_error", "p99_error"]) <= set(a) and a["compressed_bytes"] < a["raw_bytes"] and 0 <= a["p99_error"] <= a["max_error"] <= a["bound"] * (1 + 1e-6) for a in d["animations"])'
+expect_rc 0 "clip-stats --error 0.05" clip-stats --json --error 0.05 "$demo"
+check "a looser bound: a smaller clip, the bound reported" json_check "$out" \
+    'all(a["bound"] == 0.0500000007 or abs(a["bound"] - 0.05) < 1e-9 for a in d["animations"]) and d["animations"][0]["max_error"] <= 0.05'
+python3 - "$tmp/stats.json" "$out" <<'PY' && ok || fail "a looser bound gives smaller clips"
+import json, sys
+a = json.load(open(sys.argv[1]))["animations"]; b = json.load(open(sys.argv[2]))["animations"]
+sys.exit(0 if all(y["compressed_bytes"] <= x["compressed_bytes"] for x, y in zip(a, b)) else 1)
+PY
+expect_rc 0 "clip-stats text" clip-stats "$demo"
+check "text names the bits per component" grep -q "bits per component" "$out"
+expect_rc 2 "clip-stats --error 0" clip-stats --error 0 "$demo"
+expect_rc 2 "clip-stats --error x" clip-stats --error x "$demo"
+expect_rc 2 "clip-stats without a file" clip-stats
+expect_rc 1 "clip-stats of a missing file" clip-stats "$tmp/missing.iqm"
+
+# convert -o .ossaclip: same bytes twice; the header as documented.
+expect_rc 0 "convert -o demo.ossaclip" convert "$demo" -o "$tmp/a.ossaclip" --anim 0
+expect_rc 0 "convert again" convert "$demo" -o "$tmp/b.ossaclip" --anim 0
+check "the same bytes twice" cmp -s "$tmp/a.ossaclip" "$tmp/b.ossaclip"
+python3 - "$tmp/a.ossaclip" <<'PY' && ok || fail "magic, version and size in the header"
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+magic, version, size = b[:8], *struct.unpack_from("<II", b, 8)
+sys.exit(0 if magic == b"OSSACLIP" and version == 1 and size == len(b) else 1)
+PY
+expect_rc 1 "convert -o with an unknown animation" convert "$demo" -o "$tmp/c.ossaclip" --anim nope
+check "nothing written on failure" test ! -e "$tmp/c.ossaclip"
+expect_rc 2 "convert -o .ossaclip with a bad --error" convert "$demo" -o "$tmp/c.ossaclip" --error -1
+
+# pose --error: every joint within the bound of the float pose at a few
+# moments, by the metric (virtual vertices at d along each joint's axes).
+if [ -f "$shared/data/iqm/guy.iqm" ]; then
+    guy=$shared/data/iqm/guy.iqm
+    expect_rc 0 "clip-stats guy" clip-stats --json "$guy"
+    cp "$out" "$tmp/guy.json"
+    for f in 0 7 13.5 60; do
+        expect_rc 0 "pose --frame $f" pose --json --anim jump --frame "$f" "$guy"
+        cp "$out" "$tmp/float_$f.json"
+        expect_rc 0 "pose --frame $f --error" pose --json --anim jump --frame "$f" --error 0.002 "$guy"
+        cp "$out" "$tmp/packed_$f.json"
+        python3 - "$tmp/float_$f.json" "$tmp/packed_$f.json" "$tmp/guy.json" <<'PY' && ok || fail "pose --error within the bound at frame $f"
+import json, math, sys
+a = json.load(open(sys.argv[1]))["joints"]; b = json.load(open(sys.argv[2]))["joints"]
+d = json.load(open(sys.argv[3]))["animations"][0]["shell_distance"]
+worst = 0
+for ja, jb in zip(a, b):
+    ma, mb = ja["model"], jb["model"]
+    for axis in range(3):
+        for s in (-1, 1):
+            e = math.sqrt(sum(((ma[12 + r] - mb[12 + r]) + s * d * (ma[axis * 4 + r] - mb[axis * 4 + r])) ** 2 for r in range(3)))
+            worst = max(worst, e)
+# float model matrices: rounding of about 1e-6 on top of the bound
+sys.exit(0 if 0 < worst <= 0.002 * 1.01 + 1e-5 else 1)
+PY
+    done
+    expect_rc 2 "pose --error 0" pose --anim jump --frame 1 --error 0 "$guy"
+else
+    skip_part "../shared/data not found"
+fi
+
+summary
