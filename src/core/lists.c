@@ -100,6 +100,21 @@ void ossa__intern_free(const ossa_model *m, ossa_intern *t)
 
 /* -- Welding -- */
 
+/* Records are mostly floats and indices: mixed a word at a time. */
+static uint32_t hash_record(const unsigned char *p, size_t size)
+{
+    uint32_t h = 0x811C9DC5u;
+    size_t i = 0;
+    for (; i + 4 <= size; i += 4) {
+        uint32_t w;
+        memcpy(&w, p + i, 4);
+        h = (h ^ w) * 0x9E3779B1u;
+        h ^= h >> 15;
+    }
+    for (; i < size; i++) h = (h ^ p[i]) * 16777619u;
+    return h ^ (h >> 13);
+}
+
 size_t ossa__weld(const ossa_model *m, const void *records, size_t count, size_t size,
                   uint32_t *remap)
 {
@@ -112,7 +127,7 @@ size_t ossa__weld(const ossa_model *m, const void *records, size_t count, size_t
     size_t distinct = 0;
     for (size_t i = 0; i < count; i++) {
         const unsigned char *rec = r + i * size;
-        size_t k = hash_bytes(rec, size) & (num_slots - 1);
+        size_t k = hash_record(rec, size) & (num_slots - 1);
         for (;; k = (k + 1) & (num_slots - 1)) {
             if (!slots[k]) {
                 /* slots hold the index + 1 of a class's first record */

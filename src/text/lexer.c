@@ -17,7 +17,12 @@ void ossa__lex_init(ossa_lexer *lx, const unsigned char *data, size_t size, cons
     lx->block_comments = false;
 }
 
-static bool is_delim(const ossa_lexer *lx, char c) { return c && strchr(lx->delims, c) != NULL; }
+/* Called for every byte of every token: formats without delimiters
+ * (SMD, OBJ) skip the search. */
+static bool is_delim(const ossa_lexer *lx, char c)
+{
+    return lx->delims[0] && c && strchr(lx->delims, c) != NULL;
+}
 
 static bool at_comment(const ossa_lexer *lx, const char *p)
 {
