@@ -17,7 +17,9 @@ struct ossa_render_gif {
     bool finished;
     bool failed; /* an earlier call failed: the stream is unusable */
     rd_quantizer *quantizer;
-    uint8_t *index; /* one frame's palette indices */
+    uint8_t *index;    /* one frame's palette indices */
+    uint8_t *previous; /* the last frame's pixels (width * 4 per row) */
+    bool previous_transparent;
 };
 
 static int write_bytes(GifFileType *gif, const GifByteType *data, int len)
@@ -45,6 +47,7 @@ void ossa_render_gif_free(ossa_render_gif *gif)
     ossa__buf_release(&gif->out);
     ossa__free(&gif->allocator, gif->quantizer, sizeof *gif->quantizer);
     ossa__free(&gif->allocator, gif->index, (size_t)gif->width * gif->height);
+    ossa__free(&gif->allocator, gif->previous, (size_t)gif->width * gif->height * 4);
     ossa_allocator a = gif->allocator;
     ossa__free(&a, gif, sizeof *gif);
 }
@@ -73,8 +76,9 @@ ossa_render_gif *ossa_render_gif_create(const ossa_render_gif_options *options, 
     ossa__buf_init(&g->out, &g->allocator);
     g->quantizer = ossa__alloc(&g->allocator, sizeof *g->quantizer);
     g->index = ossa__alloc(&g->allocator, (size_t)g->width * g->height);
+    g->previous = ossa__alloc(&g->allocator, (size_t)g->width * g->height * 4);
     int code = 0;
-    if (g->quantizer && g->index) {
+    if (g->quantizer && g->index && g->previous) {
         memset(g->quantizer, 0, sizeof *g->quantizer);
         g->gif = EGifOpen(g, write_bytes, &code);
     }
@@ -112,6 +116,28 @@ static int frame_delay(const ossa_render_gif *g, uint32_t i)
     return d < 1 ? 1 : d > 65535 ? 65535 : (int)d;
 }
 
+/* The rectangle of pixels that differ from the previous frame (an empty
+ * one as 1x1 at the origin, since every frame must carry its delay). */
+static void changed_rect(const ossa_render_gif *g, const uint8_t *px, size_t stride,
+                         uint32_t r[4])
+{
+    const size_t row_bytes = (size_t)g->width * 4;
+    uint32_t y0 = 0, y1 = g->height, x0 = g->width, x1 = 0;
+    while (y0 < y1 && !memcmp(px + y0 * stride, g->previous + y0 * row_bytes, row_bytes)) y0++;
+    while (y1 > y0 && !memcmp(px + (y1 - 1) * stride, g->previous + (y1 - 1) * row_bytes, row_bytes))
+        y1--;
+    for (uint32_t y = y0; y < y1; y++) {
+        const uint8_t *a = px + y * stride, *b = g->previous + y * row_bytes;
+        uint32_t l = 0, h = g->width;
+        while (l < x0 && !memcmp(a + l * 4, b + l * 4, 4)) l++;
+        while (h > x1 && h > l && !memcmp(a + (h - 1) * 4, b + (h - 1) * 4, 4)) h--;
+        if (l < x0) x0 = l;
+        if (h > x1) x1 = h;
+    }
+    if (y0 >= y1 || x0 >= x1) x0 = y0 = 0, x1 = y1 = 1;
+    r[0] = x0, r[1] = y0, r[2] = x1 - x0, r[3] = y1 - y0;
+}
+
 ossa_status ossa_render_gif_add_frame(ossa_render_gif *gif, const ossa_render_image *frame,
                                       ossa_error *error)
 {
@@ -123,17 +149,25 @@ ossa_status ossa_render_gif_add_frame(ossa_render_gif *gif, const ossa_render_im
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "the frame must be %ux%u pixels", (unsigned)gif->width,
                           (unsigned)gif->height);
-    size_t stride = frame->stride ? frame->stride : (size_t)frame->width * 4;
+    const size_t stride = frame->stride ? frame->stride : (size_t)frame->width * 4;
     bool transparent = false;
     for (uint32_t y = 0; y < gif->height && !transparent; y++) {
         const uint8_t *row = frame->pixels + (size_t)y * stride;
         for (uint32_t x = 0; x < gif->width; x++) transparent |= row[x * 4 + 3] < 128;
     }
+    /* Opaque frames after an opaque frame store only what changed, and
+     * leave the rest of the previous one in place: on a still background
+     * that is a fraction of the pixels to quantize and compress. A frame
+     * with transparency is whole, and clears itself before the next. */
+    uint32_t r[4] = {0, 0, gif->width, gif->height};
+    bool partial = gif->frames > 0 && !transparent && !gif->previous_transparent;
+    if (partial) changed_rect(gif, frame->pixels, stride, r);
+    const uint8_t *origin = frame->pixels + (size_t)r[1] * stride + (size_t)r[0] * 4;
     /* With transparency the last palette entry is kept for it. */
     uint8_t palette[256][3];
     memset(palette, 0, sizeof palette);
-    ossa__rd_quantize(gif->quantizer, frame->pixels, gif->width, gif->height, stride,
-                      transparent ? 255 : 256, gif->index, palette);
+    ossa__rd_quantize(gif->quantizer, origin, r[2], r[3], stride, transparent ? 255 : 256,
+                      gif->index, palette);
     if (transparent)
         for (uint32_t y = 0; y < gif->height; y++) {
             const uint8_t *row = frame->pixels + (size_t)y * stride;
@@ -147,8 +181,6 @@ ossa_status ossa_render_gif_add_frame(ossa_render_gif *gif, const ossa_render_im
     if (!map) return gif_fail(gif, E_GIF_ERR_NOT_ENOUGH_MEM, error);
     GraphicsControlBlock gcb;
     memset(&gcb, 0, sizeof gcb);
-    /* Each frame is a whole picture: with transparency the previous one
-     * must be cleared, not shown through. */
     gcb.DisposalMode = transparent ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT;
     gcb.DelayTime = frame_delay(gif, gif->frames);
     gcb.TransparentColor = transparent ? 255 : NO_TRANSPARENT_COLOR;
@@ -156,10 +188,15 @@ ossa_status ossa_render_gif_add_frame(ossa_render_gif *gif, const ossa_render_im
     size_t ext_len = EGifGCBToExtension(&gcb, ext);
     GifFileType *gf = gif->gif;
     bool ok = EGifPutExtension(gf, GRAPHICS_EXT_FUNC_CODE, (int)ext_len, ext) == GIF_OK &&
-              EGifPutImageDesc(gf, 0, 0, (int)gif->width, (int)gif->height, false, map) == GIF_OK &&
-              EGifPutLine(gf, gif->index, (int)(gif->width * gif->height)) == GIF_OK;
+              EGifPutImageDesc(gf, (int)r[0], (int)r[1], (int)r[2], (int)r[3], false, map) ==
+                  GIF_OK &&
+              EGifPutLine(gf, gif->index, (int)(r[2] * r[3])) == GIF_OK;
     GifFreeMapObject(map);
     if (!ok) return gif_fail(gif, gf->Error, error);
+    for (uint32_t y = 0; y < gif->height; y++)
+        memcpy(gif->previous + (size_t)y * gif->width * 4, frame->pixels + (size_t)y * stride,
+               (size_t)gif->width * 4);
+    gif->previous_transparent = transparent;
     gif->frames++;
     return OSSA_OK;
 }
