@@ -8,7 +8,7 @@
 
 /* -- Blending -- */
 
-void ossa__rd_blend_pixel(uint8_t *dst, const uint8_t rgb[3], float a)
+static inline void blend(uint8_t *dst, const uint8_t rgb[3], float a)
 {
     if (!(a > 0)) return;
     if (a > 1) a = 1;
@@ -26,6 +26,11 @@ void ossa__rd_blend_pixel(uint8_t *dst, const uint8_t rgb[3], float a)
         dst[c] = (uint8_t)(v + 0.5f);
     }
     dst[3] = (uint8_t)(out_a * 255.0f + 0.5f);
+}
+
+void ossa__rd_blend_pixel(uint8_t *dst, const uint8_t rgb[3], float a)
+{
+    blend(dst, rgb, a);
 }
 
 static bool to_fixed(float v, int32_t *out)
@@ -85,7 +90,7 @@ static void blend_triangle(const rd_target *t, const rd_flat *f)
         for (int64_t x = xa; x <= xb; x++) {
             float w0 = (float)(e[0] + bias[0]) * inv, w1 = (float)(e[1] + bias[1]) * inv;
             float a = a2 + (a0 - a2) * w0 + (a1 - a2) * w1;
-            ossa__rd_blend_pixel(row + x * 4, f->rgb, a);
+            blend(row + x * 4, f->rgb, a);
             for (int i = 0; i < 3; i++) e[i] += step[i];
         }
     }
@@ -97,9 +102,7 @@ void ossa__rd_draw_flats(const rd_target *t, const rd_flats *list)
     for (uint32_t i = 0; i < list->count; i++) {
         const rd_flat *f = &list->items[i];
         /* Most triangles of a list miss a given band. */
-        float lo = fminf(f->p[0][1], fminf(f->p[1][1], f->p[2][1]));
-        float hi = fmaxf(f->p[0][1], fmaxf(f->p[1][1], f->p[2][1]));
-        if (hi < top || lo > bottom) continue;
+        if (f->ymax < top || f->ymin > bottom) continue;
         blend_triangle(t, f);
     }
 }
@@ -126,6 +129,13 @@ static void push(rd_flats *list, const ossa_allocator *a, const float p[3][2], c
     memcpy(f->p, p, sizeof f->p);
     memcpy(f->alpha, alpha, sizeof f->alpha);
     memcpy(f->rgb, rgb, sizeof f->rgb);
+    f->ymin = f->ymax = p[0][1];
+    for (int i = 1; i < 3; i++) {
+        if (p[i][1] < f->ymin) f->ymin = p[i][1];
+        if (p[i][1] > f->ymax) f->ymax = p[i][1];
+    }
+    /* NaN corners: never drawn (blend_triangle refuses them too). */
+    if (!(f->ymin <= f->ymax)) f->ymin = INFINITY, f->ymax = -INFINITY;
 }
 
 /* Two triangles: a, b, c, d in order around a quadrilateral. */

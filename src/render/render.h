@@ -72,6 +72,7 @@ typedef struct rd_material {
 typedef struct rd_flat {
     float p[3][2];
     float alpha[3];
+    float ymin, ymax; /* of the corners, to skip bands quickly */
     uint8_t rgb[3];
 } rd_flat;
 
