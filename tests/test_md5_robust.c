@@ -286,6 +286,23 @@ static void test_limits(void **state)
     assert_non_null(strstr(err.message, "out of proportion"));
     assert_true(a.max_request < (1u << 20));
     free(big);
+    /* 2000 vertices sharing one run of 2000 weights: 4 million weights
+     * to place from a 60 kB file */
+    size = 1u << 20;
+    big = malloc(size);
+    assert_non_null(big);
+    char *p = big;
+    p += sprintf(p, "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\njoints {\n"
+                    "j -1 (0 0 0) (0 0 0)\n}\nmesh {\nshader s\nnumverts 2000\n");
+    for (int v = 0; v < 2000; v++) p += sprintf(p, "vert %d (0 0) 0 2000\n", v);
+    p += sprintf(p, "numtris 1\ntri 0 0 1 2\nnumweights 2000\n");
+    for (int w = 0; w < 2000; w++) p += sprintf(p, "weight %d 0 0.0005 (0 0 0)\n", w);
+    p += sprintf(p, "}\n");
+    o.file_name = "shared.md5mesh";
+    assert_null(ossa_load_memory(big, (size_t)(p - big), &o, &err));
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
+    assert_non_null(strstr(err.message, "out of proportion"));
+    free(big);
     assert_int_equal(a.live, 0);
 }
 

@@ -7,11 +7,12 @@
  * either consumes what was asked for or fails with line:column, what was
  * expected and what was found.
  *
- * The number and blank scanners are inline: frame values and mesh entries
- * are nearly all of a large file, and the common token ("-0.7071067691",
- * at most 19 digits around one point, no exponent) is converted here with
- * one exact double division (text/number.c explains why that rounds
- * correctly to float); everything else goes to lex.c. */
+ * The number, keyword and blank scanners are inline: frame values and mesh
+ * entries are nearly all of a large file. The common number token
+ * ("-0.7071067691": at most 15 digits around one point, no exponent) is
+ * converted here with one multiply whose result is checked against float
+ * midpoints (see ossa__md5_float); everything else goes to lex.c, which
+ * rounds exactly through text/number.c. */
 #ifndef OSSA_MD5_LEX_H
 #define OSSA_MD5_LEX_H
 
@@ -21,8 +22,8 @@
 
 typedef struct md5_lexer {
     ossa_lexer lx;
-    ossa_model *model; /* receives warnings */
-    bool warned_plus, warned_exponent, warned_int_float;
+    ossa_model *model;                 /* receives warnings */
+    bool warned_plus, warned_exponent; /* each reported once per file */
 } md5_lexer;
 
 /* Starts at the first byte (a UTF-8 byte order mark is skipped). */

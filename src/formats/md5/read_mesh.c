@@ -66,6 +66,9 @@ typedef struct reader {
 
     /* counted problems, reported once each */
     uint32_t limited, limited_line, light, light_line, unbalanced, unbalanced_line;
+    /* weights referenced by all vertices so far: runs may overlap, so a
+     * few bytes of text could ask for work without end (see read_block) */
+    uint64_t referenced;
 } reader;
 
 static void *talloc(const reader *r, size_t count, size_t elem)
@@ -534,6 +537,16 @@ static ossa_status read_block(reader *r, uint32_t index, uint32_t announced)
         if (ossa__md5_int(L, &n, 0, UINT32_MAX, "the weight count")) return OSSA_FAILED;
         if (n == 0)
             return ossa__md5_fail_at(L, at, "vert %u has no weights (id refuses such a vertex)", v);
+        /* A vertex line of 12 bytes or more names a handful of weights in
+         * any real file; runs of many weights shared by many vertices are
+         * refused once they outgrow the file four times over. */
+        r->referenced += (uint64_t)n;
+        size_t size = (size_t)(L->lx.end - L->lx.data);
+        if (r->referenced > (uint64_t)size * 4 + 4096)
+            return ossa__md5_fail_at(L, at,
+                                     "vert %u: the vertices so far use %llu weights in all, out of "
+                                     "proportion to a %zu-byte file",
+                                     v, (unsigned long long)r->referenced, size);
         vr->u = uv[0];
         vr->v = uv[1];
         vr->first = (uint32_t)first;
