@@ -705,6 +705,26 @@ static void test_write_errors(void **state)
     assert_true(has_message(&msg, "no mesh, so its bounds are the box of the joints"));
     ossa_free_buffer(data, NULL);
     ossa_model_free(m);
+
+    /* finite values whose offsets from their joint overflow a float */
+    m = ossa_model_create(NULL);
+    ossa_transform far = ossa_transform_identity();
+    far.translation[0] = -3e38f;
+    ossa_model_add_joint(m, "far", -1, &far, &err);
+    static const float pos[9] = {3e38f, 0, 0, 0, 1, 0, 0, 0, 1};
+    static const float one[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    static const float w1[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    ossa_model_set_num_vertices(m, 3, &err);
+    ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", pos, &err);
+    ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, "", one, &err);
+    ossa_model_add_vertex_array(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 4, "", w1, &err);
+    ossa_triangle t = {{0, 1, 2}};
+    ossa_model_set_triangles(m, 1, &t, &err);
+    o.format = OSSA_FORMAT_MD5MESH;
+    assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_FAILED);
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "too far from joint"));
+    ossa_model_free(m);
 }
 
 /* -- IQM -> MD5 -> IQM ------------------------------------------------------------- */

@@ -382,6 +382,11 @@ ossa_status ossa__md5_skeleton_init(md5_skeleton *s, const ossa_model *m,
             s->parents[j + s->shift] = p < 0 ? (s->shift ? 0 : -1) : p + (int32_t)s->shift;
             memcpy(B, W + 12, 3 * sizeof *B);
             memcpy(B + 3, W + 16, 4 * sizeof *B);
+            float t[3] = {(float)B[0], (float)B[1], (float)B[2]};
+            if (!st && !ossa__finite3(t))
+                st = ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
+                                "joint %u '%s' is beyond float range in model space", j,
+                                m->joints[j].name);
             /* a singular bind (zero scale) moves nothing rigidly */
             if (!ossa__mat4d_invert_affine(W, s->inverse_bind + (size_t)j * 16))
                 memset(s->inverse_bind + (size_t)j * 16, 0, 16 * sizeof(double));
@@ -440,7 +445,8 @@ ossa_status ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float
     double *world = ossa__temp_calloc(m, (size_t)m->num_joints + 1, WORLD * sizeof *world);
     if (!world) return ossa__fail_nomem(error);
     compose(m, fr, world);
-    for (uint32_t j = 0; j < m->num_joints; j++) {
+    ossa_status st = OSSA_OK;
+    for (uint32_t j = 0; j < m->num_joints && !st; j++) {
         const double *W = world + (size_t)j * WORLD;
         const double *B = s->bind + (size_t)(j + s->shift) * 7;
         double skin[16], r[9], dq[4], inv[4] = {-B[3], -B[4], -B[5], B[6]};
@@ -469,8 +475,12 @@ ossa_status ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float
             quat_mul(pinv, W + 16, q);
         }
         for (int i = 0; i < 3; i++) out[(size_t)j * 6 + i] = (float)t[i];
+        if (!st && !ossa__finite3(out + (size_t)j * 6))
+            st = ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
+                            "joint %u '%s' is beyond float range in frame %u of '%s'", j,
+                            m->joints[j].name, f, an->name);
         put_quat(q, out + (size_t)j * 6 + 3);
     }
     ossa__temp_free(m, world);
-    return OSSA_OK;
+    return st;
 }

@@ -226,6 +226,11 @@ static ossa_status write_block(mesh_writer *w, const ossa_mesh *mesh)
     for (uint32_t i = 0; i < nv; i++) {
         uint32_t v = w->verts[i];
         uint32_t n = influences(w, v, w->weights + nw);
+        for (uint32_t k = 0; k < n; k++)
+            if (!ossa__finite3(w->weights[nw + k].offset))
+                return ossa__fail(w->error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
+                                  "vertex %u is too far from joint %u for a float offset", v,
+                                  w->weights[nw + k].joint);
         float uv[2] = {0, 0};
         if (w->uv) uv[0] = w->uv[(size_t)v * 2], uv[1] = w->uv[(size_t)v * 2 + 1];
         ossa__out_format(o, "\tvert %u ", i);
