@@ -75,7 +75,6 @@ typedef struct obj_doc {
     bool any_smooth; /* some `s` line: files without one smooth as one group */
     int64_t mesh;    /* id of the current (name, material), -1 = not made yet */
 
-    uint32_t color_count; /* `v` lines with a colour */
     uint64_t bad_numbers, short_faces, polygon_fans;
     uint64_t first_bad_number; /* byte offset */
     uint32_t warned; /* one-time warnings given (bits) */

@@ -30,11 +30,12 @@ void ossa__obj_locate(const obj_doc *d, uint64_t at, uint32_t *line, uint32_t *c
 {
     if (at > d->size) at = d->size;
     uint64_t lines = 1, start = 0;
-    for (uint64_t i = 0; i < at; i++)
-        if (d->text[i] == '\n') {
-            lines++;
-            start = i + 1;
-        }
+    /* memchr: the warnings of a large file each count its lines */
+    for (const char *p = d->text, *end = d->text + at;
+         (p = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL) != NULL; p++) {
+        lines++;
+        start = (uint64_t)(p - d->text) + 1;
+    }
     const uint64_t *joins = (const uint64_t *)d->joins.data;
     for (size_t i = 0; i < d->joins.count && joins[i] < at; i++) {
         lines++;
@@ -310,7 +311,6 @@ static ossa_status read_v(obj_doc *d, const char *kw)
     }
     if (n >= 6) {
         vx->has_color = true;
-        d->color_count++;
         vx->c[0] = v[3];
         vx->c[1] = v[4];
         vx->c[2] = v[5];
