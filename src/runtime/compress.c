@@ -105,7 +105,9 @@ typedef struct ctx {
     uint32_t n, nf;
     double bound, shell;
     ossa_transform *raw;   /* nf x n: rotations normalized, w >= 0 */
-    double (*rawm)[12];    /* nf x n model matrices */
+    const ossa_animation *anim;
+    double (*rawm)[12];    /* the current segment's model matrices (frame - f0) x n,
+                              from the source frames */
     double *radius;        /* per joint: the shell that reaches its descendants */
     double *pscale;        /* per joint: the parent's largest model-space scale */
     uint8_t *constant;     /* n x 3: kind k of joint j is constant (1) or
@@ -156,13 +158,32 @@ static double own_error(const ctx *c, uint32_t f, uint32_t j, uint32_t kind, con
     return ossa__shell_error(a, b, c->radius[j]) * c->pscale[j];
 }
 
+/* Model matrices of source frame f (as the model holds it:
+ * ossa__affine_from_trs normalizes in double, as ossa_clip_measure does, so
+ * that both compute the same doubles) into out[0..n). */
+static void raw_model(const ctx *c, uint32_t f, double (*out)[12])
+{
+    uint32_t n = c->n;
+    for (uint32_t j = 0; j < n; j++) {
+        const ossa_transform *src = c->anim->num_frames ? &c->anim->frames[(size_t)f * n + j]
+                                                        : &c->m->joints[j].bind;
+        double local[12];
+        local_matrix(src, local);
+        int32_t p = c->m->joints[j].parent;
+        if (p >= 0 && (uint32_t)p < j)
+            ossa__affine_mul(out[p], local, out[j]);
+        else
+            memcpy(out[j], local, sizeof local);
+    }
+}
+
 static ossa_status prepare(ctx *c, const ossa_animation *anim, ossa_error *error)
 {
     const ossa_model *m = c->m;
     uint32_t n = c->n, nf = c->nf;
     size_t cells = (size_t)nf * n;
     c->raw = ossa__temp_calloc(m, cells ? cells : 1, sizeof *c->raw);
-    c->rawm = ossa__temp_calloc(m, cells ? cells : 1, sizeof *c->rawm);
+    c->rawm = ossa__temp_calloc(m, (size_t)2 * OSSA_PACKED_SEGMENT * n + 1, sizeof *c->rawm);
     c->radius = ossa__temp_calloc(m, n + 1, sizeof *c->radius);
     c->pscale = ossa__temp_calloc(m, n + 1, sizeof *c->pscale);
     c->constant = ossa__temp_calloc(m, (size_t)n * 3 + 1, 1);
@@ -191,19 +212,6 @@ static ossa_status prepare(ctx *c, const ossa_animation *anim, ossa_error *error
                                       "animation frame %u, joint %u: not a finite transform",
                                       (unsigned)f, (unsigned)j);
             c->raw[(size_t)f * n + j] = t;
-            /* The reference matrices from the frame as the model holds it
-             * (ossa__affine_from_trs normalizes in double), as
-             * ossa_clip_measure computes them: the same doubles. */
-            double local[12];
-            const ossa_transform *src =
-                anim->num_frames ? &anim->frames[(size_t)f * n + j] : &m->joints[j].bind;
-            local_matrix(src, local);
-            int32_t p = m->joints[j].parent;
-            double *out = c->rawm[(size_t)f * n + j];
-            if (p >= 0 && (uint32_t)p < j)
-                ossa__affine_mul(c->rawm[(size_t)f * n + p], local, out);
-            else
-                memcpy(out, local, sizeof local);
             double len = sqrt((double)t.translation[0] * t.translation[0] +
                               (double)t.translation[1] * t.translation[1] +
                               (double)t.translation[2] * t.translation[2]);
@@ -212,8 +220,12 @@ static ossa_status prepare(ctx *c, const ossa_animation *anim, ossa_error *error
                 double s = fabs(t.scale[k]);
                 smax[j] = s > smax[j] ? s : smax[j];
             }
+        }
+        raw_model(c, f, c->rawm); /* this frame's, for the parents' scales */
+        for (uint32_t j = 0; j < n; j++) {
+            int32_t p = m->joints[j].parent;
             if (p >= 0 && (uint32_t)p < j) {
-                const double *pm = c->rawm[(size_t)f * n + p];
+                const double *pm = c->rawm[p];
                 for (int col = 0; col < 3; col++) {
                     double s = sqrt(pm[col * 3] * pm[col * 3] + pm[col * 3 + 1] * pm[col * 3 + 1] +
                                     pm[col * 3 + 2] * pm[col * 3 + 2]);
@@ -413,7 +425,7 @@ static double measure(ctx *c, uint32_t f0, uint32_t f1)
                 ossa__affine_mul(lm[p], local, lm[j]);
             else
                 memcpy(lm[j], local, sizeof local);
-            double e = ossa__shell_error(c->rawm[(size_t)f * n + j], lm[j], c->shell);
+            double e = ossa__shell_error(c->rawm[(size_t)(f - f0) * n + j], lm[j], c->shell);
             c->joint_error[j] = e > c->joint_error[j] ? e : c->joint_error[j];
             worst = e > worst ? e : worst;
         }
@@ -432,6 +444,7 @@ static int32_t find_track(const ctx *c, const int32_t *index, uint32_t j, uint32
  * promoting a constant track (compression must start over). */
 static int fit_segment(ctx *c, const int32_t *index, uint8_t *bumped, uint32_t f0, uint32_t f1)
 {
+    for (uint32_t f = f0; f < f1; f++) raw_model(c, f, c->rawm + (size_t)(f - f0) * c->n);
     /* Each track's own fewest bits, with and without a range of the
      * segment's own (6 bytes): whichever costs fewer bits. */
     for (uint32_t t = 0; t < c->num_tracks; t++) {
@@ -535,6 +548,7 @@ ossa_status ossa__compress(const ossa_model *model, uint32_t animation, float ma
     ctx c;
     memset(&c, 0, sizeof c);
     c.m = model;
+    c.anim = anim;
     c.n = model->num_joints;
     c.nf = anim->num_frames ? anim->num_frames : 1;
     c.bound = max_error;
