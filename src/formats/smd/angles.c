@@ -18,10 +18,11 @@ void ossa__smd_euler_to_quat(const float angles[3], float q[4])
     double len = sqrt(x * x + y * y + z * z + w * w);
     /* w <= 0, as IQM stores rotations and the IQM SDK turns them */
     double s = (w > 0 ? -1.0 : 1.0) / len;
-    q[0] = (float)(x * s);
-    q[1] = (float)(y * s);
-    q[2] = (float)(z * s);
-    q[3] = (float)(w * s);
+    /* + 0.0f: the flip must not leave -0 components behind */
+    q[0] = (float)(x * s) + 0.0f;
+    q[1] = (float)(y * s) + 0.0f;
+    q[2] = (float)(z * s) + 0.0f;
+    q[3] = (float)(w * s) + 0.0f;
 }
 
 void ossa__smd_quat_to_euler(const float q[4], double angles[3])
