@@ -234,6 +234,45 @@ static void test_writer_text(void **state)
     ossa_model_free(m);
 }
 
+/* More influences than studiomdl reads: the 4 largest, renormalized. */
+static void test_writer_links(void **state)
+{
+    (void)state;
+    ossa_model *m = ossa_model_create(NULL);
+    ossa_transform t = ossa_transform_identity();
+    for (int j = 0; j < 6; j++) {
+        char name[8];
+        snprintf(name, sizeof name, "b%d", j);
+        assert_int_equal(ossa_model_add_joint(m, name, j ? 0 : -1, &t, NULL), j);
+    }
+    assert_int_equal(ossa_model_set_num_vertices(m, 3, NULL), OSSA_OK);
+    static const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    static const float idx[18] = {0, 1, 2, 3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    static const float wgt[18] = {0.05f, 0.1f, 0.15f, 0.2f, 0.25f, 0.25f, 1, 0, 0, 0, 0, 0,
+                                  1, 0, 0, 0, 0, 0};
+    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, NULL));
+    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 6, NULL, idx, NULL));
+    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 6, NULL, wgt, NULL));
+    ossa_triangle tri = {{0, 1, 2}};
+    assert_int_equal(ossa_model_set_triangles(m, 1, &tri, NULL), OSSA_OK);
+    ossa_write_options o;
+    memset(&o, 0, sizeof o);
+    o.format = SMD;
+    seen s;
+    memset(&s, 0, sizeof s);
+    o.diagnostic = on_diagnostic;
+    o.user = &s;
+    size_t size;
+    char *text = tf_write(m, &o, &size);
+    /* b4 .25, b5 .25, b3 .2, b2 .15 of 0.85; ties by bone; the parent
+     * column is b4 */
+    assert_non_null(strstr(text, " 4 4 0.294118 5 0.294118 3 0.235294 2 0.176471\n"));
+    assert_non_null(strstr(text, "\n4 0.000000 0.000000 0.000000 "));
+    assert_true(saw(&s, OSSA_WARNING_LIMITED));
+    free(text);
+    ossa_model_free(m);
+}
+
 static void test_writer_refuses(void **state)
 {
     (void)state;
@@ -535,7 +574,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_triangle_smd), cmocka_unit_test(test_holy_grail),
-        cmocka_unit_test(test_writer_text),  cmocka_unit_test(test_writer_refuses),
+        cmocka_unit_test(test_writer_text),  cmocka_unit_test(test_writer_links),
+        cmocka_unit_test(test_writer_refuses),
         cmocka_unit_test(test_merge),        cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_iqm_smd_iqm),  cmocka_unit_test(test_write_files),
     };

@@ -12,7 +12,8 @@
  *   triangles             reference files: per triangle the material line
  *   material              (no blanks, at most 62 characters), then the
  *   p x y z nx ny nz u v n b w ...   corners reversed (ossa's clockwise ->
- *   end                   counter-clockwise), v flipped, links normalized
+ *   end                   counter-clockwise), v flipped, at most 4 links,
+ *                         normalized
  *
  * LF line ends, no blank lines or comments inside blocks. A model without
  * joints gets one bone "root" at the origin. */
@@ -27,6 +28,9 @@
 /* studiomdl reads material lines of 64 characters or more wrongly (§1),
  * and BST and the IQM SDK cut names at blanks. */
 #define SMD_MAX_MATERIAL 62
+/* studiomdl's vertex line reader takes up to 4 (bone, weight) pairs
+ * (and keeps 3 of them); IQM models have 4 at most anyway. */
+#define SMD_MAX_LINKS 4
 
 typedef struct smd_writer {
     const ossa_model *m;
@@ -257,11 +261,12 @@ static int cmp_link(const void *a, const void *b)
 }
 
 typedef struct link_stats {
-    uint64_t over_three, below_005, bad_index, unweighted;
+    uint64_t over_four, over_three, below_005, bad_index, unweighted;
 } link_stats;
 
 /* A vertex's influences: positive weights on existing joints, duplicates
- * summed, largest first, normalized to sum 1. Returns how many. */
+ * summed, the largest SMD_MAX_LINKS, largest first, normalized to sum 1.
+ * Returns how many. */
 static uint32_t vertex_links(const smd_writer *w, const vertex_data *v, uint32_t vi, link *out,
                              link_stats *s)
 {
@@ -287,6 +292,10 @@ static uint32_t vertex_links(const smd_writer *w, const vertex_data *v, uint32_t
         return 1;
     }
     qsort(out, n, sizeof *out, cmp_link);
+    if (n > SMD_MAX_LINKS) {
+        s->over_four++;
+        n = SMD_MAX_LINKS;
+    }
     double sum = 0;
     for (uint32_t i = 0; i < n; i++) sum += out[i].weight;
     for (uint32_t i = 0; i < n; i++) {
@@ -403,6 +412,10 @@ static ossa_status put_triangles(smd_writer *w, ossa_text_out *o)
         warn(w, OSSA_WARNING_REPAIRED,
              "%llu triangle corners have no blend weight: they are bound to joint 0",
              (unsigned long long)s.unweighted);
+    if (s.over_four)
+        warn(w, OSSA_WARNING_LIMITED,
+             "%llu triangle corners have more than %d influences: the largest %d are written",
+             (unsigned long long)s.over_four, SMD_MAX_LINKS, SMD_MAX_LINKS);
     if (s.over_three)
         warn(w, OSSA_WARNING_LIMITED,
              "%llu triangle corners have more than 3 influences: the Source SDK 2013 studiomdl "
