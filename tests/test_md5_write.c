@@ -594,13 +594,14 @@ static void test_files(void **state)
     ossa_model_add_animation(m, "", 1, 30, 0, &err);
     ossa_model_add_animation(m, "wave", 1, 30, 0, &err);
     ossa_model_add_animation(m, "empty", 0, 30, 0, &err);
+    ossa_model_add_animation(m, "wave.3", 1, 30, 0, &err); /* the name the second wave took */
     char *dir = ts_tmp_path("md5_files");
     mkdir(dir, 0777);
     char *path = ts_path_join(dir, "hero.md5mesh");
     static const char *const names[] = {"hero.md5mesh", "hero.wave.md5anim",
                                         "hero.run_fast.md5anim", "hero.2.md5anim",
-                                        "hero.wave.3.md5anim"};
-    for (int i = 0; i < 5; i++) {
+                                        "hero.wave.3.md5anim", "hero.wave.3.5.md5anim"};
+    for (int i = 0; i < 6; i++) {
         char *p = ts_path_join(dir, names[i]);
         unlink(p);
         free(p);
@@ -612,9 +613,9 @@ static void test_files(void **state)
     o.wrote = wrote;
     o.user = &msg;
     assert_int_equal(ossa_write_file(m, path, &o, &err), OSSA_OK);
-    assert_int_equal(msg.wrote, 5);
+    assert_int_equal(msg.wrote, 6);
     assert_true(has_message(&msg, "animation 'empty' has no frames"));
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         char *p = ts_path_join(dir, names[i]);
         assert_string_equal(msg.paths[i], p);
         assert_true(exists(p));
@@ -639,7 +640,7 @@ static void test_files(void **state)
     assert_int_equal(ossa_write_file(m, path, &o, &err), OSSA_FAILED);
     assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
     assert_int_equal(msg.wrote, 0);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         char *p = ts_path_join(dir, names[i]);
         assert_false(exists(p));
         free(p);

@@ -126,6 +126,16 @@ static void file_part(const char *name, char *out, size_t cap)
     out[k] = 0;
 }
 
+/* Whether STEM`part`.md5anim is among the first n files. */
+static bool taken(const ossa_output_file *files, size_t n, size_t stem, const char *part)
+{
+    size_t pl = strlen(part);
+    for (size_t j = 1; j < n; j++)
+        if (strlen(files[j].path) == stem + pl + 8 && memcmp(files[j].path + stem, part, pl) == 0)
+            return true;
+    return false;
+}
+
 /* STEM.md5mesh (the path given) and STEM.NAME.md5anim per animation with
  * frames, all in place or none. */
 static ossa_status write_files(const ossa_model *model, const char *path,
@@ -156,14 +166,15 @@ static ossa_status write_files(const ossa_model *model, const char *path,
                 snprintf(part, sizeof part, ".%s", safe);
             else
                 snprintf(part, sizeof part, ".%zu", i - 1);
-            /* two animations with one file name: the later gets its index */
-            for (size_t j = 1; j < written; j++) {
-                size_t pl = strlen(part);
-                if (strlen(files[j].path) == stem + pl + 8 &&
-                    memcmp(files[j].path + stem, part, pl) == 0) {
-                    snprintf(part, sizeof part, ".%s.%zu", safe, i - 1);
-                    break;
-                }
+            /* two animations with one file name: the later gets its index
+             * (again, should that be taken too) */
+            for (int k = 0; k <= 16 && taken(files, written, stem, part); k++)
+                snprintf(part, sizeof part, ".%s.%zu%.*s", safe[0] ? safe : "anim", i - 1, k,
+                         "________________");
+            if (taken(files, written, stem, part)) {
+                st = ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                                "no free file name for animation %zu '%s'", i - 1, an->name);
+                break;
             }
         }
         size_t len = i ? stem + strlen(part) + 8 : strlen(path);
@@ -205,6 +216,7 @@ const ossa_format_ops ossa__md5mesh_format = {
     .read = md5_read,
     .write = write_mesh,
     .write_files = write_files,
+    .images = OSSA__IMAGES_NAMED, /* a shader may name an image file */
 };
 
 /* Detection finds the md5mesh entry first; md5_read tells the kinds
