@@ -855,13 +855,15 @@ typedef enum ossa_clip_compression {
     /* Compressed, within ossa_clip_options.max_error: tracks (a joint's
      * rotation, translation or scale) that a constant keeps within the
      * bound cost nothing per frame; the others are cut into segments of 16
-     * frames, range-reduced per clip and per segment and quantized with
-     * the fewest bits per component (0, 3-19, or raw floats) that keep
-     * every frame within the bound. A sample still reads two key frames,
-     * found from the time alone (no cursor): random seeks cost what
-     * forward playback costs. Sampling between frames interpolates the
-     * decoded keys as for float clips. Little-endian hosts only
-     * (OSSA_ERROR_UNSUPPORTED elsewhere). */
+     * frames, range-reduced per clip (and per segment where that saves
+     * bits) and quantized with the fewest bits per component (0, 3-19, or
+     * raw floats) that keep every frame within the bound (measured at
+     * every frame; ossa_clip_info.measured_error). Sampling costs more per
+     * joint than a float clip (the keys are decoded; README, bench_clip).
+     * A sample still reads two key frames, found from the time alone (no
+     * cursor): random seeks cost what forward playback costs. Sampling
+     * between frames interpolates the decoded keys as for float clips.
+     * Little-endian hosts only (OSSA_ERROR_UNSUPPORTED elsewhere). */
     OSSA_CLIP_COMPRESSED
 } ossa_clip_compression;
 

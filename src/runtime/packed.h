@@ -17,10 +17,10 @@
 #define OSSA_PACKED_VERSION 1u
 /* Frames per segment: every segment has its own bit rates and ranges. */
 #define OSSA_PACKED_SEGMENT 16u
-/* Bits per component a track may use in a segment: 0 (the segment's
- * minimum), 3 to 19 (quantized in the segment's range), or 32 (the float's
- * bits, no range). 3 x 19 bits plus 7 bits of alignment fit one 64-bit
- * read. */
+/* Bits per component a track may use in a segment: 0 (one value, the
+ * start of its range), 3 to 19 (quantized in the segment's range or the
+ * clip's), or 32 (the float's bits, no range). 3 x 19 bits plus 7 bits of
+ * alignment fit one 64-bit read. */
 #define OSSA_PACKED_MAX_BITS 19u
 #define OSSA_PACKED_RAW_BITS 32u
 /* Bytes after each segment's keys, so that 64-bit reads at the last key

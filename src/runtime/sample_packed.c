@@ -1,7 +1,7 @@
 /* Sampling compressed clips (packed.h). A sample decodes the two key frames
  * around the time, a chunk of joints at a time, into SoA frames on the
- * stack (the template's constants, then each animated track's key), and
- * runs the float sampler's kernels on them. Nothing depends on earlier
+ * stack (the bind pose, the constant records, then each animated track's
+ * key), and runs the float sampler's kernels on them. Nothing depends on earlier
  * calls: the frame's segment, bit position and ranges are found from the
  * frame index alone, so a random seek costs what playing forward costs. */
 #include "runtime/packed.h"
