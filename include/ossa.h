@@ -306,6 +306,32 @@ typedef struct ossa_extra {
 #define OSSA_EXTRA_JOINT_INDEX "ossa.joint_index"
 #define OSSA_EXTRA_MESH_TO_BIND "ossa.mesh_to_bind"
 
+/* Images and materials, kept in the model in a format-neutral way (keys
+ * are these prefixes followed by a name; merging copies them along):
+ *
+ * OSSA_EXTRA_IMAGE + NAME: the bytes of the image file NAME, as stored
+ *   (glTF holds PNG and JPEG; the formats that name image files copy any
+ *   kind). The glTF reader keeps every image that a material of the file
+ *   uses, under a plain file name; loading a format whose mesh materials
+ *   name image files (IQM, IQE, MD5, SMD: "skin.png") reads those found
+ *   beside the file, under the material's name. Writers put them in the
+ *   file (glTF) or beside it under their plain file name (the others), as
+ *   ossa_write_options.images says. OSSA_LOAD_NO_IMAGES reads none.
+ * OSSA_EXTRA_MATERIAL + NAME: how the material NAME (an ossa_mesh's
+ *   `material`) looks, glTF's metallic-roughness model, as UTF-8 lines
+ *   "key value...", one per value that differs from glTF's default:
+ *     base_color R G B A, metallic F, roughness F, emissive R G B,
+ *     normal_scale F, occlusion_strength F, alpha_mode opaque|mask|blend,
+ *     alpha_cutoff F, double_sided (no value), and for each texture SLOT
+ *     (base_color, metallic_roughness, normal, occlusion, emissive):
+ *     SLOT_texcoord N (the TEXCOORD set), SLOT_sampler MAG MIN WRAP_S
+ *     WRAP_T (glTF's numbers, 0 = unspecified) and SLOT_texture IMAGE
+ *     (last on its line, the rest of which is the image's NAME).
+ *   Readers skip keys they do not know. A material without this extra but
+ *   named like an image file has that image as its base colour texture. */
+#define OSSA_EXTRA_IMAGE "ossa.image:"
+#define OSSA_EXTRA_MATERIAL "ossa.material:"
+
 
 
 typedef enum ossa_format {
@@ -650,7 +676,11 @@ enum {
      * folder (a ".." that climbs above it, or an absolute path); by
      * default they are refused with OSSA_ERROR_ACCESS (see
      * ossa_load_memory). */
-    OSSA_LOAD_ALLOW_PARENT_PATHS = 1u << 11
+    OSSA_LOAD_ALLOW_PARENT_PATHS = 1u << 11,
+    /* Every format: keep no image bytes (OSSA_EXTRA_IMAGE): neither the
+     * images a glTF file holds or names nor those that IQM-style materials
+     * name beside the file are read. Materials are kept. */
+    OSSA_LOAD_NO_IMAGES = 1u << 12
 };
 
 /* `options` may be NULL. Returns NULL and fills `error` on failure. The
@@ -676,6 +706,27 @@ typedef struct ossa_output_file {
     size_t size;
 } ossa_output_file;
 
+/* Where a write puts the model's images (OSSA_EXTRA_IMAGE). */
+typedef enum ossa_images {
+    /* glTF: EMBED for .glb and for .gltf written to memory or with
+     * OSSA_WRITE_GLTF_EMBED, else BESIDE; other formats: BESIDE. */
+    OSSA_IMAGES_DEFAULT = 0,
+    /* Image files beside the output, named by the glTF uri, or by the
+     * mesh's material in formats whose material names an image file (IQM,
+     * IQE, MD5, SMD), which then name the image of the material's base
+     * colour. An existing file of that name with other bytes is left
+     * alone: the image gets a free name (NAME_2.png) instead. Only
+     * ossa_write_file writes files beside: from ossa_write_memory glTF
+     * keeps its images inside, the other formats their material names. */
+    OSSA_IMAGES_BESIDE,
+    /* glTF: inside the file (in the binary buffer); other formats: BESIDE. */
+    OSSA_IMAGES_EMBED,
+    /* No image written. glTF keeps a texture's image name in the
+     * material's extras; other formats keep the material names as they
+     * are. */
+    OSSA_IMAGES_NONE
+} ossa_images;
+
 typedef struct ossa_write_options {
     ossa_format format;      /* AUTO = from the file name (ossa_write_file) */
     /* Per-frame bounds to store: IQM and MD5 files (the formats that hold
@@ -685,6 +736,7 @@ typedef struct ossa_write_options {
     const ossa_allocator *allocator; /* NULL = malloc/free; buffers and temporaries */
     /* For formats that hold one animation (SOTC .anb): its index. */
     uint32_t animation;
+    ossa_images images; /* where the model's images go */
     /* With OSSA_WRITE_POSED: the time, in seconds, of animation `animation`
      * at which a format that holds one static mesh (OBJ) is posed; looped
      * or clamped as the animation's OSSA_ANIMATION_LOOP says, frame rate 0

@@ -28,7 +28,16 @@ typedef struct ossa_format_ops {
      * declared, nothing is checked. What a model has beyond it is reported
      * as dropped (holds.c). */
     uint32_t holds;
+    /* What the format does with the model's images (OSSA_EXTRA_IMAGE):
+     * OSSA__IMAGES_NAMED: mesh materials name image files (IQM's
+     * convention); loading reads them from beside the file, writing puts
+     * them beside the output (core/image_files.h). OSSA__IMAGES_STORED:
+     * the format stores images itself (glTF). 0: none; a write reports
+     * the model's images as dropped. */
+    uint8_t images;
 } ossa_format_ops;
+
+enum { OSSA__IMAGES_NAMED = 1, OSSA__IMAGES_STORED = 2 };
 
 /* Reports to options->diagnostic what of `model` the format's files
  * cannot hold (one OSSA_WARNING_DROPPED line each). */

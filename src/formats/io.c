@@ -1,5 +1,6 @@
 /* Loading from memory and files (mapped) and writing to memory and files
  * through the format table. */
+#include "core/image_files.h"
 #include "formats/format.h"
 
 #include <errno.h>
@@ -39,7 +40,8 @@ ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_opti
         return NULL;
     }
     model->source_format = fmt;
-    if (ops->read(model, data, size, options, error) != OSSA_OK) {
+    if (ops->read(model, data, size, options, error) != OSSA_OK ||
+        (ops->images == OSSA__IMAGES_NAMED && ossa__images_load_beside(model, options, error))) {
         ossa_model_free(model);
         return NULL;
     }
@@ -131,6 +133,57 @@ void ossa_free_buffer(void *data, const ossa_allocator *allocator)
     ossa__free(allocator, data, 0);
 }
 
+/* One warning when the format keeps no image and the model has some. */
+static void report_unheld_images(const ossa_model *m, const ossa_format_ops *ops,
+                                 const ossa_write_options *o)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->num_extras; i++)
+        n += strncmp(m->extras[i].key, OSSA_EXTRA_IMAGE, strlen(OSSA_EXTRA_IMAGE)) == 0;
+    if (n && o->images != OSSA_IMAGES_NONE)
+        ossa__report(o->diagnostic, o->user, OSSA_SEVERITY_WARNING, OSSA_WARNING_DROPPED,
+                     "%s files hold no image: %u %s not written", ops->name, n, n == 1 ? "image" : "images");
+}
+
+/* Formats whose materials name image files: the model as they see it
+ * (each material the image file of its base colour) and the images
+ * beside the output, in the same atomic write when the format writes one
+ * file, right after its files otherwise. */
+static ossa_status write_with_images(const ossa_model *model, const char *path,
+                                     const ossa_format_ops *ops, const ossa_write_options *opts,
+                                     ossa_error *error)
+{
+    ossa_image_outputs img;
+    ossa_status st = ossa__image_outputs_prepare(model, path, ops->name, opts, &img, error);
+    if (!st && ops->write_files) {
+        ossa__report_unheld(model, ops, opts);
+        st = ops->write_files(&img.view, path, opts, error);
+        if (!st && img.count_files) st = ossa__write_files_atomic(img.files, img.count_files, opts, error);
+    } else if (!st) {
+        void *data = NULL;
+        size_t size = 0;
+        st = ossa_write_memory(&img.view, opts, &data, &size, error);
+        if (st) ossa__error_set_file(error, path);
+        ossa_output_file *files = st ? NULL : ossa__alloc(opts->allocator, (img.count_files + 1) * sizeof *files);
+        if (!st && !files) st = ossa__fail_nomem(error);
+        if (!st) {
+            files[0].path = path;
+            files[0].data = data;
+            files[0].size = size;
+            if (img.count_files) memcpy(files + 1, img.files, img.count_files * sizeof *files);
+            /* One model file replaces an existing one as usual: the images
+             * beside it never replace anything (they took free names). */
+            ossa_write_options one = *opts;
+            one.flags &= ~(uint32_t)OSSA_WRITE_NO_REPLACE;
+            st = ossa__write_files_atomic(files, img.count_files + 1, &one, error);
+        }
+        ossa__free(opts->allocator, files, 0);
+        ossa_free_buffer(data, opts->allocator);
+    }
+    ossa__image_outputs_release(&img);
+    return st;
+}
+
 ossa_status ossa_write_file(const ossa_model *model, const char *path,
                             const ossa_write_options *options, ossa_error *error)
 {
@@ -145,6 +198,8 @@ ossa_status ossa_write_file(const ossa_model *model, const char *path,
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "cannot tell the output format from the file name");
     const ossa_format_ops *ops = ossa__format_ops(opts.format);
+    if (ops && ops->images == OSSA__IMAGES_NAMED) return write_with_images(model, path, ops, &opts, error);
+    if (ops && ops->write && !ops->images) report_unheld_images(model, ops, &opts);
     if (ops && ops->write_files) {
         ossa__report_unheld(model, ops, &opts);
         return ops->write_files(model, path, &opts, error);

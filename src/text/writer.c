@@ -12,7 +12,9 @@ void ossa__out_init(ossa_text_out *o, ossa_buf *buf)
 
 void ossa__out_flush(ossa_text_out *o)
 {
-    ossa__buf_append(o->buf, o->line, o->n);
+    /* Appending nothing to a buffer without storage would hand memset a
+     * null pointer. */
+    if (o->n) ossa__buf_append(o->buf, o->line, o->n);
     o->n = 0;
 }
 

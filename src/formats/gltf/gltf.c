@@ -1,7 +1,7 @@
-/* glTF 2.0 (formats/gltf.md): the table's two entries (.gltf and .glb),
+/* glTF 2.0 (docs/formats/gltf.md): the table's two entries (.gltf and .glb),
  * detection, and the read entry point: parse the document (read.c), then
- * build the model from its nodes (read_nodes.c), meshes (read_meshes.c)
- * and animations (read_anims.c). */
+ * build the model from its nodes (read_nodes.c), meshes (read_meshes.c,
+ * with read_materials.c) and animations (read_anims.c). */
 #include "formats/gltf/scene.h"
 
 #include <stdio.h>
@@ -135,6 +135,7 @@ const ossa_format_ops ossa__gltf_format = {
     .write = ossa__gltf_write,
     .write_files = ossa__gltf_write_files,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
+    .images = OSSA__IMAGES_STORED,
 };
 
 const ossa_format_ops ossa__glb_format = {
@@ -144,5 +145,7 @@ const ossa_format_ops ossa__glb_format = {
     .sniff = glb_sniff,
     .read = glb_read,
     .write = ossa__glb_write,
+    .write_files = ossa__glb_write_files,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
+    .images = OSSA__IMAGES_STORED,
 };

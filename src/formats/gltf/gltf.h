@@ -1,6 +1,6 @@
 /* glTF 2.0 (.gltf JSON and .glb binary): what the reader and the writer
- * share. The JSON goes through libcjson; docs/gltf.md describes the mapping
- * between glTF and the model.
+ * share. The JSON goes through libcjson; docs/formats/gltf.md describes
+ * the mapping between glTF and the model.
  *
  * Axes. The model keeps ossa's own convention (IQM's: Z up, right-handed,
  * front faces clockwise, texcoord origin top-left); glTF is Y up,
@@ -108,5 +108,7 @@ ossa_status ossa__glb_write(const ossa_model *model, const ossa_write_options *o
                             ossa_buf *out, ossa_error *error);
 ossa_status ossa__gltf_write_files(const ossa_model *model, const char *path,
                                    const ossa_write_options *options, ossa_error *error);
+ossa_status ossa__glb_write_files(const ossa_model *model, const char *path,
+                                  const ossa_write_options *options, ossa_error *error);
 
 #endif

@@ -1,7 +1,8 @@
 /* glTF 2.0 reader, first half: the GLB container, the JSON document
  * (through libcjson), buffers (GLB BIN chunk, base64 data URIs, files
  * beside the .gltf) and accessors (every component type, normalized
- * integers, byteStride, sparse). scene.c builds the model. */
+ * integers, byteStride, sparse). read_nodes.c, read_meshes.c,
+ * read_materials.c and read_anims.c build the model. */
 #include "formats/gltf/read.h"
 
 #include <math.h>
@@ -114,27 +115,38 @@ static int hex_value(char c)
     return -1;
 }
 
-static ossa_status load_data_uri(gltf_reader *r, uint32_t i, const char *uri, gltf_buffer *b)
+ossa_status ossa__gltf_data_uri(gltf_reader *r, const char *uri, const char *what,
+                               unsigned char **out, size_t *size, size_t *cap)
 {
+    *out = NULL;
+    *size = *cap = 0;
     const char *comma = strchr(uri, ',');
     const char *b64 = comma ? strstr(uri, ";base64,") : NULL;
     if (!comma || !b64 || b64 + 7 != comma)
-        return ossa__gltf_fail(r, OSSA_ERROR_UNSUPPORTED,
-                               "buffers[%u].uri: only base64 data URIs are supported", i);
+        return ossa__gltf_fail(r, OSSA_ERROR_UNSUPPORTED, "%s: only base64 data URIs are supported",
+                               what);
     const char *data = comma + 1;
-    size_t len = strlen(data), cap = len / 4 * 3 + 3, n = 0, bad = 0;
-    unsigned char *out = ossa__alloc(r->alloc, cap);
-    if (!out) return ossa__fail_nomem(r->error);
-    if (!ossa__base64_decode(data, len, out, &n, &bad)) {
-        ossa__free(r->alloc, out, cap);
-        return ossa__gltf_fail(r, OSSA_ERROR_CORRUPT,
-                               "buffers[%u].uri: invalid base64 at character %zu of the data", i,
-                               (size_t)(data - uri) + bad);
+    size_t len = strlen(data), n = 0, bad = 0;
+    *cap = len / 4 * 3 + 3;
+    unsigned char *buf = ossa__alloc(r->alloc, *cap);
+    if (!buf) return ossa__fail_nomem(r->error);
+    if (!ossa__base64_decode(data, len, buf, &n, &bad)) {
+        ossa__free(r->alloc, buf, *cap);
+        *cap = 0;
+        return ossa__gltf_fail(r, OSSA_ERROR_CORRUPT, "%s: invalid base64 at character %zu of the data",
+                               what, (size_t)(data - uri) + bad);
     }
-    b->owned = out;
-    b->owned_size = cap;
-    b->data = out;
-    b->size = n;
+    *out = buf;
+    *size = n;
+    return OSSA_OK;
+}
+
+static ossa_status load_data_uri(gltf_reader *r, uint32_t i, const char *uri, gltf_buffer *b)
+{
+    char what[32];
+    snprintf(what, sizeof what, "buffers[%u].uri", i);
+    if (ossa__gltf_data_uri(r, uri, what, &b->owned, &b->size, &b->owned_size)) return OSSA_FAILED;
+    b->data = b->owned;
     return OSSA_OK;
 }
 
@@ -230,9 +242,8 @@ static ossa_status buffer(gltf_reader *r, uint32_t i, const gltf_buffer **out)
     return OSSA_OK;
 }
 
-/* Buffer view `i`: its bytes and stride (0 = none). */
-static ossa_status view(gltf_reader *r, int64_t i, const unsigned char **data, size_t *size,
-                        size_t *stride)
+ossa_status ossa__gltf_view(gltf_reader *r, int64_t i, const unsigned char **data, size_t *size,
+                            size_t *stride)
 {
     const cJSON *obj = r->views.items[i];
     char path[32];
@@ -388,7 +399,7 @@ static ossa_status apply_sparse(gltf_reader *r, const cJSON *sparse, const char 
                                "%s.componentType: expected 5121, 5123 or 5125", ip);
     const unsigned char *idata, *vdata;
     size_t isize, vsize, istride, vstride;
-    if (view(r, iv, &idata, &isize, &istride) || view(r, vv, &vdata, &vsize, &vstride)) return OSSA_FAILED;
+    if (ossa__gltf_view(r, iv, &idata, &isize, &istride) || ossa__gltf_view(r, vv, &vdata, &vsize, &vstride)) return OSSA_FAILED;
     size_t is = component_size(ictype);
     if (fits(r, ip, ioff, n, is, is, isize) || fits(r, vp, voff, n, elem, elem, vsize)) return OSSA_FAILED;
     idata += (size_t)ioff;
@@ -432,7 +443,7 @@ ossa_status ossa__gltf_accessor_raw(gltf_reader *r, int64_t index, const char *p
     const unsigned char *data = NULL;
     size_t size = 0, stride = 0;
     if (vi >= 0) {
-        if (view(r, vi, &data, &size, &stride)) return OSSA_FAILED;
+        if (ossa__gltf_view(r, vi, &data, &size, &stride)) return OSSA_FAILED;
         if (stride && stride < elem)
             return ossa__gltf_fail(r, OSSA_ERROR_CORRUPT,
                                    "%s: byteStride %zu of bufferViews[%u] is less than the %zu-byte "
@@ -692,10 +703,10 @@ ossa_status ossa__gltf_parse(gltf_reader *reader, ossa_model *model, const unsig
     if (!st) st = check_asset(&r);
     static const char *const keys[] = {"buffers",    "bufferViews", "accessors", "nodes",
                                        "meshes",     "skins",       "animations", "materials",
-                                       "images",     "textures",    "scenes"};
+                                       "images",     "textures",    "scenes",     "samplers"};
     gltf_table *tables[] = {&r.buffers, &r.views,     &r.accessors, &r.nodes,
                             &r.meshes,  &r.skins,     &r.animations, &r.materials,
-                            &r.images,  &r.textures,  &r.scenes};
+                            &r.images,  &r.textures,  &r.scenes,    &r.samplers};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0] && !st; i++) st = load_table(&r, keys[i], tables[i]);
     if (!st && r.buffers.count) {
         r.buffer_data = ossa__arena_array(ossa__model_arena(model), r.buffers.count, sizeof *r.buffer_data);

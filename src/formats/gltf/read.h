@@ -36,7 +36,7 @@ typedef struct gltf_reader {
     size_t bin_size;
     cJSON *root;
     gltf_table buffers, views, accessors, nodes, meshes, skins, animations, materials, images,
-        textures, scenes;
+        textures, scenes, samplers;
     gltf_buffer *buffer_data;
 } gltf_reader;
 
@@ -76,6 +76,13 @@ ossa_status ossa__gltf_accessor_raw(gltf_reader *r, int64_t index, const char *p
 ossa_status ossa__gltf_accessor_floats(gltf_reader *r, int64_t index, const char *path,
                                        gltf_accessor *info, float **out);
 
+/* Buffer view `i` (checked against its buffer): its bytes and stride (0 =
+ * none). */
+ossa_status ossa__gltf_view(gltf_reader *r, int64_t i, const unsigned char **data, size_t *size,
+                            size_t *stride);
+/* The bytes of a base64 data URI, from r->alloc (free *cap bytes). */
+ossa_status ossa__gltf_data_uri(gltf_reader *r, const char *uri, const char *what,
+                               unsigned char **out, size_t *size, size_t *cap);
 /* A relative URI reference as a file name (percent-decoded), from
  * r->alloc (free strlen(uri) + 1 bytes), or NULL when memory runs out. */
 char *ossa__gltf_uri_to_name(gltf_reader *r, const char *uri);

@@ -1,5 +1,6 @@
 /* glTF 2.0 reader: the primitives of the scene's mesh nodes become the
- * model's vertex arrays, triangles and meshes.
+ * model's vertex arrays, triangles and meshes (their materials:
+ * read_materials.c).
  *
  * Skinned primitives keep their vertices (they are in the space the
  * inverse bind matrices expect); other primitives are moved by their
@@ -675,27 +676,6 @@ static ossa_status fill_triangles(gltf_scene *s, const prim *p, bool flip, tri_l
     return OSSA_OK;
 }
 
-static const char *material_name(gltf_scene *s, const cJSON *po)
-{
-    gltf_reader *r = s->r;
-    const cJSON *mat = cJSON_GetObjectItemCaseSensitive(po, "material");
-    if (!gltf_is_index(mat) || mat->valuedouble >= r->materials.count) return "";
-    const cJSON *m = r->materials.items[(uint32_t)mat->valuedouble];
-    const char *name = ossa__gltf_string(m, "name");
-    if (name && name[0]) return name;
-    /* No name: the base colour image's file name or name, if any. */
-    const cJSON *pbr = cJSON_GetObjectItemCaseSensitive(m, "pbrMetallicRoughness");
-    const cJSON *tex = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(pbr, "baseColorTexture"), "index");
-    if (!gltf_is_index(tex) || tex->valuedouble >= r->textures.count) return "";
-    const cJSON *src = cJSON_GetObjectItemCaseSensitive(r->textures.items[(uint32_t)tex->valuedouble], "source");
-    if (!gltf_is_index(src) || src->valuedouble >= r->images.count) return "";
-    const cJSON *img = r->images.items[(uint32_t)src->valuedouble];
-    const char *uri = ossa__gltf_string(img, "uri");
-    if (uri && strncmp(uri, "data:", 5) != 0) return uri;
-    name = ossa__gltf_string(img, "name");
-    return name ? name : "";
-}
-
 ossa_status ossa__gltf_read_meshes(gltf_scene *s)
 {
     gltf_reader *r = s->r;
@@ -742,10 +722,13 @@ ossa_status ossa__gltf_read_meshes(gltf_scene *s)
         char name[256];
         if (p->index) snprintf(name, sizeof name, "%s.%u", mname, p->index);
         else snprintf(name, sizeof name, "%s", mname);
-        if (ossa_model_add_mesh(s->m, name, material_name(s, p->obj), p->first, p->count, first_tri,
-                                tri_counts[i], r->error) < 0)
+        const char *material;
+        if (ossa__gltf_material(s, p->obj, &material) ||
+            ossa_model_add_mesh(s->m, name, material, p->first, p->count, first_tri, tri_counts[i],
+                                r->error) < 0)
             return OSSA_FAILED;
         first_tri += tri_counts[i];
     }
+    ossa__gltf_materials_done(s);
     return OSSA_OK;
 }

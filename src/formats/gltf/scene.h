@@ -1,8 +1,9 @@
 /* The glTF reader's model-building state: read_nodes.c (nodes, skins,
  * joints, bind poses), read_meshes.c (primitives, attributes, triangles,
- * materials) and read_anims.c (tracks, sampling, animations) fill the
- * model from it in that order, each using what the earlier ones found;
- * gltf.c runs them. Not installed. */
+ * and through read_materials.c materials and images) and read_anims.c
+ * (tracks, sampling, animations) fill the model from it in that order,
+ * each using what the earlier ones found; gltf.c runs them. Not
+ * installed. */
 #ifndef OSSA_GLTF_SCENE_H
 #define OSSA_GLTF_SCENE_H
 
@@ -29,6 +30,10 @@ typedef struct gltf_scene {
     int32_t **skin_map;   /* per skin: joint list as model joints */
     uint32_t *skin_size;
     bool warned_static;
+    /* Materials (read_materials.c), filled as primitives name them. */
+    const char **material_name; /* per material: its model name, NULL = not read yet */
+    char **image_name;          /* per image: its model name, NULL = not read yet */
+    char ignored[96];           /* material features skipped, for one warning */
 } gltf_scene;
 
 /* Temporary arrays of the build: zeroed, from the model's arena (freed
@@ -64,6 +69,13 @@ void ossa__gltf_apply_fold(const gltf_scene *s, uint32_t joint, ossa_transform *
 /* Every primitive of the scene's mesh nodes: vertex arrays, triangles and
  * meshes. */
 ossa_status ossa__gltf_read_meshes(gltf_scene *s);
+/* The model's name for the material of primitive `prim` ("" for none),
+ * its description (OSSA_EXTRA_MATERIAL) and images (OSSA_EXTRA_IMAGE)
+ * recorded in the model when first named. */
+ossa_status ossa__gltf_material(gltf_scene *s, const cJSON *prim, const char **name);
+/* One warning for the material features the file has and the model
+ * does not keep. */
+void ossa__gltf_materials_done(gltf_scene *s);
 /* Every animation, sampled on a frame grid. */
 ossa_status ossa__gltf_read_animations(gltf_scene *s);
 

@@ -13,198 +13,11 @@
  *    transforms: NODE_SKINNED_MESH_NON_ROOT, _LOCAL_TRANSFORMS);
  *  - one buffer; one bufferView per accessor, 4-byte aligned;
  *  - one animation per ossa animation, sampled at its own frame rate.
- * See docs/gltf.md for the conventions. */
-#include "formats/gltf/gltf.h"
+ * See docs/formats/gltf.md for the conventions. */
+#include "formats/gltf/write.h"
 
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-
-typedef enum { MODE_EMBED, MODE_EXTERNAL, MODE_GLB } write_mode;
-
-typedef struct gw {
-    const ossa_model *m;
-    const ossa_write_options *opt;
-    const ossa_allocator *alloc;
-    ossa_error *error;
-    ossa_buf bin;
-    cJSON *root, *accessors, *views, *nodes, *meshes, *materials, *images, *textures;
-    bool nomem;
-    uint32_t J;
-    int skeleton_node; /* node above every joint, or -1 */
-    /* Blend data, model-wide: `slots` influences per vertex (4 or 8). */
-    uint32_t slots;
-    uint16_t *joints;
-    float *weights_f;   /* float weights, or NULL */
-    uint8_t *weights_u; /* normalized ubyte weights, or NULL */
-    uint8_t *weighted;  /* per vertex: has at least one influence */
-    /* Per joint, the channels (OSSA_CHANNEL_*) every animation keys: those
-     * that some animation moves, unless OSSA_WRITE_GLTF_SPARSE_CHANNELS. */
-    uint8_t *keyed;
-} gw;
-
-/* -- JSON building. A failed allocation in cJSON sets nomem once; the
- *    document is then dropped as a whole. -- */
-
-static cJSON *put(gw *w, cJSON *parent, const char *key, cJSON *item)
-{
-    if (!item) {
-        w->nomem = true;
-        return NULL;
-    }
-    if (!parent) {
-        cJSON_Delete(item);
-        w->nomem = true;
-        return NULL;
-    }
-    cJSON_bool ok = key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item);
-    if (!ok) {
-        cJSON_Delete(item);
-        w->nomem = true;
-        return NULL;
-    }
-    return item;
-}
-
-static cJSON *jfloat(float v)
-{
-    char buf[32];
-    ossa__gltf_float_text(v, buf);
-    return cJSON_CreateRaw(buf);
-}
-
-static void put_int(gw *w, cJSON *obj, const char *key, double v)
-{
-    put(w, obj, key, cJSON_CreateNumber(v));
-}
-
-static void put_floats(gw *w, cJSON *obj, const char *key, const float *v, int n)
-{
-    cJSON *a = put(w, obj, key, cJSON_CreateArray());
-    for (int i = 0; i < n; i++) put(w, a, NULL, jfloat(v[i]));
-}
-
-/* Names come from files and may hold anything: JSON needs valid UTF-8, so
- * bytes that do not form it become U+FFFD. */
-static cJSON *jstring(gw *w, const char *s)
-{
-    size_t n = strlen(s), bad = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        size_t len = p[i] < 0x80 ? 1 : (p[i] & 0xE0) == 0xC0 ? 2 : (p[i] & 0xF0) == 0xE0 ? 3
-                                   : (p[i] & 0xF8) == 0xF0 ? 4 : 0;
-        bool ok = len && i + len <= n && !(len == 2 && p[i] < 0xC2);
-        for (size_t k = 1; ok && k < len; k++) ok = (p[i + k] & 0xC0) == 0x80;
-        if (!ok) {
-            bad++;
-            len = 1;
-        }
-        i += len;
-    }
-    if (!bad) return cJSON_CreateString(s);
-    char *clean = ossa__alloc(w->alloc, n + bad * 2 + 1), *o = clean;
-    if (!clean) return NULL;
-    for (size_t i = 0; i < n;) {
-        size_t len = p[i] < 0x80 ? 1 : (p[i] & 0xE0) == 0xC0 ? 2 : (p[i] & 0xF0) == 0xE0 ? 3
-                                   : (p[i] & 0xF8) == 0xF0 ? 4 : 0;
-        bool ok = len && i + len <= n && !(len == 2 && p[i] < 0xC2);
-        for (size_t k = 1; ok && k < len; k++) ok = (p[i + k] & 0xC0) == 0x80;
-        if (ok) {
-            memcpy(o, p + i, len);
-            o += len;
-            i += len;
-        } else {
-            memcpy(o, "\xEF\xBF\xBD", 3);
-            o += 3;
-            i++;
-        }
-    }
-    *o = 0;
-    cJSON *r = cJSON_CreateString(clean);
-    ossa__free(w->alloc, clean, n + bad * 2 + 1);
-    return r;
-}
-
-static void put_name(gw *w, cJSON *obj, const char *name)
-{
-    if (name && name[0]) put(w, obj, "name", jstring(w, name));
-}
-
-/* -- Buffer views and accessors -- */
-
-/* Appends `size` bytes as a new bufferView (4-byte aligned, so every
- * accessor offset is a multiple of its component size: ACCESSOR_*_ALIGNMENT). */
-static int add_view(gw *w, const void *data, size_t size, size_t stride, int target)
-{
-    ossa__buf_pad(&w->bin, 4);
-    size_t offset = w->bin.size;
-    ossa__buf_append(&w->bin, data, size);
-    ossa__buf_pad(&w->bin, 4);
-    cJSON *v = put(w, w->views, NULL, cJSON_CreateObject());
-    put_int(w, v, "buffer", 0);
-    if (offset) put_int(w, v, "byteOffset", (double)offset);
-    put_int(w, v, "byteLength", (double)size);
-    if (stride) put_int(w, v, "byteStride", (double)stride);
-    if (target) put_int(w, v, "target", target);
-    return cJSON_GetArraySize(w->views) - 1;
-}
-
-static int add_accessor(gw *w, int view, int ctype, uint32_t count, const char *type,
-                        bool normalized, const float *min, const float *max, int ncomp)
-{
-    cJSON *a = put(w, w->accessors, NULL, cJSON_CreateObject());
-    put_int(w, a, "bufferView", view);
-    put_int(w, a, "componentType", ctype);
-    if (normalized) put(w, a, "normalized", cJSON_CreateTrue());
-    put_int(w, a, "count", count);
-    put(w, a, "type", cJSON_CreateString(type));
-    if (min) put_floats(w, a, "min", min, ncomp);
-    if (max) put_floats(w, a, "max", max, ncomp);
-    return cJSON_GetArraySize(w->accessors) - 1;
-}
-
-static const char *type_name(uint32_t n)
-{
-    static const char *const names[] = {"SCALAR", "VEC2", "VEC3", "VEC4"};
-    return names[n - 1];
-}
-
-static size_t ctype_size(int ctype)
-{
-    switch (ctype) {
-    case GLTF_BYTE:
-    case GLTF_UNSIGNED_BYTE: return 1;
-    case GLTF_SHORT:
-    case GLTF_UNSIGNED_SHORT: return 2;
-    default: return 4;
-    }
-}
-
-/* A vertex attribute accessor. Vertex data must be 4-byte aligned per
- * element (MESH_PRIMITIVE_ACCESSOR_UNALIGNED): elements of 3 or 6 bytes get
- * a padded copy and a byteStride. */
-static int add_vertex_accessor(gw *w, const void *data, uint32_t count, int ctype, uint32_t ncomp,
-                               bool normalized, const float *min, const float *max)
-{
-    size_t elem = ctype_size(ctype) * ncomp, stride = (elem + 3) & ~(size_t)3;
-    int view;
-    if (stride == elem) {
-        view = add_view(w, data, elem * count, 0, GLTF_ARRAY_BUFFER);
-    } else {
-        unsigned char *tmp = ossa__alloc(w->alloc, stride * count);
-        if (!tmp) {
-            w->nomem = true;
-            return -1;
-        }
-        memset(tmp, 0, stride * count);
-        for (uint32_t i = 0; i < count; i++)
-            memcpy(tmp + i * stride, (const unsigned char *)data + i * elem, elem);
-        view = add_view(w, tmp, stride * count, stride, GLTF_ARRAY_BUFFER);
-        ossa__free(w->alloc, tmp, stride * count);
-    }
-    return add_accessor(w, view, ctype, count, type_name(ncomp), normalized, min, max, (int)ncomp);
-}
 
 /* -- Checks -- */
 
@@ -656,71 +469,6 @@ static void add_indices(gw *w, cJSON *prim, const ossa_mesh *mesh, vrange r)
                          "SCALAR", false, NULL, NULL, 0));
     ossa__free(w->alloc, idx, 0);
 }
-
-static bool image_name(const char *s)
-{
-    size_t n = strlen(s);
-    static const char *const exts[] = {".png", ".jpg", ".jpeg"};
-    for (int i = 0; i < 3; i++) {
-        size_t e = strlen(exts[i]);
-        if (n > e) {
-            bool same = true;
-            for (size_t k = 0; k < e && same; k++) {
-                char c = s[n - e + k];
-                same = (c >= 'A' && c <= 'Z' ? c + 32 : c) == exts[i][k];
-            }
-            if (same) return true;
-        }
-    }
-    return false;
-}
-
-/* A URI reference for a file name: bytes other than unreserved characters
- * and '/' are percent-encoded. */
-static cJSON *juri(gw *w, const char *s)
-{
-    size_t n = strlen(s);
-    char *out = ossa__alloc(w->alloc, n * 3 + 1), *o = out;
-    if (!out) return NULL;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        unsigned char c = *p;
-        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-            strchr("-._~/", c))
-            *o++ = (char)c;
-        else
-            o += sprintf(o, "%%%02X", c);
-    }
-    *o = 0;
-    cJSON *r = cJSON_CreateString(out);
-    ossa__free(w->alloc, out, n * 3 + 1);
-    return r;
-}
-
-/* Index of the material named `name`, created on first use. A name that
- * is an image file (the IQM convention) also becomes the base colour
- * texture when the model has texcoords. */
-static int material_index(gw *w, const char *name)
-{
-    int n = cJSON_GetArraySize(w->materials);
-    for (int i = 0; i < n; i++) {
-        cJSON *nm = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(w->materials, i), "name");
-        if (nm && cJSON_IsString(nm) && strcmp(nm->valuestring, name) == 0) return i;
-    }
-    cJSON *mat = put(w, w->materials, NULL, cJSON_CreateObject());
-    put_name(w, mat, name);
-    cJSON *pbr = put(w, mat, "pbrMetallicRoughness", cJSON_CreateObject());
-    put_int(w, pbr, "metallicFactor", 0);
-    if (image_name(name) && ossa_model_find_array(w->m, OSSA_VERTEX_TEXCOORD, NULL)) {
-        cJSON *img = put(w, w->images, NULL, cJSON_CreateObject());
-        put(w, img, "uri", juri(w, name));
-        cJSON *tex = put(w, w->textures, NULL, cJSON_CreateObject());
-        put_int(w, tex, "source", cJSON_GetArraySize(w->images) - 1);
-        cJSON *ref = put(w, pbr, "baseColorTexture", cJSON_CreateObject());
-        put_int(w, ref, "index", cJSON_GetArraySize(w->textures) - 1);
-    }
-    return n;
-}
-
 static ossa_status write_mesh(gw *w, const ossa_mesh *mesh, cJSON *scene_nodes)
 {
     const ossa_model *m = w->m;
@@ -767,7 +515,7 @@ static ossa_status write_mesh(gw *w, const ossa_mesh *mesh, cJSON *scene_nodes)
     for (uint32_t v = 0; w->weighted && v < r.count && !skinned; v++) skinned = w->weighted[r.first + v];
     if (skinned) add_blend_attributes(w, attrs, r);
     add_indices(w, prim, mesh, r);
-    if (mesh->material && mesh->material[0]) put_int(w, prim, "material", material_index(w, mesh->material));
+    if (mesh->material && mesh->material[0]) put_int(w, prim, "material", ossa__gltfw_material(w, mesh->material));
 
     cJSON *node = put(w, w->nodes, NULL, cJSON_CreateObject());
     put_name(w, node, mesh->name);
@@ -952,19 +700,30 @@ static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
 
 /* -- Document -- */
 
+/* Images and materials are written as glTF's own (write_materials.c),
+ * not as blobs. */
+static bool blob_extra(const ossa_extra *e)
+{
+    return strncmp(e->key, OSSA_EXTRA_IMAGE, strlen(OSSA_EXTRA_IMAGE)) != 0 &&
+           strncmp(e->key, OSSA_EXTRA_MATERIAL, strlen(OSSA_EXTRA_MATERIAL)) != 0;
+}
+
 static void write_root_extras(gw *w)
 {
     const ossa_model *m = w->m;
-    if (!m->comment && !m->num_extras && !(m->flags & OSSA_MODEL_SKELETON_FROM_POSES)) return;
+    uint32_t blobs = 0;
+    for (uint32_t i = 0; i < m->num_extras; i++) blobs += blob_extra(&m->extras[i]);
+    if (!m->comment && !blobs && !(m->flags & OSSA_MODEL_SKELETON_FROM_POSES)) return;
     cJSON *extras = put(w, w->root, "extras", cJSON_CreateObject());
     cJSON *ours = put(w, extras, GLTF_EXTRAS_KEY, cJSON_CreateObject());
     if (m->comment) put(w, ours, "comment", jstring(w, m->comment));
     if (m->flags & OSSA_MODEL_SKELETON_FROM_POSES)
         put(w, ours, "skeleton_from_poses", cJSON_CreateTrue());
-    if (m->num_extras) {
+    if (blobs) {
         /* Blobs of other formats (IQM extensions), base64, in order. */
         cJSON *list = put(w, ours, "extras", cJSON_CreateArray());
         for (uint32_t i = 0; i < m->num_extras; i++) {
+            if (!blob_extra(&m->extras[i])) continue;
             cJSON *e = put(w, list, NULL, cJSON_CreateObject());
             put(w, e, "key", jstring(w, m->extras[i].key));
             char *text = ossa__alloc(w->alloc, ossa__base64_encoded_size(m->extras[i].size) + 1);
@@ -980,7 +739,10 @@ static void write_root_extras(gw *w)
     }
 }
 
-static ossa_status build(gw *w, write_mode mode, const char *bin_uri)
+/* Builds the document. `bin_uri` names the external buffer (MODE_EXTERNAL);
+ * `path` is the file being written, for images beside it (NULL when
+ * writing to memory). */
+static ossa_status build(gw *w, write_mode mode, const char *bin_uri, const char *path)
 {
     const ossa_model *m = w->m;
     w->J = m->num_joints;
@@ -1002,6 +764,7 @@ static ossa_status build(gw *w, write_mode mode, const char *bin_uri)
     w->materials = put(w, w->root, "materials", cJSON_CreateArray());
     w->textures = put(w, w->root, "textures", cJSON_CreateArray());
     w->images = put(w, w->root, "images", cJSON_CreateArray());
+    w->samplers = put(w, w->root, "samplers", cJSON_CreateArray());
     cJSON *skins = put(w, w->root, "skins", cJSON_CreateArray());
     cJSON *animations = put(w, w->root, "animations", cJSON_CreateArray());
     w->accessors = put(w, w->root, "accessors", cJSON_CreateArray());
@@ -1010,7 +773,7 @@ static ossa_status build(gw *w, write_mode mode, const char *bin_uri)
     if (w->nomem) return ossa__fail_nomem(w->error);
 
     write_joints(w, scene_nodes);
-    if (write_meshes(w, scene_nodes)) return OSSA_FAILED;
+    if (ossa__gltfw_images_begin(w, mode, path) || write_meshes(w, scene_nodes)) return OSSA_FAILED;
     if (w->J) {
         cJSON *skin = put(w, skins, NULL, cJSON_CreateObject());
         put_int(w, skin, "inverseBindMatrices", write_inverse_binds(w));
@@ -1043,13 +806,15 @@ static ossa_status build(gw *w, write_mode mode, const char *bin_uri)
         }
     }
     static const char *const arrays[] = {"nodes",  "meshes", "materials", "textures", "images",
-                                         "skins",  "animations", "accessors", "bufferViews",
-                                         "buffers"};
+                                         "samplers", "skins",  "animations", "accessors",
+                                         "bufferViews", "buffers"};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(w->root, arrays[i])) == 0)
             cJSON_DeleteItemFromObjectCaseSensitive(w->root, arrays[i]);
     if (cJSON_GetArraySize(scene_nodes) == 0) cJSON_DeleteItemFromObjectCaseSensitive(scene, "nodes");
-    return w->nomem ? ossa__fail_nomem(w->error) : OSSA_OK;
+    if (w->nomem) return ossa__fail_nomem(w->error);
+    ossa__gltfw_images_report(w);
+    return OSSA_OK;
 }
 
 static void release(gw *w)
@@ -1061,6 +826,7 @@ static void release(gw *w)
     ossa__free(w->alloc, w->weights_u, 0);
     ossa__free(w->alloc, w->weighted, 0);
     ossa__free(w->alloc, w->keyed, 0);
+    ossa__gltfw_images_end(w);
 }
 
 static void init(gw *w, const ossa_model *model, const ossa_write_options *options, ossa_error *error)
@@ -1086,7 +852,7 @@ ossa_status ossa__gltf_write(const ossa_model *model, const ossa_write_options *
 {
     gw w;
     init(&w, model, options, error);
-    ossa_status st = build(&w, MODE_EMBED, NULL);
+    ossa_status st = build(&w, MODE_EMBED, NULL, NULL);
     if (!st) {
         char *json = print(&w, true);
         if (!json) {
@@ -1103,42 +869,81 @@ ossa_status ossa__gltf_write(const ossa_model *model, const ossa_write_options *
 
 /* GLB: 12-byte header, the JSON chunk padded with spaces and the BIN chunk
  * padded with zeros, each to 4 bytes. */
+static ossa_status glb_bytes(gw *w, const char *json, ossa_buf *out)
+{
+    size_t jn = strlen(json), jpad = (jn + 3) & ~(size_t)3;
+    size_t bpad = (w->bin.size + 3) & ~(size_t)3;
+    size_t total = GLB_HEADER_SIZE + GLB_CHUNK_HEADER_SIZE + jpad + (bpad ? GLB_CHUNK_HEADER_SIZE + bpad : 0);
+    if (total > UINT32_MAX)
+        return ossa__fail(w->error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
+                          "the file would be larger than 4 GiB");
+    unsigned char *p = ossa__buf_push(out, total);
+    if (!p) return ossa__fail_nomem(w->error);
+    ossa__wr32(p, GLB_MAGIC);
+    ossa__wr32(p + 4, GLB_VERSION);
+    ossa__wr32(p + 8, (uint32_t)total);
+    ossa__wr32(p + 12, (uint32_t)jpad);
+    ossa__wr32(p + 16, GLB_CHUNK_JSON);
+    memcpy(p + 20, json, jn);
+    memset(p + 20 + jn, ' ', jpad - jn);
+    if (bpad) {
+        unsigned char *b = p + 20 + jpad;
+        ossa__wr32(b, (uint32_t)bpad);
+        ossa__wr32(b + 4, GLB_CHUNK_BIN);
+        memcpy(b + 8, w->bin.data, w->bin.size); /* the rest is zeroed */
+    }
+    return OSSA_OK;
+}
+
 ossa_status ossa__glb_write(const ossa_model *model, const ossa_write_options *options,
                             ossa_buf *out, ossa_error *error)
 {
     gw w;
     init(&w, model, options, error);
-    ossa_status st = build(&w, MODE_GLB, NULL);
+    ossa_status st = build(&w, MODE_GLB, NULL, NULL);
     char *json = st ? NULL : print(&w, false);
     if (!st && !json) st = OSSA_FAILED;
+    if (!st) st = glb_bytes(&w, json, out);
+    cJSON_free(json);
+    release(&w);
+    return st;
+}
+
+/* Writes `main` (and the .bin when given) with the image files that go
+ * beside them, all or nothing. */
+static ossa_status write_all(gw *w, const ossa_output_file *main, size_t n)
+{
+    ossa_output_file *files = ossa__alloc(w->alloc, (n + w->nbeside) * sizeof *files);
+    if (!files) return ossa__fail_nomem(w->error);
+    memcpy(files, main, n * sizeof *files);
+    /* One model file (a .glb) replaces an existing one as usual: the
+     * images beside it never replace anything (they took free names). */
+    ossa_write_options o = *w->opt;
+    if (n == 1) o.flags &= ~(uint32_t)OSSA_WRITE_NO_REPLACE;
+    for (size_t i = 0; i < w->nbeside; i++)
+        if (w->beside[i].data) files[n++] = w->beside[i]; /* the others are there already */
+    ossa_status st = ossa__write_files_atomic(files, n, &o, w->error);
+    ossa__free(w->alloc, files, 0);
+    return st;
+}
+
+ossa_status ossa__glb_write_files(const ossa_model *model, const char *path,
+                                  const ossa_write_options *options, ossa_error *error)
+{
+    gw w;
+    init(&w, model, options, error);
+    ossa_buf out;
+    ossa__buf_init(&out, w.alloc);
+    ossa_status st = build(&w, MODE_GLB, NULL, path);
+    char *json = st ? NULL : print(&w, false);
+    if (!st && !json) st = OSSA_FAILED;
+    if (!st) st = glb_bytes(&w, json, &out);
     if (!st) {
-        size_t jn = strlen(json), jpad = (jn + 3) & ~(size_t)3;
-        size_t bpad = (w.bin.size + 3) & ~(size_t)3;
-        size_t total = GLB_HEADER_SIZE + GLB_CHUNK_HEADER_SIZE + jpad +
-                       (bpad ? GLB_CHUNK_HEADER_SIZE + bpad : 0);
-        if (total > UINT32_MAX) {
-            st = ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
-                            "the file would be larger than 4 GiB");
-        } else {
-            unsigned char *p = ossa__buf_push(out, total);
-            if (p) {
-                ossa__wr32(p, GLB_MAGIC);
-                ossa__wr32(p + 4, GLB_VERSION);
-                ossa__wr32(p + 8, (uint32_t)total);
-                ossa__wr32(p + 12, (uint32_t)jpad);
-                ossa__wr32(p + 16, GLB_CHUNK_JSON);
-                memcpy(p + 20, json, jn);
-                memset(p + 20 + jn, ' ', jpad - jn);
-                if (bpad) {
-                    unsigned char *b = p + 20 + jpad;
-                    ossa__wr32(b, (uint32_t)bpad);
-                    ossa__wr32(b + 4, GLB_CHUNK_BIN);
-                    memcpy(b + 8, w.bin.data, w.bin.size); /* the rest is zeroed */
-                }
-            }
-        }
+        ossa_output_file file = {path, out.data, out.size};
+        st = write_all(&w, &file, 1);
     }
     cJSON_free(json);
+    ossa__buf_release(&out);
     release(&w);
     return st;
 }
@@ -1162,14 +967,12 @@ ossa_status ossa__gltf_write_files(const ossa_model *model, const char *path,
     }
     memcpy(bin_path, path, dir + stem);
     memcpy(bin_path + dir + stem, ".bin", 5);
-    ossa_status st = build(&w, embed ? MODE_EMBED : MODE_EXTERNAL, bin_path + dir);
+    ossa_status st = build(&w, embed ? MODE_EMBED : MODE_EXTERNAL, bin_path + dir, path);
     char *json = st ? NULL : print(&w, true);
     if (!st && !json) st = OSSA_FAILED;
     if (!st) {
-        size_t jn = strlen(json);
-        json[jn - 0] = 0;
-        ossa_output_file files[2] = {{path, json, jn}, {bin_path, w.bin.data, w.bin.size}};
-        st = ossa__write_files_atomic(files, !embed && w.bin.size ? 2 : 1, options, error);
+        ossa_output_file files[2] = {{path, json, strlen(json)}, {bin_path, w.bin.data, w.bin.size}};
+        st = write_all(&w, files, !embed && w.bin.size ? 2 : 1);
     }
     cJSON_free(json);
     ossa__free(w.alloc, bin_path, dir + stem + 5);

@@ -99,16 +99,16 @@ static bool sniff_anset(const unsigned char *d, size_t n) { return sniff_kind(d,
 const ossa_format_ops ossa__illmesh_format = {
     OSSA_FORMAT_ILLMESH, "illmesh", ".illmesh", sniff_mesh, ill_read, ossa__ill_write_mesh,
     ossa__ill_write_files,
-    OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS | OSSA_HOLDS_PICKS_ANIMATION,
+    OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS | OSSA_HOLDS_PICKS_ANIMATION, 0,
 };
 const ossa_format_ops ossa__illskel_format = {
     OSSA_FORMAT_ILLSKEL, "illskel", ".illskel", sniff_skel, ill_read, ossa__ill_write_skel, NULL,
-    OSSA_HOLDS_SKELETON,
+    OSSA_HOLDS_SKELETON, 0,
 };
 const ossa_format_ops ossa__illanim_format = {
     OSSA_FORMAT_ILLANIM, "illanim", ".illanim", sniff_anim, ill_read, ossa__ill_write_anim, NULL,
-    OSSA_HOLDS_ONE_ANIMATION | OSSA_HOLDS_PICKS_ANIMATION,
+    OSSA_HOLDS_ONE_ANIMATION | OSSA_HOLDS_PICKS_ANIMATION, 0,
 };
 const ossa_format_ops ossa__illanset_format = {
-    OSSA_FORMAT_ILLANSET, "illanset", ".illanset", sniff_anset, ill_read, NULL, NULL, 0,
+    OSSA_FORMAT_ILLANSET, "illanset", ".illanset", sniff_anset, ill_read, NULL, NULL, 0, 0,
 };

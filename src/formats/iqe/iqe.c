@@ -20,4 +20,5 @@ const ossa_format_ops ossa__iqe_format = {
     .read = ossa__iqe_read,
     .write = ossa__iqe_write,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
+    .images = OSSA__IMAGES_NAMED,
 };

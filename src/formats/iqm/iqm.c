@@ -14,4 +14,5 @@ const ossa_format_ops ossa__iqm_format = {
     .read = ossa__iqm_read,
     .write = ossa__iqm_write,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
+    .images = OSSA__IMAGES_NAMED,
 };

@@ -71,4 +71,5 @@ const ossa_format_ops ossa__smd_format = {
     /* a model of animations alone: `animation` is the one in the main file */
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS |
              OSSA_HOLDS_PICKS_ANIMATION,
+    .images = OSSA__IMAGES_NAMED, /* a triangle's material is its texture file */
 };

@@ -1,0 +1,82 @@
+/* Materials and images in the model (materials.c): the text of the
+ * OSSA_EXTRA_MATERIAL extras, the OSSA_EXTRA_IMAGE extras, image kinds and
+ * file names. Formats that store materials (glTF) fill and read these;
+ * io.c moves the images of formats that name an image file as a mesh's
+ * material (IQM's convention) between the model and the files beside it.
+ * Not installed. */
+#ifndef OSSA_MATERIALS_H
+#define OSSA_MATERIALS_H
+
+#include "core/internal.h"
+
+/* Texture slots, in the order of the text keys. */
+typedef enum ossa_tex_slot {
+    OSSA_TEX_BASE_COLOR,
+    OSSA_TEX_METALLIC_ROUGHNESS,
+    OSSA_TEX_NORMAL,
+    OSSA_TEX_OCCLUSION,
+    OSSA_TEX_EMISSIVE,
+    OSSA_TEX_COUNT
+} ossa_tex_slot;
+
+/* "base_color", "metallic_roughness", ... */
+extern const char *const ossa__tex_slot_names[OSSA_TEX_COUNT];
+
+#define OSSA_IMAGE_NAME_MAX 256
+
+typedef struct ossa_texture_ref {
+    char image[OSSA_IMAGE_NAME_MAX]; /* "" = no texture in this slot */
+    uint32_t texcoord;               /* TEXCOORD set */
+    /* magFilter, minFilter, wrapS, wrapT as glTF (OpenGL) numbers; 0 =
+     * unspecified */
+    uint32_t sampler[4];
+} ossa_texture_ref;
+
+enum { OSSA_ALPHA_OPAQUE, OSSA_ALPHA_MASK, OSSA_ALPHA_BLEND };
+
+/* A material, glTF's metallic-roughness model; defaults are glTF's. */
+typedef struct ossa_material_desc {
+    float base_color[4];
+    float metallic, roughness;
+    float normal_scale, occlusion_strength;
+    float emissive[3];
+    int alpha_mode; /* OSSA_ALPHA_* */
+    float alpha_cutoff;
+    bool double_sided;
+    ossa_texture_ref tex[OSSA_TEX_COUNT];
+} ossa_material_desc;
+
+void ossa__material_defaults(ossa_material_desc *d);
+/* Reads the text of an OSSA_EXTRA_MATERIAL extra into *d (defaults
+ * first). Unknown keys and malformed values are skipped: the text is made
+ * by ossa, and later versions may add keys. */
+void ossa__material_parse(const void *text, size_t size, ossa_material_desc *d);
+/* The text of *d: one line per value that differs from the default. */
+void ossa__material_format(const ossa_material_desc *d, ossa_buf *out);
+/* What *d says beyond its base colour texture (what a format that names
+ * one image per material drops), as bits for ossa__material_lost_text. */
+uint32_t ossa__material_beyond_base_image(const ossa_material_desc *d);
+/* Those bits as words: "colour factors, normal maps". */
+void ossa__material_lost_text(uint32_t lost, char *out, size_t cap);
+
+/* The model's extra OSSA_EXTRA_MATERIAL + name / OSSA_EXTRA_IMAGE + name
+ * (the first one), or NULL. */
+const ossa_extra *ossa__model_material(const ossa_model *model, const char *name);
+const ossa_extra *ossa__model_image(const ossa_model *model, const char *name);
+/* The description of material `name`: its extra when there is one, else
+ * the IQM convention (a material named like an image file has it as its
+ * base colour texture). False when neither says anything. */
+bool ossa__material_of(const ossa_model *model, const char *name, ossa_material_desc *d);
+
+/* "image/png" or "image/jpeg" from the first bytes, else NULL. */
+const char *ossa__image_mime(const void *data, size_t size);
+/* A name that ends in an image file extension (.png .jpg .jpeg .tga .bmp
+ * .dds .gif .webp .ktx .ktx2, any case). */
+bool ossa__is_image_name(const char *name);
+/* A plain file name made from `name` (which may hold directories or
+ * anything): the part after the last slash or backslash, control
+ * characters, ':' and the like replaced by '_', "" when nothing is left
+ * (or it is "." or ".."). `out` holds OSSA_IMAGE_NAME_MAX bytes. */
+void ossa__image_file_name(const char *name, char *out);
+
+#endif
