@@ -120,7 +120,8 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
     {"--fps", NULL, 1}, {"--influences", NULL, 1}, {"--ill-text", NULL, 0},                \
         {"--ill-binary", NULL, 0}, {"--md5-fix", NULL, 0}, {"--no-md5-fix", NULL, 0},       \
         {"--ill-v0a", NULL, 0}, {"--ill-v0b", NULL, 0}, {"--nto-swap-size", NULL, 0},       \
-        {"--smd-turn", NULL, 0}, {"--obj-blender-axes", NULL, 0}
+        {"--smd-turn", NULL, 0}, {"--obj-blender-axes", NULL, 0},                          \
+        {"--allow-parent-paths", NULL, 0}
 #define CLI_LOAD_OPTIONS_HELP                                                              \
     "Reading options:\n"                                                                   \
     "  --fps N            frame rate for files that store none (SOTC .anb) or that\n"     \
@@ -138,7 +139,8 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
     "                     the order is unsettled)\n"                                      \
     "  --smd-turn         SMD: turn the model +90 degrees about Z, as studiomdl does\n"   \
     "  --obj-blender-axes OBJ: Blender's axes, (x, y, z) -> (x, -z, y) (default: the\n"   \
-    "                     IQM SDK's (x, y, z) -> (z, x, y))\n"
+    "                     IQM SDK's (x, y, z) -> (z, x, y))\n"                             \
+    "  --allow-parent-paths  read files a model names outside its folder (../x.bin)\n"
 
 /* Fills `out` from the CLI_LOAD_OPTIONS in `args` (a zeroed struct when
  * none is given). On a bad value prints a usage error for `command` and

@@ -227,6 +227,7 @@ int cli_load_options_from_args(const char *command, const cli_option *options,
     if (option_value(options, args, "--nto-swap-size")) out->flags |= OSSA_LOAD_NTO_SWAP_SIZE;
     if (option_value(options, args, "--smd-turn")) out->flags |= OSSA_LOAD_SMD_TURN;
     if (option_value(options, args, "--obj-blender-axes")) out->flags |= OSSA_LOAD_OBJ_BLENDER_AXES;
+    if (option_value(options, args, "--allow-parent-paths")) out->flags |= OSSA_LOAD_ALLOW_PARENT_PATHS;
     return 0;
 }
 

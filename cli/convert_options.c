@@ -32,7 +32,9 @@ enum {
     OPT_FORCEJOINTS,
     OPT_RENAME,
     OPT_DROP,
-    OPT_RESAMPLE
+    OPT_RESAMPLE,
+    OPT_IMAGES,
+    OPT_SPARSE_CHANNELS
 };
 
 #define ORDERED_VALUE (CLI_VALUE | CLI_ORDERED)
@@ -61,6 +63,8 @@ static const cli_option options[] = {
     [OPT_RENAME] = {"--rename-anim", NULL, ORDERED_VALUE},
     [OPT_DROP] = {"--drop-anim", NULL, ORDERED_VALUE},
     [OPT_RESAMPLE] = {"--resample", NULL, CLI_VALUE},
+    [OPT_IMAGES] = {"--images", NULL, CLI_VALUE},
+    [OPT_SPARSE_CHANNELS] = {"--sparse-channels", NULL, 0},
     CLI_LOAD_OPTIONS,
     {NULL, NULL, 0},
 };
@@ -299,6 +303,14 @@ static int output_options(const cli_args *args, convert_plan *plan)
         w->bounds = bounds_modes[i].mode;
     }
     if (args->value[OPT_EMBED]) w->flags |= OSSA_WRITE_GLTF_EMBED;
+    if (args->value[OPT_SPARSE_CHANNELS]) w->flags |= OSSA_WRITE_GLTF_SPARSE_CHANNELS;
+    const char *images = args->value[OPT_IMAGES];
+    if (images) {
+        if (strcmp(images, "beside") == 0) w->images = OSSA_IMAGES_BESIDE;
+        else if (strcmp(images, "embed") == 0) w->images = OSSA_IMAGES_EMBED;
+        else if (strcmp(images, "none") == 0) w->images = OSSA_IMAGES_NONE;
+        else return usage_error("unknown --images mode '%s' (beside, embed, none)", images);
+    }
     /* Several files written beside OUT under derived names could replace
      * files the user never named: refused unless --force. */
     if (!args->value[OPT_FORCE]) w->flags |= OSSA_WRITE_NO_REPLACE;

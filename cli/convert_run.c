@@ -355,6 +355,11 @@ int convert_run(const convert_plan *plan, const convert_input *inputs, int n, co
     if (to_terminal) {
         w.output = to_stdout;
         w.flags |= OSSA_WRITE_GLTF_EMBED; /* one .gltf file, its buffer inside */
+        /* nothing can go beside standard output: glTF keeps its images
+         * inside, other formats write none */
+        if (w.images == OSSA_IMAGES_DEFAULT)
+            w.images = w.format == OSSA_FORMAT_GLTF || w.format == OSSA_FORMAT_GLB ? OSSA_IMAGES_EMBED
+                                                                                 : OSSA_IMAGES_NONE;
         report.out = "-";
     } else if (kept) {
         w.output = keep_files;

@@ -65,6 +65,40 @@ for f in "${inputs[@]}"; do
 done
 outputs+=("$tmp/demo/demo.glb")
 
+# The benchmark model of ../shared/bench/gen_big_iqe.py (34 MB of IQE whose
+# four materials are named mat0.png .. mat3.png): without its images, the
+# glTF files must reference none; with them beside it, they go inside the
+# .glb and beside the .gltf.
+gen=$shared/bench/gen_big_iqe.py
+if [ -f "$gen" ] && command -v python3 >/dev/null 2>&1; then
+    mkdir -p "$tmp/big" "$tmp/big_images"
+    python3 "$gen" -o "$tmp/big/big.iqe" >/dev/null
+    python3 - "$tmp/big_images" <<'PY'
+import struct, sys, zlib
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+for k in range(4):
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0))
+    png += chunk(b"IDAT", zlib.compress(bytes([0, 60 * k, 255 - 60 * k, 0, 255]))) + chunk(b"IEND", b"")
+    open("%s/mat%d.png" % (sys.argv[1], k), "wb").write(png)
+PY
+    ln -sf "$tmp/big/big.iqe" "$tmp/big_images/big.iqe"
+    for d in big big_images; do
+        convert "$tmp/$d/big.iqe" "$tmp/$d/out.glb"
+        convert "$tmp/$d/big.iqe" "$tmp/$d/out.gltf"
+        convert "$tmp/$d/big.iqe" "$tmp/$d/out_embedded.gltf" --embed
+        outputs+=("$tmp/$d/out.glb" "$tmp/$d/out.gltf" "$tmp/$d/out_embedded.gltf")
+    done
+    if grep -q '"images"' "$tmp/big/out.gltf"; then fail "big.iqe without its images: the .gltf names images"; else ok; fi
+    if [ -f "$tmp/big_images/mat3.png" ] && grep -q '"uri":.*"mat3.png"' "$tmp/big_images/out.gltf"; then
+        ok
+    else
+        fail "big.iqe with its images: the .gltf does not name mat3.png"
+    fi
+else
+    skip_part "$gen or python3 missing: the benchmark model is not checked"
+fi
+
 present=()
 for f in "${outputs[@]}"; do [ -f "$f" ] && present+=("$f"); done
 if node "$here/gltf_validate.js" --validator "$modules" "${present[@]}" >"$tmp/report" 2>&1; then
