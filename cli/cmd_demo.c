@@ -12,7 +12,9 @@ static const char usage[] =
     "Build the model that ships inside ossa (a skinned tube on a 4-joint\n"
     "chain with a looping 'wave' and a one-shot 'bend' animation), write it\n"
     "into DIR (default 'demo', created if missing), read it back and print\n"
-    "its summary. A quick check that an installation works.\n"
+    "its summary; then draw it (demo.png: a frame of 'wave' with the\n"
+    "skeleton; demo.gif: the whole loop). A quick check that an installation\n"
+    "works.\n"
     "\n"
     "Options:\n"
     "  -o, --output DIR  output directory (default: demo)\n"
@@ -86,6 +88,31 @@ static int write_and_check(const ossa_model *model, const char *dir, const char 
     return 0;
 }
 
+/* Pictures of the demo model's looping animation: a still with its
+ * skeleton and the whole loop as a GIF. */
+static const char *const pictures[] = {"demo.png", "demo.gif"};
+
+static int render_pictures(const ossa_model *model, const char *dir, char *path, size_t path_size)
+{
+    cli_render_job job;
+    cli_render_job_defaults(&job);
+    job.model = model;
+    job.animation = cli_find_animation(model, "wave");
+    if (job.animation < 0) return CLI_EXIT_INPUT;
+    job.use_frame = 1;
+    job.frame = 7; /* a quarter of the way through: the chain well curled */
+    job.flags |= OSSA_RENDER_SKELETON;
+    job.output = path;
+    join_path(path, path_size, dir, pictures[0]);
+    int rc = cli_render(&job);
+    if (rc) return rc;
+    job.flags &= ~(uint32_t)OSSA_RENDER_SKELETON;
+    job.width = job.height = 320;
+    job.gif = 1;
+    join_path(path, path_size, dir, pictures[1]);
+    return cli_render(&job);
+}
+
 int cmd_demo(int argc, char **argv)
 {
     static const cli_option options[] = {{"--output", "-o", 1}, {NULL, NULL, 0}};
@@ -127,11 +154,17 @@ int cmd_demo(int argc, char **argv)
     size_t n = sizeof outputs / sizeof outputs[0];
     for (size_t i = 0; i < n && rc == 0; i++)
         rc = write_and_check(model, dir, outputs[i].file_name, outputs[i].format, path, path_size);
+    if (rc == 0) rc = render_pictures(model, dir, path, path_size);
     if (rc == 0) {
         /* Name what was written last, after the summaries. */
         fputs("wrote", stdout);
         for (size_t i = 0; i < n; i++) {
             join_path(path, path_size, dir, outputs[i].file_name);
+            fputc(' ', stdout);
+            cli_print_text(stdout, path);
+        }
+        for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; i++) {
+            join_path(path, path_size, dir, pictures[i]);
             fputc(' ', stdout);
             cli_print_text(stdout, path);
         }
