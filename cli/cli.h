@@ -195,4 +195,31 @@ void cli_info_print_json(FILE *out, const char *file, const ossa_model *model);
 /* The model that `ossa demo` writes (demo_model.c). */
 ossa_model *demo_build_model(ossa_error *error);
 
+/* -- Rendering (render_output.c) --------------------------------------------- */
+
+/* One picture, contact sheet or GIF of a model. */
+typedef struct cli_render_job {
+    const ossa_model *model;
+    const char *model_path; /* textures are looked up beside it; NULL = none */
+    uint32_t width, height; /* the picture, or each cell of a sheet */
+    ossa_render_camera_options camera;
+    uint32_t flags; /* OSSA_RENDER_* */
+    uint32_t supersample, threads;
+    uint8_t background[4];
+    int animation;     /* -1 = the bind pose */
+    int use_frame;     /* a still: `frame` rather than `time` */
+    double frame, time;
+    uint32_t sheet;    /* cells of a contact sheet; 0 = not a sheet */
+    int labels;        /* sheets: frame and time over each cell */
+    int gif;           /* the whole animation as a GIF */
+    double fps;        /* GIF frame rate; 0 = the animation's */
+    const char *output;
+} cli_render_job;
+
+/* 512x512, grid and shadow, 2x2 supersampling, one thread, bind pose,
+ * labels on. */
+void cli_render_job_defaults(cli_render_job *job);
+/* Renders and writes job->output; prints errors. Returns an exit code. */
+int cli_render(const cli_render_job *job);
+
 #endif /* OSSA_CLI_H */
