@@ -771,6 +771,12 @@ enum {
     OSSA_WRITE_POSED = 1u << 1,
     /* OBJ: the inverse of OSSA_LOAD_OBJ_BLENDER_AXES, (x, y, z) -> (x, z, -y) */
     OSSA_WRITE_OBJ_BLENDER_AXES = 1u << 2,
+    /* glTF: each animation keys only the channels it moves (or holds away
+     * from the bind pose). Default: every animation keys every channel
+     * that any animation of the file moves, with one constant key where it
+     * does not move, because players that switch or blend actions (Blender,
+     * three.js) keep the last value of a channel an action leaves unkeyed. */
+    OSSA_WRITE_GLTF_SPARSE_CHANNELS = 1u << 3,
     /* Flags of every format start at bit 16. */
     /* ossa_write_file of a format that writes several files (illEngine,
      * MD5, SMD, .gltf with its .bin): fail with OSSA_ERROR_EXISTS, writing
