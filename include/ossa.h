@@ -228,7 +228,7 @@ const char *ossa_vertex_type_name(ossa_vertex_type type);
 /* One per-vertex attribute, stored as in the source so that round trips are
  * exact: num_vertices * size components of `format`, tightly packed, in
  * host byte order. Integer arrays other than blend indexes are normalized
- * (iqm.md §4); use ossa_vertex_array_read() to get floats. */
+ * (docs/formats/iqm.md §4); use ossa_vertex_array_read() to get floats. */
 typedef struct ossa_vertex_array {
     ossa_vertex_type type;
     ossa_component format;
@@ -302,7 +302,7 @@ typedef struct ossa_extra {
  *   skeleton's bind space. Merging such a mesh with this model transforms
  *   positions by it, and normals, tangents (xyz) and a custom array named
  *   "bitangent" by its 3x3 part (a rotation); the extra is then used up.
- *   illEngine MD5-derived skeletons carry Rx(-90) (docs/ill.md). */
+ *   illEngine MD5-derived skeletons carry Rx(-90) (docs/formats/ill.md §10). */
 #define OSSA_EXTRA_JOINT_INDEX "ossa.joint_index"
 #define OSSA_EXTRA_MESH_TO_BIND "ossa.mesh_to_bind"
 
@@ -529,7 +529,7 @@ void ossa_model_force_joints(ossa_model *model);
 ossa_status ossa_model_append_meshes(ossa_model *dst, const ossa_model *src, ossa_error *error);
 
 /* The frames the IQM SDK's --start and --end keep of an animation of
- * `num_frames` frames (iqm.md §15): from `start` (>= 0) to the last kept
+ * `num_frames` frames (docs/formats/iqm.md §15): from `start` (>= 0) to the last kept
  * frame, inclusive, which is `end` counted from frame 0, or for a negative
  * `end` num_frames + end + 1 (so -1 and -2 keep every frame, -3 drops the
  * last one). An `end` past the last frame means the last frame. Fails
@@ -578,7 +578,7 @@ const ossa_vertex_array *ossa_model_find_array(const ossa_model *model, ossa_ver
 ossa_status ossa_vertex_array_read(const ossa_model *model, const ossa_vertex_array *array,
                                    uint32_t first, uint32_t count, float *out);
 
-/* Adjacency by the correct definition (iqm.md §10): 3 entries per
+/* Adjacency by the correct definition (docs/formats/iqm.md §10): 3 entries per
  * triangle, OSSA_NO_NEIGHBOR where an edge has no single neighbour.
  * `out` holds 3 * num_triangles entries. */
 ossa_status ossa_model_compute_adjacency(const ossa_model *model, uint32_t *out, ossa_error *error);
@@ -654,11 +654,11 @@ enum {
     OSSA_LOAD_ILL_NO_MD5_FIX = 1u << 3, /* illEngine: never apply it */
     /* illEngine text meshes: force the attribute order of December 2-3,
      * 2012 (v0a: texcoord before blend data) or the later one (v0b);
-     * default: detect (docs/ill.md) */
+     * default: detect (docs/formats/ill.md §3) */
     OSSA_LOAD_ILL_MESH_V0A = 1u << 4,
     OSSA_LOAD_ILL_MESH_V0B = 1u << 5,
     /* SOTC .nto: take the high size nibble (byte 0x1E) as log2 width and
-     * the low one as log2 height; default: low = width (docs/sotc.md) */
+     * the low one as log2 height; default: low = width (docs/formats/sotc.md §8) */
     OSSA_LOAD_NTO_SWAP_SIZE = 1u << 6,
     /* FBX: keep the file's axes (default: converted to ossa's Z-up, front
      * -Y, from GlobalSettings; docs/formats/fbx.md) */
@@ -1314,15 +1314,18 @@ void ossa_clip_root_motion(const ossa_clip *clip, double t0, double t1, ossa_wra
  *            + 255 * rim * (1 - max(0, n.v))^rim_power
  * per RGB channel (albedo in 0..255: the texel times the material colour),
  * rounded to the nearest integer and clamped to 0..255; alpha is 255.
- * The back side of a triangle drawn two-sided is lit with -n. */
+ * Where a triangle is seen from the side its normals turn away from
+ * (meshes drawn two-sided), it is lit with -n. */
 
 typedef struct ossa_render_scene ossa_render_scene;
 
 enum {
     /* Draw both sides of every triangle. Without it each mesh culls the
      * faces turned away (front faces are the model's, see ossa_triangle),
-     * except meshes whose winding disagrees with their normals or with
-     * itself, which are drawn two-sided. */
+     * except that a mesh whose triangles mostly disagree with its normals
+     * was wound the other way and culls the other side, and a mesh whose
+     * winding is mixed (against its normals, or against itself when it
+     * has none) is drawn two-sided. */
     OSSA_RENDER_SCENE_TWO_SIDED = 1
 };
 
@@ -1372,17 +1375,18 @@ ossa_status ossa_render_scene_set_material(ossa_render_scene *scene, uint32_t me
                                            const ossa_render_material *material,
                                            ossa_error *error);
 
-/* Finds the materials of `model` (the model the scene was made from) in
- * the files it came from, `path` being the model file's path:
- *  - glTF (.gltf, .glb): each material's baseColorFactor and base colour
- *    texture (embedded in the GLB, a data URI or a file beside it);
- *  - other formats (IQM, IQE, MD5 and the like name an image file as a
- *    mesh's material): the file named by the material beside the model,
- *    else the same name with the extension .png.
- * Only PNG images are decoded (through libpng); others, missing files and
- * undecodable images leave the mesh as it was and are reported to
- * `diagnostic` (may be NULL) as OSSA_WARNING_IGNORED, the image's file
- * in `file`. Returns the number of meshes whose material was set. */
+/* Gives the meshes of `model` (the model the scene was made from) the
+ * looks the model holds: each mesh material's base colour, base colour
+ * texture and double-sidedness (OSSA_EXTRA_MATERIAL, or a material named
+ * like an image file) with the image's bytes (OSSA_EXTRA_IMAGE), which
+ * the readers keep (a glTF file's images; for IQM, IQE, MD5 and the like,
+ * the files their materials name beside the model). With `path`, the
+ * model file's path (may be NULL), what the model lacks is looked for
+ * beside it: the image a material names, else the material's name with
+ * the extension .png. Only PNG images are decoded (through libpng); other
+ * kinds, missing files and undecodable images leave the mesh as it was
+ * and are reported to `diagnostic` (may be NULL) as OSSA_WARNING_IGNORED,
+ * one per material. Returns the number of meshes whose material was set. */
 uint32_t ossa_render_scene_load_materials(ossa_render_scene *scene, const ossa_model *model,
                                           const char *path, ossa_diagnostic_fn diagnostic,
                                           void *user);
@@ -1481,7 +1485,7 @@ enum {
     OSSA_RENDER_GRID = 1u << 0,        /* a grid on the ground, under the model */
     OSSA_RENDER_SHADOW = 1u << 1,      /* a soft blob shadow on the ground */
     OSSA_RENDER_SKELETON = 1u << 2,    /* bones drawn on top of everything */
-    OSSA_RENDER_HIDE_MODEL = 1u << 3,  /* leave the meshes out (for the skeleton alone) */
+    OSSA_RENDER_HIDE_MODEL = 1u << 3,  /* leave the meshes (and their shadow) out */
     OSSA_RENDER_TRANSPARENT = 1u << 4, /* background alpha 0 instead of `background` */
     OSSA_RENDER_TWO_SIDED = 1u << 5,   /* no culling in this render */
     OSSA_RENDER_NO_TEXTURES = 1u << 6, /* material colours only */
@@ -1497,11 +1501,11 @@ typedef struct ossa_render_options {
     uint32_t num_pose; /* entries in `pose` */
     uint32_t flags;    /* OSSA_RENDER_* */
     /* Anti-aliasing: samples per pixel along each axis, 0 or 1 = none, 2
-     * (4 samples, a 2x2 box), 3 or 4. Costs about its square in time and
-     * needs that many times the work memory. */
+     * (4 samples, a 2x2 box), 3 or 4; the image's sides times it must stay
+     * within 16384. Costs about its square in time and work memory. */
     uint32_t supersample;
-    /* Threads that draw (the calling one among them); 0 = 1. The output
-     * does not depend on it. */
+    /* Threads that draw (the calling one among them); 0 = 1, at most 64
+     * are used. The output does not depend on it. */
     uint32_t threads;
     /* Background colour; all zero = 48 52 60 255 (a dark slate). */
     uint8_t background[4];
@@ -1552,9 +1556,10 @@ void ossa_render_free(void *data, const ossa_allocator *allocator); /* NULL is f
 
 /* Animated GIF through libgif: add frames one by one, then finish (to a
  * buffer) or write (to a file, atomically). Each frame gets its own
- * 256-colour palette (libgif's median cut over the frame); pixels with
- * alpha below 128 become transparent. The encoded file is kept in memory
- * until finished. */
+ * 256-colour palette (a median cut over the frame); pixels with alpha
+ * below 128 become transparent. An opaque frame that follows an opaque
+ * one stores only the rectangle that changed. The encoded file is kept in
+ * memory until finished; the gif keeps a copy of the last frame. */
 typedef struct ossa_render_gif ossa_render_gif;
 
 enum {

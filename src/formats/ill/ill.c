@@ -1,4 +1,4 @@
-/* illEngine (formats/ill.md): the format table's four entries, detection
+/* illEngine (docs/formats/ill.md): the format table's four entries, detection
  * of the magic and of text or binary encoding, and the read entry point
  * that hands the data to the text or the binary parser. */
 #include "formats/ill/ill.h"
@@ -26,7 +26,7 @@ static bool is_space(unsigned char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* ill.md §1: text when byte 8 is whitespace, the next other byte is a digit
+/* docs/formats/ill.md §1: text when byte 8 is whitespace, the next other byte is a digit
  * or '-', and the first 64 bytes hold no control byte other than
  * whitespace. A file that ends in whitespace right after the magic counts
  * as (truncated) text. */
@@ -65,7 +65,7 @@ static ossa_status ill_read(ossa_model *model, const unsigned char *data, size_t
     if ((flags & OSSA_LOAD_ILL_TEXT) && (flags & OSSA_LOAD_ILL_BINARY))
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "OSSA_LOAD_ILL_TEXT and OSSA_LOAD_ILL_BINARY exclude each other");
-    /* Variants that exist in one encoding only (ill.md §1). */
+    /* Variants that exist in one encoding only (docs/formats/ill.md §1). */
     bool text_only = kind == ILL_ANIM && version == 1;
     bool binary_only = (kind == ILL_MESH && version == 1) || kind == ILL_ANSET;
     bool text;

@@ -1,4 +1,4 @@
-/* IQE (formats/iqe.md): the format table's entry and the read entry point,
+/* IQE (docs/formats/iqe.md): the format table's entry and the read entry point,
  * which parses the text into raw lists and builds the model from them. */
 #include "formats/iqe/iqe.h"
 

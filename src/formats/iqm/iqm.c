@@ -1,4 +1,4 @@
-/* IQM (formats/iqm.md): the format table's entry. */
+/* IQM (docs/formats/iqm.md): the format table's entry. */
 #include "formats/iqm/iqm.h"
 
 static bool iqm_sniff(const unsigned char *data, size_t size)

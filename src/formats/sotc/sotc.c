@@ -1,4 +1,4 @@
-/* Shadow of the Colossus XFF files (formats/sotc.md): the table's four
+/* Shadow of the Colossus XFF files (docs/formats/sotc.md): the table's four
  * entries. Each kind of file has its own module: skb.c (skeletons), anb.c
  * (animations), nmo.c (meshes), nto.c (texture headers), over xff.c (the
  * container). */
