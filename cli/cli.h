@@ -121,6 +121,7 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
         {"--ill-binary", NULL, 0}, {"--md5-fix", NULL, 0}, {"--no-md5-fix", NULL, 0},       \
         {"--ill-v0a", NULL, 0}, {"--ill-v0b", NULL, 0}, {"--nto-swap-size", NULL, 0},       \
         {"--smd-turn", NULL, 0}, {"--obj-blender-axes", NULL, 0},                          \
+        {"--fbx-keep-axes", NULL, 0}, {"--fbx-keep-units", NULL, 0},                       \
         {"--allow-parent-paths", NULL, 0}
 #define CLI_LOAD_OPTIONS_HELP                                                              \
     "Reading options:\n"                                                                   \
@@ -140,6 +141,8 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
     "  --smd-turn         SMD: turn the model +90 degrees about Z, as studiomdl does\n"   \
     "  --obj-blender-axes OBJ: Blender's axes, (x, y, z) -> (x, -z, y) (default: the\n"   \
     "                     IQM SDK's (x, y, z) -> (z, x, y))\n"                             \
+    "  --fbx-keep-axes    FBX: keep the file's axes (default: Z up, front -Y)\n"         \
+    "  --fbx-keep-units   FBX: keep the file's units (default: metres)\n"                 \
     "  --allow-parent-paths  read files a model names outside its folder (../x.bin)\n"
 
 /* Fills `out` from the CLI_LOAD_OPTIONS in `args` (a zeroed struct when

@@ -57,8 +57,7 @@ static const char usage[] =
     "  -h, --help         show this help\n"
     "\n"
     "Exit status: 0 success, 1 bad input or a file that cannot be written, 2 bad\n"
-    "usage.\n"
-    "\n" CLI_LOAD_OPTIONS_HELP;
+    "usage.\n";
 
 enum {
     OPT_OUTPUT,

@@ -227,6 +227,8 @@ int cli_load_options_from_args(const char *command, const cli_option *options,
     if (option_value(options, args, "--nto-swap-size")) out->flags |= OSSA_LOAD_NTO_SWAP_SIZE;
     if (option_value(options, args, "--smd-turn")) out->flags |= OSSA_LOAD_SMD_TURN;
     if (option_value(options, args, "--obj-blender-axes")) out->flags |= OSSA_LOAD_OBJ_BLENDER_AXES;
+    if (option_value(options, args, "--fbx-keep-axes")) out->flags |= OSSA_LOAD_FBX_KEEP_AXES;
+    if (option_value(options, args, "--fbx-keep-units")) out->flags |= OSSA_LOAD_FBX_KEEP_UNITS;
     if (option_value(options, args, "--allow-parent-paths")) out->flags |= OSSA_LOAD_ALLOW_PARENT_PATHS;
     return 0;
 }
@@ -243,6 +245,8 @@ int cli_parse_input_args(const char *command, const char *usage, int argc, char 
     }
     if (args->help) {
         fputs(usage, stdout);
+        /* A usage too long for one string literal leaves these out. */
+        if (!strstr(usage, "Reading options:")) fputs("\n" CLI_LOAD_OPTIONS_HELP, stdout);
         cli_args_free(args);
         return CLI_EXIT_OK;
     }

@@ -217,6 +217,8 @@ const ossa_format_ops ossa__md5mesh_format = {
     .write = write_mesh,
     .write_files = write_files,
     .images = OSSA__IMAGES_NAMED, /* a shader may name an image file */
+    /* the md5mesh and one md5anim beside it per animation */
+    .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
 };
 
 /* Detection finds the md5mesh entry first; md5_read tells the kinds
@@ -228,4 +230,5 @@ const ossa_format_ops ossa__md5anim_format = {
     .sniff = md5_sniff,
     .read = md5_read,
     .write = write_anim,
+    .holds = OSSA_HOLDS_SKELETON | OSSA_HOLDS_ONE_ANIMATION | OSSA_HOLDS_PICKS_ANIMATION,
 };
