@@ -28,6 +28,8 @@ static const char usage_output[] =
     "  --anim NAME|INDEX  the animation for formats that pick one (SOTC .anb,\n"
     "                     the first .illanim); a warning for formats that hold\n"
     "                     every animation or none\n"
+    "  --time SECONDS     OBJ: the mesh posed at this moment of --anim (default:\n"
+    "                     the bind pose)\n"
     "  --embed            .gltf: the binary data inside the file as a data URI\n"
     "                     instead of OUT's .bin beside it\n"
     "  --images MODE      where the model's images go: beside (files beside OUT),\n"

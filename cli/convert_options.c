@@ -5,8 +5,8 @@
 #include "convert.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,7 +34,8 @@ enum {
     OPT_DROP,
     OPT_RESAMPLE,
     OPT_IMAGES,
-    OPT_SPARSE_CHANNELS
+    OPT_SPARSE_CHANNELS,
+    OPT_TIME
 };
 
 #define ORDERED_VALUE (CLI_VALUE | CLI_ORDERED)
@@ -65,6 +66,7 @@ static const cli_option options[] = {
     [OPT_RESAMPLE] = {"--resample", NULL, CLI_VALUE},
     [OPT_IMAGES] = {"--images", NULL, CLI_VALUE},
     [OPT_SPARSE_CHANNELS] = {"--sparse-channels", NULL, 0},
+    [OPT_TIME] = {"--time", NULL, CLI_VALUE},
     CLI_LOAD_OPTIONS,
     {NULL, NULL, 0},
 };
@@ -310,6 +312,17 @@ static int output_options(const cli_args *args, convert_plan *plan)
         else if (strcmp(images, "embed") == 0) w->images = OSSA_IMAGES_EMBED;
         else if (strcmp(images, "none") == 0) w->images = OSSA_IMAGES_NONE;
         else return usage_error("unknown --images mode '%s' (beside, embed, none)", images);
+    }
+    /* The mesh posed at a moment of --anim, for formats that take a pose
+     * (OBJ): the writer skins it; the others ignore the flag. */
+    const char *time = args->value[OPT_TIME];
+    if (time) {
+        char *end;
+        double t = strtod(time, &end);
+        if (end == time || *end || !isfinite(t))
+            return usage_error("--time needs a finite number of seconds, not '%s'", time);
+        w->flags |= OSSA_WRITE_POSED;
+        w->time = t;
     }
     /* Several files written beside OUT under derived names could replace
      * files the user never named: refused unless --force. */

@@ -115,4 +115,20 @@ else
     echo "SKIP: ../shared/data not found"
 fi
 
+# convert --time poses the OBJ at a moment of --anim: the vertices move
+# (guy's dance at 0.5 s), the faces stay; a bad time is a usage error.
+if [ -f "$shared/data/iqm/guy.iqm" ]; then
+    expect_rc 0 "bind-pose OBJ" convert "$shared/data/iqm/guy.iqm" -o "$tmp/bind.obj"
+    expect_rc 0 "posed OBJ" convert "$shared/data/iqm/guy.iqm" --anim dance --time 0.5 \
+        -o "$tmp/posed.obj"
+    check "--time moves the vertices" \
+        bash -c '! cmp -s <(grep "^v " "$1") <(grep "^v " "$2")' _ "$tmp/bind.obj" "$tmp/posed.obj"
+    check "--time keeps the faces" \
+        cmp -s <(grep "^f " "$tmp/bind.obj") <(grep "^f " "$tmp/posed.obj")
+    expect_rc 2 "--time needs a number" convert "$shared/data/iqm/guy.iqm" --time soon \
+        -o "$tmp/x.obj"
+else
+    skip_part "guy.iqm not found: convert --time not checked"
+fi
+
 summary
