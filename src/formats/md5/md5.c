@@ -230,5 +230,4 @@ const ossa_format_ops ossa__md5anim_format = {
     .sniff = md5_sniff,
     .read = md5_read,
     .write = write_anim,
-    .holds = OSSA_HOLDS_SKELETON | OSSA_HOLDS_ONE_ANIMATION | OSSA_HOLDS_PICKS_ANIMATION,
 };
