@@ -583,6 +583,93 @@ static void odd_images(void **state)
     ossa_model_free(m);
 }
 
+/* -- Many materials -- */
+
+/* 20,000 primitives, each with a material of its own whose texture is an
+ * image of its own (one shared bufferView), and an IQE of 50,000 meshes
+ * all naming one missing image: lookups by name and by value are indexed
+ * (walks would cost the square of the count, or its cube through cJSON's
+ * arrays). Nothing here is timed; the structure is checked. */
+static void many_materials(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    size_t png_size;
+    unsigned char *png = make_png(1, 1, 50, &png_size);
+    size_t geo = 36, total = geo + png_size;
+    unsigned char *bin = calloc(1, total);
+    float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    memcpy(bin, pos, 36);
+    memcpy(bin + geo, png, png_size);
+    size_t cap = (size_t)N * 260 + 4096, at = 0;
+    char *body = malloc(cap);
+    at += (size_t)snprintf(body + at, cap - at,
+                           "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":%zu,"
+                           "\"byteLength\":%zu}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+                           "\"count\":3,\"type\":\"VEC3\"},{\"bufferView\":0,\"componentType\":5126,\"count\":3,"
+                           "\"type\":\"VEC2\"}],\"images\":[",
+                           geo, png_size);
+    for (int i = 0; i < N; i++)
+        at += (size_t)snprintf(body + at, cap - at, "%s{\"bufferView\":1,\"mimeType\":\"image/png\"}", i ? "," : "");
+    at += (size_t)snprintf(body + at, cap - at, "],\"samplers\":[{\"magFilter\":9728}],\"textures\":[");
+    for (int i = 0; i < N; i++)
+        at += (size_t)snprintf(body + at, cap - at, "%s{\"source\":%d,\"sampler\":0}", i ? "," : "", i);
+    at += (size_t)snprintf(body + at, cap - at, "],\"materials\":[");
+    for (int i = 0; i < N; i++)
+        at += (size_t)snprintf(body + at, cap - at,
+                               "%s{\"name\":\"m%d\",\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":%d}}}",
+                               i ? "," : "", i, i);
+    at += (size_t)snprintf(body + at, cap - at, "],\"meshes\":[{\"primitives\":[");
+    for (int i = 0; i < N; i++)
+        at += (size_t)snprintf(body + at, cap - at,
+                               "%s{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1},\"material\":%d}", i ? "," : "", i);
+    snprintf(body + at, cap - at, "]}],\"nodes\":[{\"mesh\":0}]");
+    char *json = gt_make_gltf(bin, total, body);
+    ossa_model *m = gt_load_json(json);
+    assert_int_equal(m->num_meshes, N);
+    assert_string_equal(m->meshes[N - 1].material, "m19999");
+    assert_non_null(extra(m, OSSA_EXTRA_IMAGE "m19999.png"));
+    notes n;
+    ossa_write_options o = options_for(OSSA_FORMAT_GLB, OSSA_IMAGES_DEFAULT, &n);
+    void *data;
+    size_t size;
+    ossa_error err;
+    assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_OK);
+    assert_int_equal(n.count, 0);
+    cJSON *root = gt_json_of(data, size);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "materials")), N);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "textures")), N);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "images")), N);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "samplers")), 1);
+    cJSON_Delete(root);
+    ossa_free_buffer(data, NULL);
+    ossa_model_free(m);
+    free(json);
+    free(body);
+    free(bin);
+    free(png);
+    /* an IQE of many meshes naming one image that is not there */
+    char *dir = dir_in_tmp("gltf_materials_many");
+    char *iqe = ts_path_join(dir, "many.iqe");
+    FILE *f = fopen(iqe, "w");
+    assert_non_null(f);
+    fprintf(f, "# Inter-Quake Export\n");
+    for (int i = 0; i < 50000; i++)
+        fprintf(f, "mesh m%d\nmaterial gone.png\nvp 0 0 0\nvp 1 0 0\nvp 0 0 1\nfm 0 1 2\n", i);
+    fclose(f);
+    m = ossa_load_file(iqe, NULL, &err);
+    if (!m) fail_msg("%s", err.message);
+    assert_int_equal(m->num_meshes, 50000);
+    assert_null(extra(m, OSSA_EXTRA_IMAGE "gone.png"));
+    char *out = ts_path_join(dir, "many.iqm");
+    o = options_for(OSSA_FORMAT_IQM, OSSA_IMAGES_DEFAULT, &n);
+    assert_int_equal(ossa_write_file(m, out, &o, &err), OSSA_OK);
+    ossa_model_free(m);
+    free(out);
+    free(iqe);
+    free(dir);
+}
+
 /* -- Allocation failures -- */
 
 /* Files in `dir` (not counting "." and ".."). */
@@ -694,6 +781,7 @@ int main(void)
         cmocka_unit_test(images_beside_iqm),
         cmocka_unit_test(image_references),
         cmocka_unit_test(odd_images),
+        cmocka_unit_test(many_materials),
         cmocka_unit_test(allocation_failures),
     };
     return cmocka_run_group_tests_name("gltf_materials", tests, NULL, NULL);

@@ -2,6 +2,7 @@
  * written beside outputs without ever replacing another image (a file of
  * the same name with other bytes makes the new one NAME_2.EXT). */
 #include "core/image_files.h"
+#include "core/lists.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,21 +15,30 @@ ossa_status ossa__images_load_beside(ossa_model *m, const ossa_load_options *opt
     if (!options->file_name || !options->file_name[0] || (options->flags & OSSA_LOAD_NO_IMAGES))
         return OSSA_OK;
     const ossa_allocator *alloc = &m->internal->arena.allocator;
-    for (uint32_t i = 0; i < m->num_meshes; i++) {
+    /* Each material name once (a file of many meshes names few images). */
+    ossa_intern seen;
+    memset(&seen, 0, sizeof seen);
+    ossa_extra_index have;
+    ossa__extra_index_build(m, &have);
+    ossa_status st = OSSA_OK;
+    for (uint32_t i = 0; i < m->num_meshes && !st; i++) {
         const char *name = m->meshes[i].material;
-        if (!name || !ossa__is_image_name(name) || ossa__model_image(m, name)) continue;
-        bool tried = false; /* an earlier mesh of the same material found nothing */
-        for (uint32_t k = 0; k < i && !tried; k++) tried = strcmp(m->meshes[k].material, name) == 0;
-        if (tried) continue;
+        if (!name || !ossa__is_image_name(name)) continue;
+        size_t before = ossa__intern_count(&seen);
+        if (ossa__intern(m, &seen, name, strlen(name)) < 0) {
+            st = ossa__fail_nomem(error);
+            break;
+        }
+        if (ossa__intern_count(&seen) == before || ossa__extra_lookup(&have, OSSA_EXTRA_IMAGE, name))
+            continue;
         char what[300];
         snprintf(what, sizeof what, "material '%.200s'", name);
         ossa_sibling file;
         ossa_error sub;
         memset(&sub, 0, sizeof sub);
-        ossa_status st = ossa__open_sibling(options, options->file_name, name, what, alloc, &file, &sub);
-        if (st) {
-            if (sub.code == OSSA_ERROR_NOMEM) return ossa__fail_nomem(error);
-            if (sub.code == OSSA_ERROR_ACCESS)
+        if (ossa__open_sibling(options, options->file_name, name, what, alloc, &file, &sub)) {
+            if (sub.code == OSSA_ERROR_NOMEM) st = ossa__fail_nomem(error);
+            else if (sub.code == OSSA_ERROR_ACCESS)
                 ossa__warn(m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, 0, 0, "%s", sub.message);
             continue; /* missing: the writers say what they lack */
         }
@@ -41,19 +51,13 @@ ossa_status ossa__images_load_beside(ossa_model *m, const ossa_load_options *opt
             ossa__free(alloc, key, klen);
         }
         ossa__close_sibling(&file);
-        if (st) return st;
     }
-    return OSSA_OK;
+    ossa__extra_index_free(&have);
+    ossa__intern_free(m, &seen);
+    return st;
 }
 
 /* -- Names beside an output --------------------------------------------------- */
-
-static bool listed(const char *const *names, size_t count, const char *name)
-{
-    for (size_t i = 0; i < count; i++)
-        if (strcmp(names[i], name) == 0) return true;
-    return false;
-}
 
 /* 0: no file there; 1: a regular file with these bytes; 2: something else. */
 static int beside_state(const char *path, const void *data, size_t size, const ossa_allocator *alloc,
@@ -77,9 +81,8 @@ static int beside_state(const char *path, const void *data, size_t size, const o
 }
 
 ossa_status ossa__image_beside_name(const char *path, const char *name, const void *data, size_t size,
-                                    const ossa_write_options *options, const char *const *taken,
-                                    size_t count, char out[OSSA_IMAGE_NAME_MAX], bool *present,
-                                    ossa_error *error)
+                                    const ossa_write_options *options, const ossa_intern *taken,
+                                    char out[OSSA_IMAGE_NAME_MAX], bool *present, ossa_error *error)
 {
     *present = false;
     char base[OSSA_IMAGE_NAME_MAX];
@@ -93,7 +96,7 @@ ossa_status ossa__image_beside_name(const char *path, const char *name, const vo
     for (uint32_t k = 1; k < 10000; k++) {
         if (k == 1) snprintf(out, OSSA_IMAGE_NAME_MAX, "%s", base);
         else snprintf(out, OSSA_IMAGE_NAME_MAX, "%.*s_%u%.16s", (int)stem, base, k, base + stem);
-        if (listed(taken, count, out)) continue;
+        if (ossa__intern_find(taken, out, strlen(out)) >= 0) continue;
         if (options->output) return OSSA_OK; /* no file system to look at */
         size_t cap = ossa__sibling_path(path, out, NULL, 0) + 1;
         char *full = ossa__alloc(options->allocator, cap);
@@ -143,41 +146,56 @@ ossa_status ossa__image_outputs_prepare(const ossa_model *m, const char *path, c
     memcpy(out->meshes, m->meshes, (size_t)m->num_meshes * sizeof *out->meshes);
     out->view.meshes = out->meshes;
     bool write = options->images != OSSA_IMAGES_NONE && path;
-    /* The image (in the model) and its name beside the output, per mesh. */
-    const char **given = ossa__alloc(a, (size_t)m->num_meshes * 2 * sizeof *given);
-    size_t ngiven = 0;
-    if (!given) return ossa__fail_nomem(error);
+    /* Each material is looked at once (interned names), each image named
+     * once (per extra): models may have as many as meshes. */
+    ossa_intern seen, given; /* material names looked at, image names given */
+    memset(&seen, 0, sizeof seen);
+    memset(&given, 0, sizeof given);
+    ossa_extra_index index;
+    ossa__extra_index_build(m, &index);
+    const char **of_material = ossa__alloc(a, (size_t)m->num_meshes * sizeof *of_material);
+    const char **of_extra = ossa__alloc(a, ((size_t)m->num_extras + 1) * sizeof *of_extra);
+    ossa_status st = OSSA_OK;
+    if (!of_material || !of_extra) st = ossa__fail_nomem(error);
+    else memset(of_extra, 0, ((size_t)m->num_extras + 1) * sizeof *of_extra);
     char dropped[256] = "", missing[256] = "", renamed[256] = "";
     uint32_t ndropped = 0, nmissing = 0, nrenamed = 0, lost = 0;
-    ossa_status st = OSSA_OK;
     for (uint32_t i = 0; i < m->num_meshes && !st; i++) {
         const char *material = m->meshes[i].material;
+        size_t before = ossa__intern_count(&seen);
+        int64_t id = ossa__intern(m, &seen, material, strlen(material));
+        if (id < 0) {
+            st = ossa__fail_nomem(error);
+            break;
+        }
+        if (ossa__intern_count(&seen) == before) { /* as the mesh before of this material */
+            if (of_material[id]) out->meshes[i].material = of_material[id];
+            continue;
+        }
+        of_material[id] = NULL;
         ossa_material_desc d;
-        if (!ossa__material_of(m, material, &d)) continue;
-        bool seen = false;
-        for (uint32_t k = 0; k < i && !seen; k++) seen = strcmp(m->meshes[k].material, material) == 0;
-        uint32_t beyond = ossa__model_material(m, material) ? ossa__material_beyond_base_image(&d) : 0;
-        if (!seen && beyond) {
+        if (!ossa__material_in(&index, material, &d)) continue;
+        uint32_t beyond = ossa__extra_lookup(&index, OSSA_EXTRA_MATERIAL, material)
+                              ? ossa__material_beyond_base_image(&d) : 0;
+        if (beyond) {
             note(dropped, sizeof dropped, material, &ndropped);
             lost |= beyond;
         }
         const char *image = d.tex[OSSA_TEX_BASE_COLOR].image;
         if (!image[0]) continue;
-        const ossa_extra *bytes = ossa__model_image(m, image);
+        const ossa_extra *bytes = ossa__extra_lookup(&index, OSSA_EXTRA_IMAGE, image);
         if (!bytes) {
-            if (!seen && strcmp(image, material) != 0) note(missing, sizeof missing, image, &nmissing);
+            if (strcmp(image, material) != 0) note(missing, sizeof missing, image, &nmissing);
             continue;
         }
         if (!write) continue;
-        const char *name = NULL;
-        for (size_t k = 0; k < ngiven && !name; k++)
-            if (given[2 * k] == bytes->key) name = given[2 * k + 1];
+        const char *name = of_extra[bytes - m->extras];
         if (!name) {
             char chosen[OSSA_IMAGE_NAME_MAX];
             bool present;
-            st = ossa__image_beside_name(path, image, bytes->data, bytes->size, options,
-                                         (const char *const *)out->names, out->count, chosen, &present,
-                                         error);
+            st = ossa__image_beside_name(path, image, bytes->data, bytes->size, options, &given,
+                                         chosen, &present, error);
+            if (!st && ossa__intern(m, &given, chosen, strlen(chosen)) < 0) st = ossa__fail_nomem(error);
             if (st) break;
             char plain[OSSA_IMAGE_NAME_MAX];
             ossa__image_file_name(image, plain);
@@ -200,14 +218,16 @@ ossa_status ossa__image_outputs_prepare(const ossa_model *m, const char *path, c
             out->files[out->count].size = bytes->size;
             if (present) ossa__free(a, full, cap);
             out->count++;
-            given[2 * ngiven] = bytes->key;
-            given[2 * ngiven + 1] = copy;
-            ngiven++;
+            of_extra[bytes - m->extras] = copy;
             name = copy;
         }
-        out->meshes[i].material = name;
+        out->meshes[i].material = of_material[id] = name;
     }
-    ossa__free(a, given, 0);
+    ossa__free(a, of_material, 0);
+    ossa__free(a, of_extra, 0);
+    ossa__extra_index_free(&index);
+    ossa__intern_free(m, &seen);
+    ossa__intern_free(m, &given);
     if (st) return st;
     /* Entries for files already in place carry no path: drop them. */
     size_t n = 0;

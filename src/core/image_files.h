@@ -6,6 +6,7 @@
 #define OSSA_IMAGE_FILES_H
 
 #include "core/files.h"
+#include "core/lists.h"
 #include "core/materials.h"
 
 /* After a load: reads the image files that the model's mesh materials name
@@ -22,12 +23,11 @@ ossa_status ossa__images_load_beside(ossa_model *model, const ossa_load_options 
  * name exists there with other bytes, NAME_2.EXT, NAME_3.EXT... (the first
  * that is free or holds the same bytes). *present tells that the file is
  * there already with these bytes (nothing to write). Without a file system
- * to look at (options->output set), `name` as it is. `taken` lists names
- * already given in this write (count entries), which are not reused. */
+ * to look at (options->output set), `name` as it is. `taken` holds the
+ * names already given in this write, which are not reused. */
 ossa_status ossa__image_beside_name(const char *path, const char *name, const void *data, size_t size,
-                                    const ossa_write_options *options, const char *const *taken,
-                                    size_t count, char out[OSSA_IMAGE_NAME_MAX], bool *present,
-                                    ossa_error *error);
+                                    const ossa_write_options *options, const ossa_intern *taken,
+                                    char out[OSSA_IMAGE_NAME_MAX], bool *present, ossa_error *error);
 
 /* What a format whose materials name image files writes: `view` is the
  * model with each mesh's material replaced by the image file of its base

@@ -90,6 +90,17 @@ int64_t ossa__intern(const ossa_model *m, ossa_intern *t, const char *s, size_t 
     return (int64_t)count;
 }
 
+int64_t ossa__intern_find(const ossa_intern *t, const char *s, size_t len)
+{
+    if (!t->num_slots) return -1;
+    uint32_t h = hash_bytes((const unsigned char *)s, len);
+    for (size_t i = h & (t->num_slots - 1); t->slots[i]; i = (i + 1) & (t->num_slots - 1)) {
+        const char *other = ossa__intern_str(t, t->slots[i] - 1);
+        if (strncmp(other, s, len) == 0 && other[len] == 0) return t->slots[i] - 1;
+    }
+    return -1;
+}
+
 void ossa__intern_free(const ossa_model *m, ossa_intern *t)
 {
     ossa__list_free(m, &t->pool);

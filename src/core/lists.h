@@ -45,6 +45,8 @@ static inline uint32_t ossa__intern_count(const ossa_intern *t)
 {
     return (uint32_t)t->offsets.count;
 }
+/* The id of s[0..len) when it was interned, else -1 (nothing is added). */
+int64_t ossa__intern_find(const ossa_intern *t, const char *s, size_t len);
 void ossa__intern_free(const ossa_model *m, ossa_intern *t);
 
 /* -- Welding -- */

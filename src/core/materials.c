@@ -204,33 +204,103 @@ void ossa__material_lost_text(uint32_t lost, char *out, size_t cap)
         }
 }
 
-/* -- Lookups ----------------------------------------------------------------- */
+/* -- Lookups -----------------------------------------------------------------
+ *
+ * A model may have as many materials and images as meshes; finding each by
+ * a walk over the extras would cost their square, so callers that look up
+ * many build an index first (the first extra of each key wins, as the walk
+ * finds it). */
 
-static const ossa_extra *find(const ossa_model *m, const char *prefix, const char *name)
+static uint32_t key_hash(const char *prefix, const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)prefix; *p; p++) h = (h ^ *p) * 16777619u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+static bool key_is(const char *key, const char *prefix, const char *name)
 {
     size_t pl = strlen(prefix);
+    return strncmp(key, prefix, pl) == 0 && strcmp(key + pl, name) == 0;
+}
+
+static bool is_ours(const char *key)
+{
+    return strncmp(key, OSSA_EXTRA_IMAGE, strlen(OSSA_EXTRA_IMAGE)) == 0 ||
+           strncmp(key, OSSA_EXTRA_MATERIAL, strlen(OSSA_EXTRA_MATERIAL)) == 0;
+}
+
+void ossa__extra_index_build(const ossa_model *m, ossa_extra_index *ix)
+{
+    memset(ix, 0, sizeof *ix);
+    ix->model = m;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->num_extras; i++) n += is_ours(m->extras[i].key);
+    if (n < 16) return; /* a walk is as fast */
+    size_t cap = 32;
+    while (cap < (size_t)n * 2) cap *= 2;
+    ix->slots = ossa__temp_calloc(m, cap, sizeof *ix->slots);
+    if (!ix->slots) return; /* lookups walk the extras instead */
+    ix->mask = cap - 1;
     for (uint32_t i = 0; i < m->num_extras; i++) {
-        const char *k = m->extras[i].key;
-        if (strncmp(k, prefix, pl) == 0 && strcmp(k + pl, name) == 0) return &m->extras[i];
+        const char *key = m->extras[i].key;
+        if (!is_ours(key)) continue;
+        const char *colon = strchr(key, ':'); /* both prefixes end at their first ':' */
+        char prefix[32];
+        size_t pl = (size_t)(colon - key) + 1;
+        memcpy(prefix, key, pl);
+        prefix[pl] = 0;
+        size_t at = key_hash(prefix, key + pl) & ix->mask;
+        for (;; at = (at + 1) & ix->mask) {
+            uint32_t s = ix->slots[at];
+            if (!s) {
+                ix->slots[at] = i + 1;
+                break;
+            }
+            if (strcmp(m->extras[s - 1].key, key) == 0) break; /* the first one stays */
+        }
     }
-    return NULL;
+}
+
+void ossa__extra_index_free(ossa_extra_index *ix)
+{
+    if (ix->slots) ossa__temp_free(ix->model, ix->slots);
+    ix->slots = NULL;
+}
+
+const ossa_extra *ossa__extra_lookup(const ossa_extra_index *ix, const char *prefix, const char *name)
+{
+    const ossa_model *m = ix->model;
+    if (!ix->slots) {
+        for (uint32_t i = 0; i < m->num_extras; i++)
+            if (key_is(m->extras[i].key, prefix, name)) return &m->extras[i];
+        return NULL;
+    }
+    for (size_t at = key_hash(prefix, name) & ix->mask;; at = (at + 1) & ix->mask) {
+        uint32_t s = ix->slots[at];
+        if (!s) return NULL;
+        if (key_is(m->extras[s - 1].key, prefix, name)) return &m->extras[s - 1];
+    }
 }
 
 const ossa_extra *ossa__model_material(const ossa_model *model, const char *name)
 {
-    return find(model, OSSA_EXTRA_MATERIAL, name);
+    ossa_extra_index walk = {model, NULL, 0};
+    return ossa__extra_lookup(&walk, OSSA_EXTRA_MATERIAL, name);
 }
 
 const ossa_extra *ossa__model_image(const ossa_model *model, const char *name)
 {
-    return find(model, OSSA_EXTRA_IMAGE, name);
+    ossa_extra_index walk = {model, NULL, 0};
+    return ossa__extra_lookup(&walk, OSSA_EXTRA_IMAGE, name);
 }
 
-bool ossa__material_of(const ossa_model *model, const char *name, ossa_material_desc *d)
+bool ossa__material_in(const ossa_extra_index *ix, const char *name, ossa_material_desc *d)
 {
     ossa__material_defaults(d);
     if (!name || !name[0]) return false;
-    const ossa_extra *e = ossa__model_material(model, name);
+    const ossa_extra *e = ossa__extra_lookup(ix, OSSA_EXTRA_MATERIAL, name);
     if (e) {
         ossa__material_parse(e->data, e->size, d);
         return true;
@@ -238,6 +308,12 @@ bool ossa__material_of(const ossa_model *model, const char *name, ossa_material_
     if (!ossa__is_image_name(name) || strlen(name) >= OSSA_IMAGE_NAME_MAX) return false;
     strcpy(d->tex[OSSA_TEX_BASE_COLOR].image, name);
     return true;
+}
+
+bool ossa__material_of(const ossa_model *model, const char *name, ossa_material_desc *d)
+{
+    ossa_extra_index walk = {model, NULL, 0};
+    return ossa__material_in(&walk, name, d);
 }
 
 /* -- Images ------------------------------------------------------------------ */

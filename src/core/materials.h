@@ -59,8 +59,26 @@ uint32_t ossa__material_beyond_base_image(const ossa_material_desc *d);
 /* Those bits as words: "colour factors, normal maps". */
 void ossa__material_lost_text(uint32_t lost, char *out, size_t cap);
 
+/* An index of the model's OSSA_EXTRA_IMAGE and OSSA_EXTRA_MATERIAL
+ * extras, for callers that look up many (a walk per lookup would cost the
+ * square of their number). Building cannot fail: without memory, lookups
+ * walk the extras. Valid while the model's extras do not change. */
+typedef struct ossa_extra_index {
+    const ossa_model *model;
+    uint32_t *slots; /* extra index + 1, 0 = empty; NULL = walk */
+    size_t mask;
+} ossa_extra_index;
+
+void ossa__extra_index_build(const ossa_model *model, ossa_extra_index *index);
+void ossa__extra_index_free(ossa_extra_index *index);
+/* The first extra whose key is prefix + name, or NULL. */
+const ossa_extra *ossa__extra_lookup(const ossa_extra_index *index, const char *prefix,
+                                     const char *name);
+/* ossa__material_of through an index. */
+bool ossa__material_in(const ossa_extra_index *index, const char *name, ossa_material_desc *d);
+
 /* The model's extra OSSA_EXTRA_MATERIAL + name / OSSA_EXTRA_IMAGE + name
- * (the first one), or NULL. */
+ * (the first one), or NULL: a walk over the extras. */
 const ossa_extra *ossa__model_material(const ossa_model *model, const char *name);
 const ossa_extra *ossa__model_image(const ossa_model *model, const char *name);
 /* The description of material `name`: its extra when there is one, else

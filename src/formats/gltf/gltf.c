@@ -44,10 +44,12 @@ static ossa_status build_model(gltf_reader *r)
     memset(&s, 0, sizeof s);
     s.r = r;
     s.m = r->model;
+    ossa_status st = OSSA_OK;
     if (ossa__gltf_read_skeleton(&s) || ossa__gltf_read_meshes(&s) || ossa__gltf_read_animations(&s) ||
         read_root_extras(&s))
-        return OSSA_FAILED;
-    return OSSA_OK;
+        st = OSSA_FAILED;
+    ossa__gltf_materials_free(&s);
+    return st;
 }
 
 /* -- Entry points -- */

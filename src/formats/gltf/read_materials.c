@@ -70,12 +70,14 @@ static int64_t get_index(const cJSON *obj, const char *key, uint32_t limit)
 
 /* -- Images ------------------------------------------------------------------ */
 
-/* Whether the name is taken by another image. */
-static bool name_taken(const gltf_scene *s, uint32_t image, const char *name)
+/* Whether the name is taken by another image (each image is named once);
+ * a free name is taken for the caller. Without memory for the table the
+ * name is given as it is (at worst two images share it). */
+static bool name_taken(gltf_scene *s, const char *name)
 {
-    for (uint32_t j = 0; j < s->r->images.count; j++)
-        if (j != image && s->image_name[j] && strcmp(s->image_name[j], name) == 0) return true;
-    return false;
+    size_t before = ossa__intern_count(&s->image_names);
+    if (ossa__intern(s->m, &s->image_names, name, strlen(name)) < 0) return false;
+    return ossa__intern_count(&s->image_names) == before;
 }
 
 /* A file name for image j: its uri's file name, else its name, else the
@@ -109,7 +111,7 @@ static void image_name(gltf_scene *s, uint32_t j, const char *material, int slot
                                  : strcmp(mime, "image/jpeg") == 0 ? ".jpg" : "";
     size_t n = strlen(out);
     if (!ossa__is_image_name(out) && ext[0] && n + strlen(ext) < OSSA_IMAGE_NAME_MAX) strcat(out, ext);
-    if (!name_taken(s, j, out)) return;
+    if (!name_taken(s, out)) return;
     /* NAME_2.png, NAME_3.png, ... */
     const char *dot = strrchr(out, '.');
     char stem[OSSA_IMAGE_NAME_MAX], suffix[OSSA_IMAGE_NAME_MAX];
@@ -118,7 +120,7 @@ static void image_name(gltf_scene *s, uint32_t j, const char *material, int slot
     snprintf(suffix, sizeof suffix, "%.16s", dot && dot != out ? dot : "");
     for (uint32_t k = 2;; k++) {
         snprintf(out, OSSA_IMAGE_NAME_MAX, "%.200s_%u%.16s", stem, k, suffix);
-        if (!name_taken(s, j, out)) return;
+        if (!name_taken(s, out)) return;
     }
 }
 
@@ -294,6 +296,21 @@ static void model_name(gltf_scene *s, uint32_t i, char *out, size_t cap)
     else snprintf(out, cap, "material%u", i);
 }
 
+/* The description of the material already called `name`, if any (*same
+ * NULL when the name is new: it is then recorded, and the caller stores
+ * its extra in material_extra[*id]). */
+static ossa_status named_before(gltf_scene *s, const char *name, const ossa_extra **same,
+                                int64_t *id_out)
+{
+    size_t before = ossa__intern_count(&s->material_names);
+    int64_t id = ossa__intern(s->m, &s->material_names, name, strlen(name));
+    if (id < 0) return ossa__fail_nomem(s->r->error);
+    *id_out = id;
+    *same = ossa__intern_count(&s->material_names) == before && s->material_extra[id]
+                ? &s->m->extras[s->material_extra[id] - 1] : NULL;
+    return OSSA_OK;
+}
+
 ossa_status ossa__gltf_material(gltf_scene *s, const cJSON *prim, const char **out)
 {
     gltf_reader *r = s->r;
@@ -303,7 +320,9 @@ ossa_status ossa__gltf_material(gltf_scene *s, const cJSON *prim, const char **o
     if (!s->material_name) {
         s->material_name = gltf_scratch(s, r->materials.count, sizeof *s->material_name);
         s->image_name = gltf_scratch(s, r->images.count, sizeof *s->image_name);
-        if (!s->material_name || !s->image_name) return ossa__fail_nomem(r->error);
+        /* a name per material, and one more per renamed material */
+        s->material_extra = gltf_scratch(s, (size_t)r->materials.count * 2, sizeof *s->material_extra);
+        if (!s->material_name || !s->image_name || !s->material_extra) return ossa__fail_nomem(r->error);
     }
     if (s->material_name[i]) {
         *out = s->material_name[i];
@@ -319,7 +338,9 @@ ossa_status ossa__gltf_material(gltf_scene *s, const cJSON *prim, const char **o
     ossa_status st = text.failed ? ossa__fail_nomem(r->error) : OSSA_OK;
     /* Another material of the same name: shared when it looks the same,
      * else this one is renamed. */
-    const ossa_extra *same = st ? NULL : ossa__model_material(s->m, name);
+    const ossa_extra *same = NULL;
+    int64_t id = 0;
+    if (!st) st = named_before(s, name, &same, &id);
     if (same && (same->size != text.size || (text.size && memcmp(same->data, text.data, text.size)))) {
         char renamed[256];
         snprintf(renamed, sizeof renamed, "%.200s.%u", name, (unsigned)i);
@@ -327,12 +348,13 @@ ossa_status ossa__gltf_material(gltf_scene *s, const cJSON *prim, const char **o
                    "materials[%u]: another material is named '%.100s': renamed '%s'", (unsigned)i,
                    name, renamed);
         snprintf(name, sizeof name, "%s", renamed);
-        same = ossa__model_material(s->m, name);
+        st = named_before(s, name, &same, &id);
     }
     if (!st && !same) {
         char key[sizeof OSSA_EXTRA_MATERIAL + 256];
         snprintf(key, sizeof key, "%s%s", OSSA_EXTRA_MATERIAL, name);
         st = ossa_model_add_extra(s->m, key, text.size ? text.data : (const void *)"", text.size, r->error);
+        if (!st) s->material_extra[id] = s->m->num_extras;
     }
     ossa__buf_release(&text);
     if (st) return st;
@@ -340,6 +362,12 @@ ossa_status ossa__gltf_material(gltf_scene *s, const cJSON *prim, const char **o
     if (!s->material_name[i]) return ossa__fail_nomem(r->error);
     *out = s->material_name[i];
     return OSSA_OK;
+}
+
+void ossa__gltf_materials_free(gltf_scene *s)
+{
+    ossa__intern_free(s->m, &s->material_names);
+    ossa__intern_free(s->m, &s->image_names);
 }
 
 void ossa__gltf_materials_done(gltf_scene *s)

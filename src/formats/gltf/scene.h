@@ -7,6 +7,7 @@
 #ifndef OSSA_GLTF_SCENE_H
 #define OSSA_GLTF_SCENE_H
 
+#include "core/lists.h"
 #include "formats/gltf/read.h"
 
 #include <math.h>
@@ -34,6 +35,10 @@ typedef struct gltf_scene {
     const char **material_name; /* per material: its model name, NULL = not read yet */
     char **image_name;          /* per image: its model name, NULL = not read yet */
     char ignored[96];           /* material features skipped, for one warning */
+    /* Names given so far, each once: materials (with the extra index + 1
+     * of their description, per name id) and images. */
+    ossa_intern material_names, image_names;
+    uint32_t *material_extra;
 } gltf_scene;
 
 /* Temporary arrays of the build: zeroed, from the model's arena (freed
@@ -76,6 +81,8 @@ ossa_status ossa__gltf_material(gltf_scene *s, const cJSON *prim, const char **n
 /* One warning for the material features the file has and the model
  * does not keep. */
 void ossa__gltf_materials_done(gltf_scene *s);
+/* Releases the name tables (on success and failure alike). */
+void ossa__gltf_materials_free(gltf_scene *s);
 /* Every animation, sampled on a frame grid. */
 ossa_status ossa__gltf_read_animations(gltf_scene *s);
 

@@ -83,20 +83,31 @@ static void write_joints(gw *w, cJSON *scene_nodes)
 {
     const ossa_model *m = w->m;
     uint32_t roots = 0;
+    /* Each joint's node, and its children once every node exists (in
+     * joint order, as a walk over the later joints would give them). */
+    cJSON **nodes = ossa__alloc(w->alloc, (w->J ? w->J : 1) * 2 * sizeof *nodes);
+    if (!nodes) {
+        w->nomem = true;
+        return;
+    }
+    cJSON **children = nodes + w->J;
     for (uint32_t j = 0; j < w->J; j++) {
-        cJSON *node = put(w, w->nodes, NULL, cJSON_CreateObject());
+        cJSON *node = nodes[j] = put(w, w->nodes, NULL, cJSON_CreateObject());
+        children[j] = NULL;
+        w->nnodes++;
         put_name(w, node, m->joints[j].name);
         ossa_transform t;
         joint_to_gltf(&m->joints[j].bind, &t);
         put_trs(w, node, &t);
-        cJSON *children = NULL;
-        for (uint32_t c = j + 1; c < w->J; c++)
-            if (m->joints[c].parent == (int32_t)j) {
-                if (!children) children = put(w, node, "children", cJSON_CreateArray());
-                put_int(w, children, NULL, c);
-            }
         if (m->joints[j].parent < 0) roots++;
     }
+    for (uint32_t c = 0; c < w->J; c++) {
+        int32_t p = m->joints[c].parent;
+        if (p < 0 || (uint32_t)p >= c) continue;
+        if (!children[p]) children[p] = put(w, nodes[p], "children", cJSON_CreateArray());
+        put_int(w, children[p], NULL, c);
+    }
+    ossa__free(w->alloc, nodes, 0);
     w->skeleton_node = -1;
     if (roots == 1) {
         for (uint32_t j = 0; j < w->J; j++)
@@ -106,9 +117,10 @@ static void write_joints(gw *w, cJSON *scene_nodes)
             }
     } else if (roots > 1) {
         cJSON *node = put(w, w->nodes, NULL, cJSON_CreateObject());
-        cJSON *children = put(w, node, "children", cJSON_CreateArray());
+        w->nnodes++;
+        cJSON *below = put(w, node, "children", cJSON_CreateArray());
         for (uint32_t j = 0; j < w->J; j++)
-            if (m->joints[j].parent < 0) put_int(w, children, NULL, j);
+            if (m->joints[j].parent < 0) put_int(w, below, NULL, j);
         w->skeleton_node = (int)w->J;
         put_int(w, scene_nodes, NULL, w->J);
     }
@@ -484,6 +496,7 @@ static ossa_status write_mesh(gw *w, const ossa_mesh *mesh, cJSON *scene_nodes)
         }
     vrange r = {lo, hi - lo};
     cJSON *gmesh = put(w, w->meshes, NULL, cJSON_CreateObject());
+    int mesh_index = w->nmeshes++;
     put_name(w, gmesh, mesh->name);
     cJSON *prims = put(w, gmesh, "primitives", cJSON_CreateArray());
     cJSON *prim = put(w, prims, NULL, cJSON_CreateObject());
@@ -519,9 +532,9 @@ static ossa_status write_mesh(gw *w, const ossa_mesh *mesh, cJSON *scene_nodes)
 
     cJSON *node = put(w, w->nodes, NULL, cJSON_CreateObject());
     put_name(w, node, mesh->name);
-    put_int(w, node, "mesh", cJSON_GetArraySize(w->meshes) - 1);
+    put_int(w, node, "mesh", mesh_index);
     if (skinned) put_int(w, node, "skin", 0);
-    put_int(w, scene_nodes, NULL, cJSON_GetArraySize(w->nodes) - 1);
+    put_int(w, scene_nodes, NULL, w->nnodes++);
     return st;
 }
 
@@ -563,8 +576,9 @@ static bool same_channel(const ossa_transform *a, const ossa_transform *b, int p
     return memcmp(a->scale, b->scale, 12) == 0;
 }
 
-static void add_channel(gw *w, cJSON *channels, cJSON *samplers, uint32_t joint, int path,
-                        int input, int output, bool step)
+/* Adds a sampler and the channel that uses it; *count counts them. */
+static void add_channel(gw *w, cJSON *channels, cJSON *samplers, int *count, uint32_t joint,
+                        int path, int input, int output, bool step)
 {
     static const char *const paths[] = {"translation", "rotation", "scale"};
     cJSON *s = put(w, samplers, NULL, cJSON_CreateObject());
@@ -572,7 +586,7 @@ static void add_channel(gw *w, cJSON *channels, cJSON *samplers, uint32_t joint,
     if (step) put(w, s, "interpolation", cJSON_CreateString("STEP"));
     put_int(w, s, "output", output);
     cJSON *c = put(w, channels, NULL, cJSON_CreateObject());
-    put_int(w, c, "sampler", cJSON_GetArraySize(samplers) - 1);
+    put_int(w, c, "sampler", (*count)++);
     cJSON *target = put(w, c, "target", cJSON_CreateObject());
     put_int(w, target, "node", joint);
     put(w, target, "path", cJSON_CreateString(paths[path]));
@@ -630,7 +644,7 @@ static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
     cJSON *channels = put(w, ga, "channels", cJSON_CreateArray());
     cJSON *samplers = put(w, ga, "samplers", cJSON_CreateArray());
     float rate = effective_rate(an);
-    int full_input = -1, one_input = -1;
+    int full_input = -1, one_input = -1, tracks = 0;
     float *values = ossa__alloc(w->alloc, (size_t)(nf ? nf : 1) * 4 * sizeof *values);
     if (!values) {
         w->nomem = true;
@@ -673,16 +687,16 @@ static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
             }
             int view = add_view(w, values, (size_t)keys * ncomp * 4, 0, 0);
             int output = add_accessor(w, view, GLTF_FLOAT, keys, type_name(ncomp), false, NULL, NULL, 0);
-            add_channel(w, channels, samplers, j, path, input, output, constant);
+            add_channel(w, channels, samplers, &tracks, j, path, input, output, constant);
         }
     }
-    if (cJSON_GetArraySize(channels) == 0 && !w->nomem) {
+    if (tracks == 0 && !w->nomem) {
         float zero = 0;
         int view = add_view(w, &zero, 4, 0, 0);
         int input = add_accessor(w, view, GLTF_FLOAT, 1, "SCALAR", false, &zero, &zero, 1);
         channel_value(nf ? &an->frames[0] : &m->joints[0].bind, 1, values);
         view = add_view(w, values, 16, 0, 0);
-        add_channel(w, channels, samplers, 0, 1, input,
+        add_channel(w, channels, samplers, &tracks, 0, 1, input,
                     add_accessor(w, view, GLTF_FLOAT, 1, "VEC4", false, NULL, NULL, 0), true);
     }
     ossa__free(w->alloc, values, 0);
@@ -784,6 +798,7 @@ static ossa_status build(gw *w, write_mode mode, const char *bin_uri, const char
         for (uint32_t a = 0; a < m->num_animations && !w->nomem; a++)
             write_animation(w, animations, &m->animations[a]);
     }
+    if (w->failed) return OSSA_FAILED;
     if (w->bin.failed || w->nomem) return ossa__fail_nomem(w->error);
     if (w->bin.size > UINT32_MAX - 64)
         return ossa__fail(w->error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,

@@ -5,6 +5,8 @@
 #ifndef OSSA_GLTF_WRITE_H
 #define OSSA_GLTF_WRITE_H
 
+#include "core/lists.h"
+#include "core/materials.h"
 #include "formats/gltf/gltf.h"
 
 #include <cjson/cJSON.h>
@@ -19,6 +21,9 @@ typedef struct gw {
     ossa_buf bin;
     cJSON *root, *accessors, *views, *nodes, *meshes, *materials, *images, *textures, *samplers;
     bool nomem;
+    bool failed; /* a step failed with its error filled in */
+    /* Entries of the top-level arrays so far (cJSON counts by walking) */
+    int nviews, naccessors, nnodes, nmeshes, nimages;
     uint32_t J;
     int skeleton_node; /* node above every joint, or -1 */
     /* Blend data, model-wide: `slots` influences per vertex (4 or 8). */
@@ -40,6 +45,11 @@ typedef struct gw {
     size_t nbeside;
     char dropped[3][200];    /* names for one warning per kind of loss */
     uint32_t ndropped[3];
+    ossa_extra_index index;  /* the model's images and materials */
+    ossa_intern material_names; /* written materials, in glTF order */
+    ossa_intern texture_keys;   /* "image sampler" of each written texture */
+    ossa_intern sampler_keys;   /* "mag min wrapS wrapT" of each written sampler */
+    ossa_intern beside_taken;   /* names of the image files beside the output */
 } gw;
 
 /* -- Building blocks (write_doc.c). A failed allocation in cJSON sets

@@ -108,7 +108,7 @@ int ossa__gltfw_add_view(gw *w, const void *data, size_t size, size_t stride, in
     ossa__gltfw_put_int(w, v, "byteLength", (double)size);
     if (stride) ossa__gltfw_put_int(w, v, "byteStride", (double)stride);
     if (target) ossa__gltfw_put_int(w, v, "target", target);
-    return cJSON_GetArraySize(w->views) - 1;
+    return w->nviews++;
 }
 
 int ossa__gltfw_add_accessor(gw *w, int view, int ctype, uint32_t count, const char *type,
@@ -122,7 +122,7 @@ int ossa__gltfw_add_accessor(gw *w, int view, int ctype, uint32_t count, const c
     ossa__gltfw_put(w, a, "type", cJSON_CreateString(type));
     if (min) ossa__gltfw_put_floats(w, a, "min", min, ncomp);
     if (max) ossa__gltfw_put_floats(w, a, "max", max, ncomp);
-    return cJSON_GetArraySize(w->accessors) - 1;
+    return w->naccessors++;
 }
 
 const char *ossa__gltfw_type_name(uint32_t n)

@@ -27,6 +27,7 @@ ossa_status ossa__gltfw_images_begin(gw *w, write_mode mode, const char *path)
     if (im == OSSA_IMAGES_BESIDE && !path) im = OSSA_IMAGES_EMBED; /* nothing is beside a buffer */
     w->images_mode = im;
     w->path = path;
+    ossa__extra_index_build(m, &w->index);
     for (uint32_t i = 0; i < m->num_vertex_arrays; i++)
         w->texcoords += m->vertex_arrays[i].type == OSSA_VERTEX_TEXCOORD && m->vertex_arrays[i].size == 2;
     if (!m->num_extras) return OSSA_OK;
@@ -40,6 +41,11 @@ ossa_status ossa__gltfw_images_begin(gw *w, write_mode mode, const char *path)
 
 void ossa__gltfw_images_end(gw *w)
 {
+    ossa__extra_index_free(&w->index);
+    ossa__intern_free(w->m, &w->material_names);
+    ossa__intern_free(w->m, &w->texture_keys);
+    ossa__intern_free(w->m, &w->sampler_keys);
+    ossa__intern_free(w->m, &w->beside_taken);
     for (size_t i = 0; i < w->nbeside; i++) {
         ossa__free(w->alloc, (void *)w->beside[i].path, 0);
         ossa__free(w->alloc, w->beside_names[i], 0);
@@ -83,7 +89,7 @@ void ossa__gltfw_images_report(gw *w)
 static int image_index(gw *w, const char *name)
 {
     const ossa_model *m = w->m;
-    const ossa_extra *e = ossa__model_image(m, name);
+    const ossa_extra *e = ossa__extra_lookup(&w->index, OSSA_EXTRA_IMAGE, name);
     if (!e) return -1;
     const char *mime = ossa__image_mime(e->data, e->size);
     if (!mime) return -2;
@@ -93,10 +99,13 @@ static int image_index(gw *w, const char *name)
     if (w->images_mode == OSSA_IMAGES_BESIDE) {
         char file[OSSA_IMAGE_NAME_MAX];
         bool present;
-        if (ossa__image_beside_name(w->path, name, e->data, e->size, w->opt,
-                                    (const char *const *)w->beside_names, w->nbeside, file, &present,
-                                    w->error)) {
-            w->nomem = w->nomem || w->error->code == OSSA_ERROR_NOMEM;
+        if (ossa__image_beside_name(w->path, name, e->data, e->size, w->opt, &w->beside_taken, file,
+                                    &present, w->error)) {
+            w->failed = true; /* the error is filled in; the document is dropped */
+            return -3;
+        }
+        if (ossa__intern(m, &w->beside_taken, file, strlen(file)) < 0) {
+            w->nomem = true;
             return -3;
         }
         size_t len = strlen(file) + 1, cap = ossa__sibling_path(w->path, file, NULL, 0) + 1;
@@ -120,7 +129,7 @@ static int image_index(gw *w, const char *name)
         put(w, img, "mimeType", cJSON_CreateString(mime));
         put_name(w, img, name);
     }
-    w->image_of_extra[k] = cJSON_GetArraySize(w->images) - 1;
+    w->image_of_extra[k] = w->nimages++;
     return w->image_of_extra[k];
 }
 
@@ -132,7 +141,8 @@ static bool valid_sampler_value(int k, uint32_t v)
 }
 
 /* The sampler of these values, created on first use; -1 when none of them
- * is given (glTF's defaults). */
+ * is given (glTF's defaults). Samplers and textures are found by their
+ * values through interned keys: a model may have as many as meshes. */
 static int sampler_index(gw *w, const uint32_t s[4])
 {
     static const char *const keys[4] = {"magFilter", "minFilter", "wrapS", "wrapT"};
@@ -143,35 +153,37 @@ static int sampler_index(gw *w, const uint32_t s[4])
         any |= v[k] != 0;
     }
     if (!any) return -1;
-    int n = cJSON_GetArraySize(w->samplers);
-    for (int i = 0; i < n; i++) {
-        const cJSON *o = cJSON_GetArrayItem(w->samplers, i);
-        bool same = true;
-        for (int k = 0; k < 4 && same; k++) {
-            const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, keys[k]);
-            same = (x ? (uint32_t)x->valuedouble : 0) == v[k];
-        }
-        if (same) return i;
+    char key[48];
+    int len = snprintf(key, sizeof key, "%u %u %u %u", (unsigned)v[0], (unsigned)v[1], (unsigned)v[2],
+                       (unsigned)v[3]);
+    uint32_t n = ossa__intern_count(&w->sampler_keys);
+    int64_t id = ossa__intern(w->m, &w->sampler_keys, key, (size_t)len);
+    if (id < 0) {
+        w->nomem = true;
+        return -1;
     }
+    if (id < n) return (int)id;
     cJSON *o = put(w, w->samplers, NULL, cJSON_CreateObject());
     for (int k = 0; k < 4; k++)
         if (v[k]) put_int(w, o, keys[k], v[k]);
-    return n;
+    return (int)id;
 }
 
 static int texture_index(gw *w, int image, int sampler)
 {
-    int n = cJSON_GetArraySize(w->textures);
-    for (int i = 0; i < n; i++) {
-        const cJSON *t = cJSON_GetArrayItem(w->textures, i);
-        const cJSON *src = cJSON_GetObjectItemCaseSensitive(t, "source");
-        const cJSON *smp = cJSON_GetObjectItemCaseSensitive(t, "sampler");
-        if (src && src->valueint == image && (smp ? smp->valueint : -1) == sampler) return i;
+    char key[32];
+    int len = snprintf(key, sizeof key, "%d %d", image, sampler);
+    uint32_t n = ossa__intern_count(&w->texture_keys);
+    int64_t id = ossa__intern(w->m, &w->texture_keys, key, (size_t)len);
+    if (id < 0) {
+        w->nomem = true;
+        return 0;
     }
+    if (id < n) return (int)id;
     cJSON *t = put(w, w->textures, NULL, cJSON_CreateObject());
     if (sampler >= 0) put_int(w, t, "sampler", sampler);
     put_int(w, t, "source", image);
-    return n;
+    return (int)id;
 }
 
 /* A textureInfo for slot `slot` under `key` of `parent`, or NULL when the
@@ -223,17 +235,19 @@ static void put_unit_floats(gw *w, cJSON *obj, const char *key, const float *v, 
 
 int ossa__gltfw_material(gw *w, const char *name)
 {
-    const ossa_model *m = w->m;
-    int n = cJSON_GetArraySize(w->materials);
-    for (int i = 0; i < n; i++) {
-        cJSON *nm = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(w->materials, i), "name");
-        if (nm && cJSON_IsString(nm) && strcmp(nm->valuestring, name) == 0) return i;
+    /* materials[i] is interned name i: one lookup per mesh */
+    int n = (int)ossa__intern_count(&w->material_names);
+    int64_t id = ossa__intern(w->m, &w->material_names, name, strlen(name));
+    if (id < 0) {
+        w->nomem = true;
+        return 0;
     }
+    if (id < n) return (int)id;
     cJSON *mat = put(w, w->materials, NULL, cJSON_CreateObject());
     put_name(w, mat, name);
     ossa_material_desc d;
-    bool described = ossa__model_material(m, name) != NULL;
-    ossa__material_of(m, name, &d);
+    bool described = ossa__extra_lookup(&w->index, OSSA_EXTRA_MATERIAL, name) != NULL;
+    ossa__material_in(&w->index, name, &d);
     if (!described) {
         d.metallic = 0;
         /* a name like an image file on a model without texture
