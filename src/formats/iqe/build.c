@@ -434,11 +434,12 @@ static ossa_status build_geometry(builder *b)
     ossa_triangle *out_tris = NULL;
     out_vertex *ov = NULL;
     uint32_t *perm = NULL, *slots = NULL, *used = NULL, *seen_mesh = NULL, *seen_vertex = NULL;
-    uint32_t *rec = talloc(b, (size_t)b->words * 2 + 2, 4), *rec2 = rec + b->words + 1;
+    uint32_t *rec = talloc(b, (size_t)b->words * 2 + 2, 4), *rec2 = NULL;
     mesh_range *meshes = talloc(b, ng + 1, sizeof *meshes);
     size_t ov_count = 0, ov_cap = 0, slot_cap = 16;
     uint32_t num_meshes = 0, tri_out = 0;
     if (!gstart || !torder || !rec || !meshes) goto nomem;
+    rec2 = rec + b->words + 1; /* only once rec exists: no arithmetic on NULL */
 
     /* Triangles of each group in file order (counting sort); runs give
      * each triangle its group, and triangles with a repeated index go. */
