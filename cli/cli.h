@@ -175,6 +175,12 @@ ossa_model *cli_load_merged(const char *const *files, int n, const ossa_load_opt
  * none. */
 int cli_find_animation(const ossa_model *model, const char *arg);
 
+/* Compressed-clip options from --error and --shell (either may be NULL):
+ * each a positive number of model units. On a bad value prints a usage
+ * error for `command` and returns CLI_EXIT_USAGE; else 0. */
+int cli_clip_options(const char *command, const char *error, const char *shell,
+                     ossa_clip_options *out);
+
 /* -- Output ----------------------------------------------------------------- */
 
 /* A JSON string literal (with quotes) for the `size` bytes at `s`: quotes,

@@ -3,7 +3,6 @@
  * place in the format table; convert hands such outputs here. */
 #include "cli.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,16 +44,6 @@ int clip_output_wanted(int argc, char **argv)
 
 enum { OPT_OUTPUT, OPT_ANIM, OPT_ERROR, OPT_SHELL };
 
-static int positive(const char *s, float *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!s[0] || *end || errno == ERANGE || !isfinite(v) || v <= 0 || v > 3e38) return 0;
-    *out = (float)v;
-    return 1;
-}
-
 int clip_output_run(int argc, char **argv)
 {
     static const cli_option options[] = {
@@ -70,15 +59,7 @@ int clip_output_run(int argc, char **argv)
     int rc = cli_parse_input_args("convert", usage, argc, argv, options, &args, &load);
     if (rc != CLI_GO_ON) return rc;
     ossa_clip_options copt;
-    memset(&copt, 0, sizeof copt);
-    copt.compression = OSSA_CLIP_COMPRESSED;
-    rc = 0;
-    if (args.value[OPT_ERROR] && !positive(args.value[OPT_ERROR], &copt.max_error))
-        rc = cli_usage_error("convert", "--error needs a positive number, not '%s'",
-                             args.value[OPT_ERROR]);
-    else if (args.value[OPT_SHELL] && !positive(args.value[OPT_SHELL], &copt.shell_distance))
-        rc = cli_usage_error("convert", "--shell needs a positive number, not '%s'",
-                             args.value[OPT_SHELL]);
+    rc = cli_clip_options("convert", args.value[OPT_ERROR], args.value[OPT_SHELL], &copt);
     if (rc) {
         cli_args_free(&args);
         return rc;

@@ -2,7 +2,6 @@
  * error (largest and 99th percentile, model units) and the bits per track. */
 #include "cli.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,16 +36,6 @@ static const char usage[] =
 enum { OPT_ERROR, OPT_SHELL, OPT_JSON };
 
 /* A finite positive number, or 0. */
-static int positive(const char *s, float *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!s[0] || *end || errno == ERANGE || !isfinite(v) || v <= 0 || v > 3e38) return 0;
-    *out = (float)v;
-    return 1;
-}
-
 static void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -76,15 +65,7 @@ int cmd_clip_stats(int argc, char **argv)
     int rc = cli_parse_input_args("clip-stats", usage, argc, argv, options, &args, &load);
     if (rc != CLI_GO_ON) return rc;
     ossa_clip_options copt;
-    memset(&copt, 0, sizeof copt);
-    copt.compression = OSSA_CLIP_COMPRESSED;
-    rc = 0;
-    if (args.value[OPT_ERROR] && !positive(args.value[OPT_ERROR], &copt.max_error))
-        rc = cli_usage_error("clip-stats", "--error needs a positive number, not '%s'",
-                             args.value[OPT_ERROR]);
-    else if (args.value[OPT_SHELL] && !positive(args.value[OPT_SHELL], &copt.shell_distance))
-        rc = cli_usage_error("clip-stats", "--shell needs a positive number, not '%s'",
-                             args.value[OPT_SHELL]);
+    rc = cli_clip_options("clip-stats", args.value[OPT_ERROR], args.value[OPT_SHELL], &copt);
     if (rc) {
         cli_args_free(&args);
         return rc;

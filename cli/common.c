@@ -2,6 +2,8 @@
  * loading and merging inputs, JSON and text output. */
 #include "cli.h"
 
+#include <errno.h>
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -407,4 +409,26 @@ void cli_print_text(FILE *out, const char *s)
         else
             fputc(*p, out);
     }
+}
+
+static int positive_float(const char *s, float *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!s[0] || *end || errno == ERANGE || !isfinite(v) || v <= 0 || v > 3e38) return 0;
+    *out = (float)v;
+    return 1;
+}
+
+int cli_clip_options(const char *command, const char *error, const char *shell,
+                     ossa_clip_options *out)
+{
+    memset(out, 0, sizeof *out);
+    out->compression = OSSA_CLIP_COMPRESSED;
+    if (error && !positive_float(error, &out->max_error))
+        return cli_usage_error(command, "--error needs a positive number, not '%s'", error);
+    if (shell && !positive_float(shell, &out->shell_distance))
+        return cli_usage_error(command, "--shell needs a positive number, not '%s'", shell);
+    return 0;
 }
