@@ -4,19 +4,39 @@
  * connect. An edge shared by exactly two triangles links them. */
 #include "core/internal.h"
 
-#include <stdlib.h>
+#include <string.h>
 
 typedef struct edge {
-    uint32_t lo, hi; /* vertex classes, lo <= hi */
-    uint32_t slot;   /* triangle * 3 + k */
+    uint64_t key;  /* lo << 32 | hi: the vertex classes of its ends, lo <= hi */
+    uint32_t slot; /* triangle * 3 + k */
 } edge;
 
-static int edge_cmp(const void *a, const void *b)
+/* Sorts edges by key, keeping slot order among equal keys (a stable LSD
+ * radix sort over the key's significant bits, 11 at a time): edges arrive
+ * in slot order, so the result is that of sorting by (key, slot). */
+static edge *sort_edges(edge *e, edge *tmp, size_t n, uint32_t max_class)
 {
-    const edge *x = a, *y = b;
-    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
-    if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
-    return x->slot < y->slot ? -1 : x->slot > y->slot;
+    unsigned bits = 0;
+    while (bits < 32 && (max_class >> bits)) bits++;
+    unsigned key_bits = 32 + bits; /* hi occupies the low 32 bits */
+    uint32_t count[1u << 11];
+    for (unsigned shift = 0; shift < key_bits; shift += 11) {
+        if (shift >= bits && shift < 32) shift = 32; /* hi's unused high bits */
+        if (shift >= key_bits) break;
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++) count[(e[i].key >> shift) & 2047]++;
+        uint32_t sum = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            uint32_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) tmp[count[(e[i].key >> shift) & 2047]++] = e[i];
+        edge *swap = e;
+        e = tmp;
+        tmp = swap;
+    }
+    return e;
 }
 
 #define KEY_FLOATS 11 /* position 3, blend indexes 4, blend weights 4 */
@@ -80,7 +100,7 @@ ossa_status ossa_model_compute_adjacency(const ossa_model *m, uint32_t *out, oss
      * the vertex count is backed by real data. */
     bool by_position = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL) != NULL;
     uint32_t *cls = by_position ? ossa__temp_alloc(m, ((size_t)m->num_vertices + 1) * sizeof *cls) : NULL;
-    edge *edges = ossa__temp_alloc(m, n * sizeof *edges);
+    edge *edges = ossa__temp_alloc(m, 2 * n * sizeof *edges);
     if ((by_position && !cls) || !edges) {
         ossa__temp_free(m, cls);
         ossa__temp_free(m, edges);
@@ -91,6 +111,7 @@ ossa_status ossa_model_compute_adjacency(const ossa_model *m, uint32_t *out, oss
         ossa__temp_free(m, edges);
         return OSSA_FAILED;
     }
+    uint32_t max_class = 0;
     for (uint32_t t = 0; t < m->num_triangles; t++)
         for (int k = 0; k < 3; k++) {
             uint32_t a = m->triangles[t].v[k], b = m->triangles[t].v[(k + 1) % 3];
@@ -98,18 +119,17 @@ ossa_status ossa_model_compute_adjacency(const ossa_model *m, uint32_t *out, oss
                 a = cls[a];
                 b = cls[b];
             }
-            edge *e = &edges[(size_t)t * 3 + k];
-            e->lo = a < b ? a : b;
-            e->hi = a < b ? b : a;
-            e->slot = t * 3 + (uint32_t)k;
+            uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+            if (hi > max_class) max_class = hi;
+            edges[(size_t)t * 3 + k] = (edge){(uint64_t)lo << 32 | hi, t * 3 + (uint32_t)k};
         }
-    qsort(edges, n, sizeof *edges, edge_cmp);
+    const edge *sorted = sort_edges(edges, edges + n, n, max_class);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi) j++;
+        while (j < n && sorted[j].key == sorted[i].key) j++;
         if (j - i == 2) {
-            out[edges[i].slot] = edges[i + 1].slot / 3;
-            out[edges[i + 1].slot] = edges[i].slot / 3;
+            out[sorted[i].slot] = sorted[i + 1].slot / 3;
+            out[sorted[i + 1].slot] = sorted[i].slot / 3;
         }
         i = j;
     }

@@ -87,31 +87,46 @@ static void skin_frame(const ossa_model *m, skin_data *s, const ossa_transform *
         ossa__mat4_mul(s->world + 16 * j, s->inv_bind + 16 * j, s->skin + 16 * j);
 }
 
-static void bounds_reset(ossa_bounds *b)
+/* Extremes gathered in double and rounded to float once at the end: float
+ * rounding and sqrt are monotonic, so this equals rounding every point,
+ * without two square roots per point. */
+typedef struct extent {
+    double min[3], max[3];
+    double xy2, r2; /* largest squared distances from the z axis and the origin */
+} extent;
+
+static void extent_reset(extent *e)
 {
     for (int k = 0; k < 3; k++) {
-        b->min[k] = INFINITY;
-        b->max[k] = -INFINITY;
+        e->min[k] = INFINITY;
+        e->max[k] = -INFINITY;
     }
-    b->xy_radius = b->radius = 0;
+    e->xy2 = e->r2 = 0;
 }
 
-static void bounds_add(ossa_bounds *b, const double p[3])
+static void extent_add(extent *e, const double p[3])
 {
     for (int k = 0; k < 3; k++) {
-        if (p[k] < b->min[k]) b->min[k] = (float)p[k];
-        if (p[k] > b->max[k]) b->max[k] = (float)p[k];
+        e->min[k] = p[k] < e->min[k] ? p[k] : e->min[k];
+        e->max[k] = p[k] > e->max[k] ? p[k] : e->max[k];
     }
-    float xy = (float)sqrt(p[0] * p[0] + p[1] * p[1]);
-    float r = (float)sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-    if (xy > b->xy_radius) b->xy_radius = xy;
-    if (r > b->radius) b->radius = r;
+    double xy2 = p[0] * p[0] + p[1] * p[1], r2 = xy2 + p[2] * p[2];
+    e->xy2 = xy2 > e->xy2 ? xy2 : e->xy2;
+    e->r2 = r2 > e->r2 ? r2 : e->r2;
 }
 
-static void bounds_finish(ossa_bounds *b)
+static void extent_finish(const extent *e, ossa_bounds *b)
 {
-    if (b->min[0] > b->max[0])
-        for (int k = 0; k < 3; k++) b->min[k] = b->max[k] = 0;
+    if (e->min[0] > e->max[0]) {
+        memset(b, 0, sizeof *b);
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        b->min[k] = (float)e->min[k];
+        b->max[k] = (float)e->max[k];
+    }
+    b->xy_radius = (float)sqrt(e->xy2);
+    b->radius = (float)sqrt(e->r2);
 }
 
 static void transform_point(const float *mat, const float *v, double out[3])
@@ -123,7 +138,8 @@ static void transform_point(const float *mat, const float *v, double out[3])
 
 static void exact_frame(const skin_data *s, ossa_bounds *b)
 {
-    bounds_reset(b);
+    extent e;
+    extent_reset(&e);
     for (uint32_t v = 0; v < s->nv; v++) {
         const float *p = s->pos + (size_t)v * 3;
         double acc[3] = {0, 0, 0}, wsum = 0;
@@ -141,9 +157,9 @@ static void exact_frame(const skin_data *s, ossa_bounds *b)
         } else {
             for (int c = 0; c < 3; c++) acc[c] = p[c];
         }
-        bounds_add(b, acc);
+        extent_add(&e, acc);
     }
-    bounds_finish(b);
+    extent_finish(&e, b);
 }
 
 /* Bind-space boxes: one per joint over the vertices it influences, plus one
@@ -185,7 +201,8 @@ static float *joint_boxes(const skin_data *s)
 static void conservative_frame(const skin_data *s, const float *box, ossa_bounds *b)
 {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    bounds_reset(b);
+    extent e;
+    extent_reset(&e);
     for (uint32_t j = 0; j <= s->nj; j++) {
         const float *bx = box + (size_t)j * 6;
         if (bx[0] > bx[3]) continue; /* no vertex */
@@ -195,10 +212,10 @@ static void conservative_frame(const skin_data *s, const float *box, ossa_bounds
                           bx[(corner & 4) ? 5 : 2]};
             double q[3];
             transform_point(mat, p, q);
-            bounds_add(b, q);
+            extent_add(&e, q);
         }
     }
-    bounds_finish(b);
+    extent_finish(&e, b);
 }
 
 ossa_status ossa_model_compute_bounds(const ossa_model *m, uint32_t animation, ossa_bounds_mode mode,

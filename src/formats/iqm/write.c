@@ -206,23 +206,31 @@ static ossa_status quantize_setup(iqm_writer *w)
     return OSSA_OK;
 }
 
+/* The float arithmetic below is the compiler's and readers', step by step:
+ * each step is its own statement, and C11 rounds every assignment to float
+ * and fuses operations (FMA) only within one expression (6.5p8), so the
+ * results are exact float32 steps without volatile stores. */
+
 /* What a reader decodes from a sample: offset + sample * scale in float32. */
 static float dequantize(uint32_t sample, float offset, float scale)
 {
-    volatile float step = (float)sample * scale;
-    volatile float v = offset + step;
+    float step = (float)sample * scale;
+    float v = offset + step;
     return v;
 }
 
-/* The compiler's sample: r = 0.5 + (v - offset) / scale in float32 steps. */
+/* The compiler's sample: r = 0.5 + (v - offset) / scale in float32 steps,
+ * floored and clamped to [0, 65535]. r >= 0.5 for every v >= offset, so the
+ * floor is a truncation; NaN (a channel range too wide for float: inf / inf)
+ * is sample 0. Branch-free, so that loops over samples vectorize. */
 static uint32_t compiler_sample(float v, float offset, float scale)
 {
-    volatile float d = v - offset;
-    volatile float q = d / scale;
-    volatile float r = 0.5f + q;
-    float f = floorf(r);
-    /* NaN (a channel range too wide for float: inf / inf) is sample 0. */
-    return f >= 65535.0f ? 65535 : !(f > 0) ? 0 : (uint32_t)f;
+    float d = v - offset;
+    float q = d / scale;
+    float r = 0.5f + q;
+    r = r >= 65535.0f ? 65535.0f : r;
+    r = r > 0 ? r : 0;
+    return (uint32_t)(int32_t)r;
 }
 
 /* The compiler's sample for v, unless v lies in a channel whose step is
@@ -233,15 +241,34 @@ static uint32_t compiler_sample(float v, float offset, float scale)
  * step) decodes to the same float and makes decoding and encoding again
  * reproduce the file. Where each step is resolvable this is exactly the
  * compiler's sample, so ordinary channels match it bit for bit. */
-static uint16_t quantize(float v, float offset, float scale)
+static uint16_t quantize_settled(uint32_t s, float offset, float scale)
 {
-    uint32_t s = compiler_sample(v, offset, scale);
     for (int i = 0; i < 4; i++) {
         uint32_t again = compiler_sample(dequantize(s, offset, scale), offset, scale);
         if (again == s) break;
         s = again;
     }
     return (uint16_t)s;
+}
+
+/* One frame's samples: values[i] is the channel value of output slot i.
+ * The common case (the sample decodes to a value whose sample is itself)
+ * is checked for the whole frame in one vectorizable pass; the rest settle
+ * one by one. */
+static void quantize_frame(const float *values, const float *offsets, const float *scales,
+                           uint32_t n, uint16_t *samples, unsigned char *out)
+{
+    uint32_t unsettled = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = compiler_sample(values[i], offsets[i], scales[i]);
+        uint32_t again = compiler_sample(dequantize(s, offsets[i], scales[i]), offsets[i], scales[i]);
+        unsettled |= s ^ again;
+        samples[i] = (uint16_t)s;
+    }
+    if (unsettled)
+        for (uint32_t i = 0; i < n; i++)
+            samples[i] = quantize_settled(samples[i], offsets[i], scales[i]);
+    for (uint32_t i = 0; i < n; i++) ossa__wr16(out + 2 * i, samples[i]);
 }
 
 static void put_floats(unsigned char *p, const float *v, int n)
@@ -397,19 +424,38 @@ static void write_animations(iqm_writer *w)
     set_header(w, IQM_H_OFS_FRAMES, here(w));
     unsigned char *p = ossa__buf_push(w->out, (size_t)w->num_frames * nfc * 2);
     if (!p) return;
-    for (uint32_t a = 0; a < m->num_animations; a++) {
-        const ossa_animation *an = &m->animations[a];
-        for (uint32_t f = 0; f < an->num_frames; f++) {
-            const ossa_transform *t = an->frames + (size_t)f * m->num_joints;
-            for (uint32_t j = 0; j < m->num_joints; j++)
-                for (int k = 0; k < 10; k++)
-                    if (w->masks[j] & (1u << k)) {
-                        ossa__wr16(p, quantize(channel(&t[j], k), w->offsets[j][k],
-                                               w->scales[j][k]));
-                        p += 2;
-                    }
+    /* Per output slot: where its value comes from, its offset and scale. */
+    const ossa_allocator *alloc = w->options->allocator;
+    uint32_t nj = m->num_joints;
+    uint32_t *source = ossa__alloc(alloc, (size_t)nfc * sizeof *source);
+    float *values = ossa__alloc(alloc, (size_t)nfc * 3 * sizeof *values);
+    uint16_t *samples = ossa__alloc(alloc, (size_t)nfc * sizeof *samples);
+    if (!source || !values || !samples) {
+        w->out->failed = true;
+    } else {
+        float *offsets = values + nfc, *scales = values + 2 * (size_t)nfc;
+        uint32_t n = 0;
+        for (uint32_t j = 0; j < nj; j++)
+            for (int k = 0; k < 10; k++)
+                if (w->masks[j] & (1u << k)) {
+                    source[n] = j * 10 + (uint32_t)k;
+                    offsets[n] = w->offsets[j][k];
+                    scales[n] = w->scales[j][k];
+                    n++;
+                }
+        for (uint32_t a = 0; a < m->num_animations; a++) {
+            const ossa_animation *an = &m->animations[a];
+            for (uint32_t f = 0; f < an->num_frames; f++, p += (size_t)nfc * 2) {
+                const ossa_transform *t = an->frames + (size_t)f * nj;
+                for (uint32_t i = 0; i < nfc; i++)
+                    values[i] = channel(&t[source[i] / 10], (int)(source[i] % 10));
+                quantize_frame(values, offsets, scales, nfc, samples, p);
+            }
         }
     }
+    ossa__free(alloc, source, 0);
+    ossa__free(alloc, values, 0);
+    ossa__free(alloc, samples, 0);
     ossa__buf_pad(w->out, 4); /* the odd-count u16 of §5 */
 }
 
