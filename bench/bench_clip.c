@@ -12,9 +12,10 @@
  * $OSSA_SHARED_DIR/data, big.iqe in the current directory when there (the
  * benchmark model of gen_big_iqe.py, which bench_iqe writes), and every
  * file given as an argument or in $OSSA_BENCH_FILES (space-separated).
- * Times are thread CPU time, the median of 7 runs of >= ~10 ms.
+ * Times are thread CPU time, the median of 7 runs of >= ~10 ms (sampling:
+ * interleaved rounds of the float and compressed clips, forward and random).
  *
- * usage: bench_clip [--quick] [FILE...] */
+ * usage: bench_clip [--quick] [--sampling] [FILE...] */
 #include "ossa.h"
 
 #include <math.h>
@@ -24,6 +25,7 @@
 #include <time.h>
 
 static int RUNS = 7;
+static int SKIP_SKINNING = 0; /* --sampling: sizes, errors and sampling only */
 
 static double now(void)
 {
@@ -64,24 +66,33 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-/* ns per joint of sampling (model matrices) at `times`. */
-static double time_sampling(const ossa_clip *clip, ossa_simd level, const double *times,
-                            uint32_t n, float (*out)[16])
+/* ns per joint of sampling (model matrices): `count` configurations (clip,
+ * SIMD level, times), timed in interleaved rounds so that a change in the
+ * machine's load hits them all alike; the median round of each. */
+typedef struct sampling {
+    const ossa_clip *clip;
+    ossa_simd level;
+    const double *times;
+    double ns;
+} sampling;
+
+static void time_sampling(sampling *s, int count, uint32_t n, float (*out)[16])
 {
-    ossa_sample_job job;
-    memset(&job, 0, sizeof job);
-    job.clip = clip, job.simd = level, job.model = out, job.num_outputs = n;
     int iters = (int)(1e6 / n) + 1;
-    double t[32];
-    for (int r = 0; r < RUNS; r++) {
-        double t0 = now();
-        for (int i = 0; i < iters; i++) {
-            job.time = times[i & 1023];
-            ossa_sample_run(&job, NULL);
+    double t[8][32];
+    for (int r = 0; r < RUNS; r++)
+        for (int c = 0; c < count; c++) {
+            ossa_sample_job job;
+            memset(&job, 0, sizeof job);
+            job.clip = s[c].clip, job.simd = s[c].level, job.model = out, job.num_outputs = n;
+            double t0 = now();
+            for (int i = 0; i < iters; i++) {
+                job.time = s[c].times[i & 1023];
+                ossa_sample_run(&job, NULL);
+            }
+            t[c][r] = (now() - t0) / iters / n * 1e9;
         }
-        t[r] = (now() - t0) / iters / n * 1e9;
-    }
-    return median(t, RUNS);
+    for (int c = 0; c < count; c++) s[c].ns = median(t[c], RUNS);
 }
 
 static void bench_model(const char *path)
@@ -144,20 +155,24 @@ static void bench_model(const char *path)
     uint32_t n = info.num_joints;
     float(*out)[16] = calloc(n, sizeof *out);
     double fwd[1024], ran[1024];
+    /* Forward playback at 60 Hz stays inside the clip (looping), as random
+     * times do: past the end of a clip that does not loop, every sample
+     * would be the last frame's keys, with nothing to interpolate. */
     for (int i = 0; i < 1024; i++) {
-        fwd[i] = (i + 0.37) / 60.0;
+        fwd[i] = fmod((i + 0.37) / 60.0, info.duration);
         ran[i] = rnd() * info.duration;
     }
     static const ossa_simd levels[] = {OSSA_SIMD_SSE2, OSSA_SIMD_AVX2};
     for (int l = 0; l < 2; l++) {
         if (!ossa_simd_supported(levels[l])) continue;
-        double ff = time_sampling(cf, levels[l], fwd, n, out);
-        double fr = time_sampling(cf, levels[l], ran, n, out);
-        double pf = time_sampling(cp, levels[l], fwd, n, out);
-        double pr = time_sampling(cp, levels[l], ran, n, out);
+        sampling sm[4] = {{cf, levels[l], fwd, 0}, {cf, levels[l], ran, 0},
+                          {cp, levels[l], fwd, 0}, {cp, levels[l], ran, 0}};
+        time_sampling(sm, 4, n, out);
+        double ff = sm[0].ns, fr = sm[1].ns, pf = sm[2].ns, pr = sm[3].ns;
         printf("  sample+local-to-model %-4s: float %.2f (random %.2f), compressed %.2f (random "
-               "%.2f) ns/joint: compressed/float %.2f, compressed random/forward %.2f\n",
-               ossa_simd_name(levels[l]), ff, fr, pf, pr, pf / ff, pr / pf);
+               "%.2f) ns/joint: compressed/float %.2f (random %.2f), random/forward float %.2f, "
+               "compressed %.2f\n",
+               ossa_simd_name(levels[l]), ff, fr, pf, pr, pf / ff, pr / fr, fr / ff, pr / pf);
     }
     free(out);
     ossa_clip_free(cp);
@@ -167,7 +182,7 @@ static void bench_model(const char *path)
     const ossa_vertex_array *na = ossa_model_find_array(m, OSSA_VERTEX_NORMAL, NULL);
     const ossa_vertex_array *ia = ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
     const ossa_vertex_array *wa = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
-    if (pa && ia && wa && m->num_vertices) {
+    if (pa && ia && wa && m->num_vertices && !SKIP_SKINNING) {
         uint32_t nv = m->num_vertices;
         float *pos = malloc((size_t)nv * 12), *nrm = malloc((size_t)nv * 12);
         float *w = malloc((size_t)nv * 16), *fi = malloc((size_t)nv * 16);
@@ -248,7 +263,14 @@ int main(int argc, char **argv)
     const char *shared = getenv("OSSA_SHARED_DIR");
     char path[4096];
     int first = 1;
-    if (argc > 1 && strcmp(argv[1], "--quick") == 0) RUNS = 3, first = 2;
+    for (; first < argc && argv[first][0] == '-' && argv[first][1] == '-'; first++) {
+        if (strcmp(argv[first], "--quick") == 0)
+            RUNS = 3;
+        else if (strcmp(argv[first], "--sampling") == 0)
+            SKIP_SKINNING = 1;
+        else
+            break;
+    }
     printf("bench_clip: thread CPU time, median of %d runs; best SIMD level: %s\n", RUNS,
            ossa_simd_name(ossa_simd_best()));
     static const char *models[] = {"gltf/Fox.glb", "gltf/robot.glb", "gltf/CesiumMan.glb",
