@@ -13,6 +13,8 @@
  *   IQE -> model ossa_load_file: map, parse, build the model
  *   model -> IQM ossa_write_memory with the default (conservative) bounds
  *   convert      IQE file -> IQM bytes: the two above together
+ *   the last three again with 2 threads (ossa_load_options.threads,
+ *   ossa_write_options.threads)
  * Peak memory: a fresh process (this program re-executed) converts once;
  * its ru_maxrss is compared with the input size.
  *
@@ -281,10 +283,13 @@ static void step_parse(const char *path)
     unmap(m);
 }
 
-static ossa_model *load(const char *path)
+static ossa_model *load(const char *path, uint32_t threads)
 {
     ossa_error err;
-    ossa_model *m = ossa_load_file(path, NULL, &err);
+    ossa_load_options o;
+    memset(&o, 0, sizeof o);
+    o.threads = threads;
+    ossa_model *m = ossa_load_file(path, &o, &err);
     if (!m) {
         char buf[600];
         fprintf(stderr, "%s\n", ossa_error_format(&err, buf, sizeof buf));
@@ -293,11 +298,12 @@ static ossa_model *load(const char *path)
     return m;
 }
 
-static size_t write_iqm(const ossa_model *m)
+static size_t write_iqm(const ossa_model *m, uint32_t threads)
 {
     ossa_write_options o;
     memset(&o, 0, sizeof o);
     o.format = OSSA_FORMAT_IQM;
+    o.threads = threads;
     void *data;
     size_t size;
     ossa_error err;
@@ -330,8 +336,8 @@ static timing finish(double *t)
  * own ru_maxrss (kB) on stdout. */
 static int rss_child(const char *path)
 {
-    ossa_model *m = load(path);
-    sink = write_iqm(m);
+    ossa_model *m = load(path, 2);
+    sink = write_iqm(m, 2);
     ossa_model_free(m);
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0) return 1;
@@ -374,7 +380,7 @@ int main(int argc, char **argv)
     }
     /* Warm the page cache and describe the input. */
     step_baseline(path);
-    ossa_model *model = load(path);
+    ossa_model *model = load(path, 1);
     size_t bytes;
     {
         mapped m = map_file(path);
@@ -386,39 +392,51 @@ int main(int argc, char **argv)
     printf("input: %s, %zu bytes: %u joints, %u vertices, %u triangles, %u meshes, %llu frames\n",
            path, bytes, model->num_joints, model->num_vertices, model->num_triangles,
            model->num_meshes, (unsigned long long)frames);
-    size_t iqm_size = write_iqm(model);
+    size_t iqm_size = write_iqm(model, 1);
     ossa_model_free(model);
 
-    double t[5][RUNS];
+    enum { STEPS = 8 };
+    double t[STEPS][RUNS];
     for (int r = 0; r < RUNS; r++) {
         double t0 = now_ms();
         step_baseline(path);
         double t1 = now_ms();
         step_parse(path);
         double t2 = now_ms();
-        ossa_model *m = load(path);
+        ossa_model *m = load(path, 1);
         double t3 = now_ms();
-        write_iqm(m);
+        write_iqm(m, 1);
         double t4 = now_ms();
+        ossa_model_free(m);
+        m = load(path, 2);
+        double t5 = now_ms();
+        write_iqm(m, 2);
+        double t6 = now_ms();
         ossa_model_free(m);
         t[0][r] = t1 - t0;
         t[1][r] = t2 - t1;
         t[2][r] = t3 - t2;
         t[3][r] = t4 - t3;
         t[4][r] = t4 - t2;
+        t[5][r] = t5 - t4;
+        t[6][r] = t6 - t5;
+        t[7][r] = t6 - t4;
     }
-    static const char *const names[5] = {"read bytes (baseline)", "IQE parse",
-                                          "IQE -> model", "model -> IQM (bounds)",
-                                          "convert IQE -> IQM"};
-    timing s[5];
-    for (int i = 0; i < 5; i++) s[i] = finish(t[i]);
+    static const char *const names[STEPS] = {
+        "read bytes (baseline)", "IQE parse",          "IQE -> model",
+        "model -> IQM (bounds)", "convert IQE -> IQM", "IQE -> model, 2 thr",
+        "model -> IQM, 2 thr",   "convert, 2 threads"};
+    timing s[STEPS];
+    for (int i = 0; i < STEPS; i++) s[i] = finish(t[i]);
     printf("%-24s %9s %9s %9s %11s\n", "step", "best ms", "median", "MB/s", "x baseline");
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < STEPS; i++)
         printf("%-24s %9.1f %9.1f %9.0f %11.1f\n", names[i], s[i].best, s[i].median,
                bytes / 1e3 / s[i].best, s[i].best / s[0].best);
     printf("IQM output: %zu bytes\n", iqm_size);
-    printf("convert target: < 250 ms -> %s (best %.1f ms)\n",
-           s[4].best < 250 ? "met" : "NOT met", s[4].best);
+    /* The IQM SDK's converter takes 3.0 s on this file (measured once,
+     * docs in README); 20x that is 150 ms. */
+    printf("convert target (2 threads): < 150 ms -> %s (best %.1f ms)\n",
+           s[7].best < 150 ? "met" : "NOT met", s[7].best);
 
     long kb = peak_rss_kb("/proc/self/exe", path);
     if (kb > 0) {

@@ -345,6 +345,13 @@ int convert_plan_parse(int argc, char **argv, void (*print_usage)(void), convert
     if (args.num_files == 0) rc = cli_usage_error("convert", "no input file");
     if (!rc) rc = output_options(&args, plan);
     if (!rc) rc = cli_load_options_from_args("convert", options, &args, &plan->load);
+    if (!rc) {
+        /* One conversion reads and writes on every CPU; a batch runs one
+         * conversion per thread instead. */
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        uint32_t threads = plan->jobs > 1 || cpus < 1 ? 1 : cpus > 64 ? 64 : (uint32_t)cpus;
+        plan->load.threads = plan->write.threads = threads;
+    }
     const char *resample = args.value[OPT_RESAMPLE];
     double r;
     if (!rc && resample) {

@@ -644,6 +644,11 @@ typedef struct ossa_load_options {
      * load no longer needs it (before the load call returns). */
     void (*release_file)(void *user, void *data, size_t size);
     void *file_user; /* passed to read_file and release_file */
+    /* Threads that read (the calling one among them; started for the call
+     * and joined before it returns): 0 = 1, at most 64. Large text files
+     * (IQE, md5anim) are parsed in parallel ranges. The model does not
+     * depend on it; allocations stay on the calling thread. */
+    uint32_t threads;
 } ossa_load_options;
 
 /* Load flags; each names the format it applies to, others ignore it. */
@@ -762,6 +767,9 @@ typedef struct ossa_write_options {
     ossa_status (*output)(void *user, const ossa_output_file *files, size_t count,
                           ossa_error *error);
     void *user;
+    /* Threads that write (as ossa_load_options.threads): IQM quantizes
+     * poses and computes bounds in parallel. The bytes do not depend on it. */
+    uint32_t threads;
 } ossa_write_options;
 
 /* Write flags; each names the format it applies to, others ignore it. */

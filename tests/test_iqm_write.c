@@ -337,6 +337,38 @@ static void test_guy_bounds(void **state)
     free(file);
 }
 
+/* Threads share the frames (quantization, decoding, bounds): the bytes do
+ * not depend on how many. guy's animations resampled to 400 fps have
+ * enough frames (over 64 per worker) for every count tried to split them. */
+static void test_threads_same_bytes(void **state)
+{
+    (void)state;
+    unsigned char *file;
+    size_t file_size;
+    ossa_model *m = ts_load_shared("iqm/guy.iqm", &file, &file_size);
+    ossa_error err;
+    for (uint32_t a = 0; a < m->num_animations; a++)
+        assert_int_equal(ossa_model_resample_animation(m, a, 400, &err), OSSA_OK);
+    assert_true(m->animations[0].num_frames > 64 * 7);
+    static const ossa_bounds_mode modes[] = {OSSA_BOUNDS_CONSERVATIVE, OSSA_BOUNDS_EXACT};
+    for (int i = 0; i < 2; i++) {
+        ossa_write_options o = {.format = OSSA_FORMAT_IQM, .bounds = modes[i], .threads = 1};
+        size_t size1, size;
+        unsigned char *one = ts_write(m, &o, &size1);
+        static const uint32_t counts[] = {0, 2, 3, 7, 64, 1000};
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            o.threads = counts[c];
+            unsigned char *w = ts_write(m, &o, &size);
+            assert_int_equal(size, size1);
+            assert_memory_equal(w, one, size);
+            ossa_free_buffer(w, NULL);
+        }
+        ossa_free_buffer(one, NULL);
+    }
+    ossa_model_free(m);
+    free(file);
+}
+
 static void test_comment_and_extensions(void **state)
 {
     (void)state;
@@ -421,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_guy_layout),
         cmocka_unit_test(test_guy_adjacency),
         cmocka_unit_test(test_guy_bounds),
+        cmocka_unit_test(test_threads_same_bytes),
         cmocka_unit_test(test_comment_and_extensions),
         cmocka_unit_test(test_guyanim_round_trip),
     };

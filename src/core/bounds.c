@@ -11,30 +11,29 @@
 
 #include <math.h>
 
-typedef struct skin_data {
-    uint32_t nv, nj;
-    float *pos;     /* 3 per vertex */
-    float *idx;     /* 4 per vertex */
-    float *wgt;     /* 4 per vertex */
-    float *inv_bind; /* 16 per joint */
-    float *world;    /* 16 per joint */
-    float *skin;     /* 16 per joint */
-    const ossa_model *model; /* whose allocator holds the buffers */
-} skin_data;
-
-static void skin_free(skin_data *s)
+/* The read-only state of a bounds computation, shared by every worker:
+ * the vertices (EXACT) or the joints' bind-space boxes (CONSERVATIVE), and
+ * the inverse bind matrices. */
+static void prep_free(ossa__bounds_prep *p)
 {
-    ossa__temp_free(s->model, s->pos);
-    ossa__temp_free(s->model, s->idx);
-    ossa__temp_free(s->model, s->wgt);
-    ossa__temp_free(s->model, s->inv_bind);
-    ossa__temp_free(s->model, s->world);
-    ossa__temp_free(s->model, s->skin);
+    ossa__temp_free(p->model, p->pos);
+    ossa__temp_free(p->model, p->idx);
+    ossa__temp_free(p->model, p->wgt);
+    ossa__temp_free(p->model, p->inv_bind);
+    ossa__temp_free(p->model, p->box);
+    p->pos = p->idx = p->wgt = p->inv_bind = p->box = NULL;
 }
 
-static ossa_status read_channel(const ossa_model *m, ossa_vertex_type type, uint32_t want, float *out)
+void ossa__bounds_release(ossa__bounds_prep *p) { prep_free(p); }
+
+/* `want` floats per vertex of one array, zero where it has fewer or none. */
+static void read_channel(const ossa_model *m, ossa_vertex_type type, uint32_t want, float *out)
 {
     const ossa_vertex_array *a = ossa_model_find_array(m, type, NULL);
+    if (a && a->size == want) {
+        ossa_vertex_array_read(m, a, 0, m->num_vertices, out);
+        return;
+    }
     float tmp[OSSA_MAX_COMPONENTS];
     for (uint32_t v = 0; v < m->num_vertices; v++) {
         for (uint32_t c = 0; c < want; c++) out[(size_t)v * want + c] = 0;
@@ -42,49 +41,93 @@ static ossa_status read_channel(const ossa_model *m, ossa_vertex_type type, uint
         ossa_vertex_array_read(m, a, v, 1, tmp);
         for (uint32_t c = 0; c < want && c < a->size; c++) out[(size_t)v * want + c] = tmp[c];
     }
-    return OSSA_OK;
 }
 
-static ossa_status skin_setup(const ossa_model *m, skin_data *s, ossa_error *error)
+static void box_add(float *b, const float *p)
 {
-    memset(s, 0, sizeof *s);
-    s->model = m;
-    s->nv = m->num_vertices;
-    s->nj = m->num_joints;
-    s->pos = ossa__temp_alloc(m, ((size_t)s->nv + 1) * 3 * sizeof(float));
-    s->idx = ossa__temp_alloc(m, ((size_t)s->nv + 1) * 4 * sizeof(float));
-    s->wgt = ossa__temp_alloc(m, ((size_t)s->nv + 1) * 4 * sizeof(float));
-    s->inv_bind = ossa__temp_alloc(m, ((size_t)s->nj + 1) * 16 * sizeof(float));
-    s->world = ossa__temp_alloc(m, ((size_t)s->nj + 1) * 16 * sizeof(float));
-    s->skin = ossa__temp_alloc(m, ((size_t)s->nj + 1) * 16 * sizeof(float));
-    ossa_transform *bind = ossa__temp_alloc(m, ((size_t)s->nj + 1) * sizeof *bind);
-    if (!s->pos || !s->idx || !s->wgt || !s->inv_bind || !s->world || !s->skin || !bind) {
+    for (int c = 0; c < 3; c++) {
+        b[c] = p[c] < b[c] ? p[c] : b[c];
+        b[3 + c] = p[c] > b[3 + c] ? p[c] : b[3 + c];
+    }
+}
+
+/* Bind-space boxes: one per joint over the vertices it influences, plus one
+ * (index nj) for vertices with no influence, which stay where they are. */
+static void joint_boxes(const ossa__bounds_prep *p, float *box)
+{
+    for (uint32_t j = 0; j <= p->nj; j++) {
+        for (int c = 0; c < 3; c++) {
+            box[j * 6 + c] = INFINITY;
+            box[j * 6 + 3 + c] = -INFINITY;
+        }
+    }
+    for (uint32_t v = 0; v < p->nv; v++) {
+        const float *pos = p->pos + (size_t)v * 3;
+        bool any = false;
+        for (int k = 0; k < 4; k++) {
+            float w = p->wgt[(size_t)v * 4 + k], fi = p->idx[(size_t)v * 4 + k];
+            if (w <= 0 || !(fi >= 0) || fi >= (float)p->nj) continue;
+            any = true;
+            box_add(box + (size_t)fi * 6, pos);
+        }
+        if (!any) box_add(box + (size_t)p->nj * 6, pos);
+    }
+}
+
+ossa_status ossa__bounds_prepare(const ossa_model *m, ossa_bounds_mode mode, ossa__bounds_prep *p,
+                                 ossa_error *error)
+{
+    memset(p, 0, sizeof *p);
+    if (!ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL))
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "bounds need vertex positions");
+    p->model = m;
+    p->nv = m->num_vertices;
+    p->nj = m->num_joints;
+    p->exact = mode == OSSA_BOUNDS_EXACT;
+    p->pos = ossa__temp_alloc(m, ((size_t)p->nv + 1) * 3 * sizeof(float));
+    p->idx = ossa__temp_alloc(m, ((size_t)p->nv + 1) * 4 * sizeof(float));
+    p->wgt = ossa__temp_alloc(m, ((size_t)p->nv + 1) * 4 * sizeof(float));
+    p->inv_bind = ossa__temp_alloc(m, ((size_t)p->nj + 1) * 16 * sizeof(float));
+    if (!p->exact) p->box = ossa__temp_alloc(m, ((size_t)p->nj + 1) * 6 * sizeof(float));
+    float *world = ossa__temp_alloc(m, ((size_t)p->nj + 1) * 16 * sizeof(float));
+    ossa_transform *bind = ossa__temp_alloc(m, ((size_t)p->nj + 1) * sizeof *bind);
+    if (!p->pos || !p->idx || !p->wgt || !p->inv_bind || (!p->exact && !p->box) || !world ||
+        !bind) {
+        ossa__temp_free(m, world);
         ossa__temp_free(m, bind);
-        skin_free(s);
+        prep_free(p);
         return ossa__fail_nomem(error);
     }
-    read_channel(m, OSSA_VERTEX_POSITION, 3, s->pos);
-    read_channel(m, OSSA_VERTEX_BLENDINDEXES, 4, s->idx);
-    read_channel(m, OSSA_VERTEX_BLENDWEIGHTS, 4, s->wgt);
-    for (uint32_t j = 0; j < s->nj; j++) bind[j] = m->joints[j].bind;
-    ossa_local_to_model(m, bind, (float(*)[16])s->world);
-    for (uint32_t j = 0; j < s->nj; j++)
-        if (!ossa__mat4_invert_affine(s->world + 16 * j, s->inv_bind + 16 * j)) {
+    read_channel(m, OSSA_VERTEX_POSITION, 3, p->pos);
+    read_channel(m, OSSA_VERTEX_BLENDINDEXES, 4, p->idx);
+    read_channel(m, OSSA_VERTEX_BLENDWEIGHTS, 4, p->wgt);
+    for (uint32_t j = 0; j < p->nj; j++) bind[j] = m->joints[j].bind;
+    ossa_local_to_model(m, bind, (float(*)[16])world);
+    for (uint32_t j = 0; j < p->nj; j++)
+        if (!ossa__mat4_invert_affine(world + 16 * j, p->inv_bind + 16 * j)) {
             /* A singular bind pose (zero scale): such a joint cannot move
              * vertices sensibly; treat its inverse as identity. */
-            memset(s->inv_bind + 16 * j, 0, 16 * sizeof(float));
-            s->inv_bind[16 * j] = s->inv_bind[16 * j + 5] = s->inv_bind[16 * j + 10] =
-                s->inv_bind[16 * j + 15] = 1;
+            memset(p->inv_bind + 16 * j, 0, 16 * sizeof(float));
+            p->inv_bind[16 * j] = p->inv_bind[16 * j + 5] = p->inv_bind[16 * j + 10] =
+                p->inv_bind[16 * j + 15] = 1;
         }
+    ossa__temp_free(m, world);
     ossa__temp_free(m, bind);
+    if (!p->exact) {
+        /* The boxes are all a conservative frame needs of the vertices. */
+        joint_boxes(p, p->box);
+        ossa__temp_free(m, p->pos);
+        ossa__temp_free(m, p->idx);
+        ossa__temp_free(m, p->wgt);
+        p->pos = p->idx = p->wgt = NULL;
+    }
     return OSSA_OK;
 }
 
-static void skin_frame(const ossa_model *m, skin_data *s, const ossa_transform *local)
+size_t ossa__bounds_scratch_floats(const ossa__bounds_prep *p)
 {
-    ossa_local_to_model(m, local, (float(*)[16])s->world);
-    for (uint32_t j = 0; j < s->nj; j++)
-        ossa__mat4_mul(s->world + 16 * j, s->inv_bind + 16 * j, s->skin + 16 * j);
+    return 2 * 16 * ((size_t)p->nj + 1);
 }
 
 /* Extremes gathered in double and rounded to float once at the end: float
@@ -136,90 +179,88 @@ static void transform_point(const float *mat, const float *v, double out[3])
                  mat[12 + r];
 }
 
-static void exact_frame(const skin_data *s, ossa_bounds *b)
+static void exact_frame(const ossa__bounds_prep *p, const float *skin, ossa_bounds *b)
 {
     extent e;
     extent_reset(&e);
-    for (uint32_t v = 0; v < s->nv; v++) {
-        const float *p = s->pos + (size_t)v * 3;
+    for (uint32_t v = 0; v < p->nv; v++) {
+        const float *pos = p->pos + (size_t)v * 3;
         double acc[3] = {0, 0, 0}, wsum = 0;
         for (int k = 0; k < 4; k++) {
-            double w = s->wgt[(size_t)v * 4 + k];
-            float fi = s->idx[(size_t)v * 4 + k];
-            if (w <= 0 || !(fi >= 0) || fi >= (float)s->nj) continue;
+            double w = p->wgt[(size_t)v * 4 + k];
+            float fi = p->idx[(size_t)v * 4 + k];
+            if (w <= 0 || !(fi >= 0) || fi >= (float)p->nj) continue;
             double q[3];
-            transform_point(s->skin + 16 * (size_t)fi, p, q);
+            transform_point(skin + 16 * (size_t)fi, pos, q);
             for (int c = 0; c < 3; c++) acc[c] += w * q[c];
             wsum += w;
         }
         if (wsum > 0) {
             for (int c = 0; c < 3; c++) acc[c] /= wsum;
         } else {
-            for (int c = 0; c < 3; c++) acc[c] = p[c];
+            for (int c = 0; c < 3; c++) acc[c] = pos[c];
         }
         extent_add(&e, acc);
     }
     extent_finish(&e, b);
 }
 
-/* Bind-space boxes: one per joint over the vertices it influences, plus one
- * (index nj) for vertices with no influence, which stay where they are. */
-static float *joint_boxes(const skin_data *s)
-{
-    float *box = ossa__temp_alloc(s->model, ((size_t)s->nj + 1) * 6 * sizeof(float));
-    if (!box) return NULL;
-    for (uint32_t j = 0; j <= s->nj; j++) {
-        for (int c = 0; c < 3; c++) {
-            box[j * 6 + c] = INFINITY;
-            box[j * 6 + 3 + c] = -INFINITY;
-        }
-    }
-    for (uint32_t v = 0; v < s->nv; v++) {
-        const float *p = s->pos + (size_t)v * 3;
-        bool any = false;
-        for (int k = 0; k < 4; k++) {
-            float w = s->wgt[(size_t)v * 4 + k], fi = s->idx[(size_t)v * 4 + k];
-            if (w <= 0 || !(fi >= 0) || fi >= (float)s->nj) continue;
-            any = true;
-            float *b = box + (size_t)fi * 6;
-            for (int c = 0; c < 3; c++) {
-                if (p[c] < b[c]) b[c] = p[c];
-                if (p[c] > b[3 + c]) b[3 + c] = p[c];
-            }
-        }
-        if (!any) {
-            float *b = box + (size_t)s->nj * 6;
-            for (int c = 0; c < 3; c++) {
-                if (p[c] < b[c]) b[c] = p[c];
-                if (p[c] > b[3 + c]) b[3 + c] = p[c];
-            }
-        }
-    }
-    return box;
-}
-
-static void conservative_frame(const skin_data *s, const float *box, ossa_bounds *b)
+static void conservative_frame(const ossa__bounds_prep *p, const float *skin, ossa_bounds *b)
 {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     extent e;
     extent_reset(&e);
-    for (uint32_t j = 0; j <= s->nj; j++) {
-        const float *bx = box + (size_t)j * 6;
+    for (uint32_t j = 0; j <= p->nj; j++) {
+        const float *bx = p->box + (size_t)j * 6;
         if (bx[0] > bx[3]) continue; /* no vertex */
-        const float *mat = j < s->nj ? s->skin + 16 * (size_t)j : identity;
+        const float *mat = j < p->nj ? skin + 16 * (size_t)j : identity;
         for (int corner = 0; corner < 8; corner++) {
-            float p[3] = {bx[(corner & 1) ? 3 : 0], bx[(corner & 2) ? 4 : 1],
+            float c[3] = {bx[(corner & 1) ? 3 : 0], bx[(corner & 2) ? 4 : 1],
                           bx[(corner & 4) ? 5 : 2]};
             double q[3];
-            transform_point(mat, p, q);
+            transform_point(mat, c, q);
             extent_add(&e, q);
         }
     }
     extent_finish(&e, b);
 }
 
-ossa_status ossa_model_compute_bounds(const ossa_model *m, uint32_t animation, ossa_bounds_mode mode,
-                                ossa_bounds *out, ossa_error *error)
+void ossa__bounds_of_pose(const ossa__bounds_prep *p, const ossa_transform *local, float *scratch,
+                          ossa_bounds *out)
+{
+    float *world = scratch, *skin = scratch + 16 * ((size_t)p->nj + 1);
+    ossa_local_to_model(p->model, local, (float(*)[16])world);
+    for (uint32_t j = 0; j < p->nj; j++)
+        ossa__mat4_mul(world + 16 * j, p->inv_bind + 16 * j, skin + 16 * j);
+    if (p->exact)
+        exact_frame(p, skin, out);
+    else
+        conservative_frame(p, skin, out);
+}
+
+/* One worker's share of an animation's frames. */
+typedef struct bounds_job {
+    const ossa__bounds_prep *prep;
+    const ossa_animation *animation;
+    float *scratch; /* per worker */
+    ossa_bounds *out;
+    uint32_t workers;
+} bounds_job;
+
+static void bounds_worker(void *ctx, uint32_t index)
+{
+    const bounds_job *job = ctx;
+    uint32_t nj = job->prep->nj, frames = job->animation->num_frames;
+    uint32_t first = (uint32_t)((uint64_t)frames * index / job->workers);
+    uint32_t end = (uint32_t)((uint64_t)frames * (index + 1) / job->workers);
+    float *scratch = job->scratch + (size_t)index * ossa__bounds_scratch_floats(job->prep);
+    for (uint32_t f = first; f < end; f++)
+        ossa__bounds_of_pose(job->prep, job->animation->frames + (size_t)f * nj, scratch,
+                             &job->out[f]);
+}
+
+ossa_status ossa__compute_bounds(const ossa_model *m, uint32_t animation, ossa_bounds_mode mode,
+                                 ossa_bounds *out, uint32_t threads, ossa_error *error)
 {
     if (animation >= m->num_animations)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "no animation %u", animation);
@@ -231,24 +272,23 @@ ossa_status ossa_model_compute_bounds(const ossa_model *m, uint32_t animation, o
         memcpy(out, an->bounds, (size_t)an->num_frames * sizeof *out);
         return OSSA_OK;
     }
-    if (!ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL))
-        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
-                          "bounds need vertex positions");
-    skin_data s;
-    if (skin_setup(m, &s, error) != OSSA_OK) return OSSA_FAILED;
-    float *box = NULL;
-    if (mode != OSSA_BOUNDS_EXACT && !(box = joint_boxes(&s))) {
-        skin_free(&s);
+    ossa__bounds_prep prep;
+    if (ossa__bounds_prepare(m, mode, &prep, error) != OSSA_OK) return OSSA_FAILED;
+    /* A worker per 64 frames at least: fewer are not worth a thread. */
+    bounds_job job = {&prep, an, NULL, out, ossa__workers(threads, an->num_frames, 64)};
+    job.scratch = ossa__temp_calloc(m, job.workers, ossa__bounds_scratch_floats(&prep) * sizeof(float));
+    if (!job.scratch) {
+        prep_free(&prep);
         return ossa__fail_nomem(error);
     }
-    for (uint32_t f = 0; f < an->num_frames; f++) {
-        skin_frame(m, &s, an->frames + (size_t)f * m->num_joints);
-        if (box)
-            conservative_frame(&s, box, &out[f]);
-        else
-            exact_frame(&s, &out[f]);
-    }
-    ossa__temp_free(m, box);
-    skin_free(&s);
+    ossa__parallel(job.workers, bounds_worker, &job);
+    ossa__temp_free(m, job.scratch);
+    prep_free(&prep);
     return OSSA_OK;
+}
+
+ossa_status ossa_model_compute_bounds(const ossa_model *m, uint32_t animation, ossa_bounds_mode mode,
+                                ossa_bounds *out, ossa_error *error)
+{
+    return ossa__compute_bounds(m, animation, mode, out, 1, error);
 }

@@ -42,6 +42,14 @@ void *ossa__temp_alloc(const ossa_model *model, size_t size);
 void *ossa__temp_calloc(const ossa_model *model, size_t count, size_t elem);
 void ossa__temp_free(const ossa_model *model, void *ptr);
 
+/* Calls fn(ctx, i) for i in [0, count), on up to `count` threads (the
+ * calling one included); returns when all calls have. If a thread cannot
+ * be started its calls run on the calling thread. At most 64. */
+void ossa__parallel(uint32_t count, void (*fn)(void *ctx, uint32_t index), void *ctx);
+/* How many workers share `items` (0 threads = 1, at most 64), at least
+ * `per_worker` items each. */
+uint32_t ossa__workers(uint32_t threads, uint64_t items, uint64_t per_worker);
+
 void ossa__arena_init(ossa_arena *arena, const ossa_allocator *allocator);
 void ossa__arena_release(ossa_arena *arena);
 /* Zeroed, 16-byte aligned; NULL on failure or when size overflows. */
@@ -66,6 +74,27 @@ static inline ossa_arena *ossa__model_arena(ossa_model *m) { return &m->internal
  * runs out. Readers fill them in place. */
 uint8_t *ossa__animation_channels(ossa_model *model, ossa_animation *animation);
 ossa_bounds *ossa__animation_bounds(ossa_model *model, ossa_animation *animation);
+/* ossa_model_compute_bounds on up to `threads` threads (0 = 1). */
+ossa_status ossa__compute_bounds(const ossa_model *model, uint32_t animation, ossa_bounds_mode mode,
+                                 ossa_bounds *out, uint32_t threads, ossa_error *error);
+/* The same in pieces, for callers that make poses as they go (the IQM
+ * writer decodes its quantized frames): prepare once (EXACT, else
+ * conservative), then the bounds of any number of poses, on any threads,
+ * each with its own scratch of ossa__bounds_scratch_floats floats. */
+typedef struct ossa__bounds_prep {
+    const ossa_model *model;
+    uint32_t nv, nj;
+    bool exact;
+    float *pos, *idx, *wgt; /* per vertex (EXACT only) */
+    float *inv_bind;        /* 16 per joint */
+    float *box;             /* 6 per joint and one more (conservative only) */
+} ossa__bounds_prep;
+ossa_status ossa__bounds_prepare(const ossa_model *model, ossa_bounds_mode mode,
+                                 ossa__bounds_prep *prep, ossa_error *error);
+size_t ossa__bounds_scratch_floats(const ossa__bounds_prep *prep);
+void ossa__bounds_of_pose(const ossa__bounds_prep *prep, const ossa_transform *local,
+                          float *scratch, ossa_bounds *out);
+void ossa__bounds_release(ossa__bounds_prep *prep);
 
 /* -- Errors ----------------------------------------------------------------- */
 

@@ -346,7 +346,7 @@ bool ossa__rd_bin(ossa_render_scene *s, const rd_vertex *vs, uint32_t height, bo
         return false;
     memset(w->bin_slots, 0, slots * sizeof *w->bin_slots);
     bin_job j = {s, vs, bins, two_sided, parts, w->bin_ranges, w->bin_slots, NULL};
-    ossa__rd_parallel(parts, bin_count, &j);
+    ossa__parallel(parts, bin_count, &j);
     /* Counts to offsets: band by band, part by part within a band. */
     uint64_t total = 0;
     for (uint32_t b = 0; b < bins->bands; b++) {
@@ -362,7 +362,7 @@ bool ossa__rd_bin(ossa_render_scene *s, const rd_vertex *vs, uint32_t height, bo
     w->bin_start[bins->bands] = (uint32_t)total;
     if (!grow(s, &w->bin_items, &w->bin_items_cap, total)) return false;
     j.items = w->bin_items;
-    ossa__rd_parallel(parts, bin_place, &j);
+    ossa__parallel(parts, bin_place, &j);
     bins->start = w->bin_start;
     bins->items = w->bin_items;
     return true;

@@ -351,7 +351,7 @@ static ossa_status vertex_stage(frame *fr, const rd_shading *sh, uint32_t thread
         j->status = OSSA_OK;
         for (int k = 0; k < 3; k++) j->min[k] = INFINITY, j->max[k] = -INFINITY;
     }
-    ossa__rd_parallel(workers, vertex_worker, vw);
+    ossa__parallel(workers, vertex_worker, vw);
     ossa_status st = OSSA_OK;
     for (uint32_t i = 0; i < workers && !st; i++)
         if (vw->jobs[i].status != OSSA_OK) {
@@ -427,7 +427,7 @@ ossa_status ossa_render_run(ossa_render_scene *scene, const ossa_render_options 
     if (!st && (w->under.failed || w->over.failed)) st = ossa__fail_nomem(error);
     if (!st) {
         atomic_init(&fr.next_band, 0);
-        ossa__rd_parallel(workers, band_worker, &fr);
+        ossa__parallel(workers, band_worker, &fr);
     }
     return st;
 }

@@ -263,11 +263,6 @@ uint32_t ossa__rd_quantize(rd_quantizer *q, const uint8_t *rgba, uint32_t width,
 
 /* -- threads.c -- */
 
-/* Calls fn(ctx, i) for i in [0, count), on up to `count` threads (the
- * calling one included); returns when all calls have. If a thread cannot
- * be started its calls run on the calling thread. */
-void ossa__rd_parallel(uint32_t count, void (*fn)(void *ctx, uint32_t index), void *ctx);
-
 /* -- Fixed-point helpers shared by the rasterizers -- */
 
 static inline int64_t rd_floor_div(int64_t a, int64_t b) /* b > 0 */

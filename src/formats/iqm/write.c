@@ -400,6 +400,43 @@ static void write_skeleton(iqm_writer *w)
     }
 }
 
+/* The frame samples, a share of the frames (of every animation in order)
+ * per worker. */
+typedef struct quantize_job {
+    const ossa_model *model;
+    unsigned char *out; /* the first frame's samples */
+    uint32_t nfc, workers;
+    uint32_t *source;        /* per slot: joint * 10 + channel */
+    float *offsets, *scales; /* per slot */
+    unsigned char *scratch;  /* per worker: nfc floats, nfc u16 */
+    size_t stride;           /* bytes of scratch per worker */
+} quantize_job;
+
+static void quantize_worker(void *ctx, uint32_t index)
+{
+    const quantize_job *job = ctx;
+    const ossa_model *m = job->model;
+    uint32_t nfc = job->nfc, total = 0;
+    for (uint32_t a = 0; a < m->num_animations; a++) total += m->animations[a].num_frames;
+    uint32_t first = (uint32_t)((uint64_t)total * index / job->workers);
+    uint32_t end = (uint32_t)((uint64_t)total * (index + 1) / job->workers);
+    float *values = (float *)(job->scratch + (size_t)index * job->stride);
+    uint16_t *samples = (uint16_t *)(values + nfc);
+    unsigned char *p = job->out + (size_t)first * nfc * 2;
+    uint32_t base = 0; /* the first global frame of animation a */
+    for (uint32_t a = 0; a < m->num_animations && base < end; a++) {
+        const ossa_animation *an = &m->animations[a];
+        for (uint32_t f = first > base ? first - base : 0; f < an->num_frames && base + f < end;
+             f++, p += (size_t)nfc * 2) {
+            const ossa_transform *t = an->frames + (size_t)f * m->num_joints;
+            for (uint32_t i = 0; i < nfc; i++)
+                values[i] = channel(&t[job->source[i] / 10], (int)(job->source[i] % 10));
+            quantize_frame(values, job->offsets, job->scales, nfc, samples, p);
+        }
+        base += an->num_frames;
+    }
+}
+
 static void write_animations(iqm_writer *w)
 {
     const ossa_model *m = w->model;
@@ -424,38 +461,33 @@ static void write_animations(iqm_writer *w)
     set_header(w, IQM_H_OFS_FRAMES, here(w));
     unsigned char *p = ossa__buf_push(w->out, (size_t)w->num_frames * nfc * 2);
     if (!p) return;
-    /* Per output slot: where its value comes from, its offset and scale. */
+    uint32_t workers = ossa__workers(w->options->threads, w->num_frames, 64);
+    /* Per output slot: where its value comes from, its offset and scale;
+     * then per worker, a frame's values and samples. */
     const ossa_allocator *alloc = w->options->allocator;
-    uint32_t nj = m->num_joints;
-    uint32_t *source = ossa__alloc(alloc, (size_t)nfc * sizeof *source);
-    float *values = ossa__alloc(alloc, (size_t)nfc * 3 * sizeof *values);
-    uint16_t *samples = ossa__alloc(alloc, (size_t)nfc * sizeof *samples);
-    if (!source || !values || !samples) {
+    size_t stride = ((size_t)nfc * (sizeof(float) + sizeof(uint16_t)) + 15) & ~(size_t)15;
+    quantize_job job = {m, p, nfc, workers, NULL, NULL, NULL, NULL, stride};
+    job.source = ossa__alloc(alloc, (size_t)nfc * sizeof *job.source);
+    job.offsets = ossa__alloc(alloc, (size_t)nfc * 2 * sizeof *job.offsets);
+    job.scratch = ossa__alloc(alloc, stride * workers);
+    if (!job.source || !job.offsets || !job.scratch) {
         w->out->failed = true;
     } else {
-        float *offsets = values + nfc, *scales = values + 2 * (size_t)nfc;
+        job.scales = job.offsets + nfc;
         uint32_t n = 0;
-        for (uint32_t j = 0; j < nj; j++)
+        for (uint32_t j = 0; j < m->num_joints; j++)
             for (int k = 0; k < 10; k++)
                 if (w->masks[j] & (1u << k)) {
-                    source[n] = j * 10 + (uint32_t)k;
-                    offsets[n] = w->offsets[j][k];
-                    scales[n] = w->scales[j][k];
+                    job.source[n] = j * 10 + (uint32_t)k;
+                    job.offsets[n] = w->offsets[j][k];
+                    job.scales[n] = w->scales[j][k];
                     n++;
                 }
-        for (uint32_t a = 0; a < m->num_animations; a++) {
-            const ossa_animation *an = &m->animations[a];
-            for (uint32_t f = 0; f < an->num_frames; f++, p += (size_t)nfc * 2) {
-                const ossa_transform *t = an->frames + (size_t)f * nj;
-                for (uint32_t i = 0; i < nfc; i++)
-                    values[i] = channel(&t[source[i] / 10], (int)(source[i] % 10));
-                quantize_frame(values, offsets, scales, nfc, samples, p);
-            }
-        }
+        ossa__parallel(workers, quantize_worker, &job);
     }
-    ossa__free(alloc, source, 0);
-    ossa__free(alloc, values, 0);
-    ossa__free(alloc, samples, 0);
+    ossa__free(alloc, job.source, 0);
+    ossa__free(alloc, job.offsets, 0);
+    ossa__free(alloc, job.scratch, 0);
     ossa__buf_pad(w->out, 4); /* the odd-count u16 of §5 */
 }
 
@@ -481,21 +513,22 @@ static void put_bounds(unsigned char *p, const ossa_bounds *b)
     ossa__wrf32(p + 28, b->radius);
 }
 
-/* The poses a reader of this file will decode for animation `a`: bounds
- * are computed from these, not from the unquantized model, so that they
- * describe the file (and reading and writing it again changes nothing). */
-static void decoded_frames(const iqm_writer *w, uint32_t a, ossa_transform *out)
+/* Bounds computed from the poses a reader of this file will decode, not
+ * from the unquantized model, so that they describe the file (and reading
+ * and writing it again changes nothing). Each worker decodes its share of
+ * the frames (of every animation in order) one at a time. */
+typedef struct bounds_job {
+    const iqm_writer *w;
+    const ossa__bounds_prep *prep;
+    unsigned char *out; /* the first frame's bounds */
+    uint32_t workers;
+    ossa_transform *poses; /* per worker: a frame */
+    float *scratch;        /* per worker */
+} bounds_job;
+
+static void decode_frame(const iqm_writer *w, const unsigned char *p, ossa_transform *out)
 {
-    const ossa_model *m = w->model;
-    uint32_t nj = m->num_joints, nfc = w->header[IQM_H_NUM_FRAMECHANNELS / 4];
-    uint64_t first = 0;
-    for (uint32_t i = 0; i < a; i++) first += m->animations[i].num_frames;
-    /* The samples are already in the output (frames precede bounds):
-     * decode them rather than quantize every value a second time. */
-    const unsigned char *p =
-        nfc ? w->out->data + w->header[IQM_H_OFS_FRAMES / 4] + first * nfc * 2 : NULL;
-    for (size_t i = 0; i < (size_t)m->animations[a].num_frames * nj; i++) {
-        uint32_t j = (uint32_t)(i % nj);
+    for (uint32_t j = 0; j < w->model->num_joints; j++) {
         float v[10];
         for (int k = 0; k < 10; k++) {
             v[k] = w->offsets[j][k];
@@ -504,31 +537,52 @@ static void decoded_frames(const iqm_writer *w, uint32_t a, ossa_transform *out)
                 p += 2;
             }
         }
-        memcpy(out[i].translation, v, sizeof out[i].translation);
-        memcpy(out[i].rotation, v + 3, sizeof out[i].rotation);
-        memcpy(out[i].scale, v + 7, sizeof out[i].scale);
-        ossa__quat_tidy(out[i].rotation);
+        memcpy(out[j].translation, v, sizeof out[j].translation);
+        memcpy(out[j].rotation, v + 3, sizeof out[j].rotation);
+        memcpy(out[j].scale, v + 7, sizeof out[j].scale);
+        ossa__quat_tidy(out[j].rotation);
     }
 }
 
-static ossa_status computed_bounds(iqm_writer *w, uint32_t a, ossa_bounds_mode mode,
-                                   ossa_bounds *out)
+static void bounds_worker(void *ctx, uint32_t index)
+{
+    const bounds_job *job = ctx;
+    const iqm_writer *w = job->w;
+    uint32_t nj = w->model->num_joints, nfc = w->header[IQM_H_NUM_FRAMECHANNELS / 4];
+    uint32_t first = (uint32_t)((uint64_t)w->num_frames * index / job->workers);
+    uint32_t end = (uint32_t)((uint64_t)w->num_frames * (index + 1) / job->workers);
+    ossa_transform *pose = job->poses + (size_t)index * nj;
+    float *scratch = job->scratch + (size_t)index * ossa__bounds_scratch_floats(job->prep);
+    /* The samples are already in the output (frames precede bounds):
+     * decode them rather than quantize every value a second time. */
+    const unsigned char *samples = w->out->data + w->header[IQM_H_OFS_FRAMES / 4];
+    for (uint32_t f = first; f < end; f++) {
+        decode_frame(w, samples + (size_t)f * nfc * 2, pose);
+        ossa_bounds b;
+        ossa__bounds_of_pose(job->prep, pose, scratch, &b);
+        put_bounds(job->out + (size_t)f * IQM_BOUNDS_SIZE, &b);
+    }
+}
+
+static ossa_status computed_bounds(iqm_writer *w, ossa_bounds_mode mode, unsigned char *out)
 {
     const ossa_model *m = w->model;
     const ossa_allocator *alloc = w->options->allocator;
-    const ossa_animation *an = &m->animations[a];
-    size_t n = (size_t)an->num_frames * m->num_joints;
-    ossa_transform *frames = ossa__alloc(alloc, (n + 1) * sizeof *frames);
-    if (!frames) return ossa__fail_nomem(w->error);
-    decoded_frames(w, a, frames);
-    /* A view of the model whose only animation holds the decoded poses. */
-    ossa_animation view_anim = *an;
-    view_anim.frames = frames;
-    ossa_model view = *m;
-    view.animations = &view_anim;
-    view.num_animations = 1;
-    ossa_status st = ossa_model_compute_bounds(&view, 0, mode, out, w->error);
-    ossa__free(alloc, frames, (n + 1) * sizeof *frames);
+    ossa__bounds_prep prep;
+    if (ossa__bounds_prepare(m, mode, &prep, w->error) != OSSA_OK) return OSSA_FAILED;
+    bounds_job job = {w, &prep, out, ossa__workers(w->options->threads, w->num_frames, 64),
+                      NULL, NULL};
+    size_t scratch = ossa__bounds_scratch_floats(&prep);
+    job.poses = ossa__alloc(alloc, (size_t)job.workers * ((size_t)m->num_joints + 1) * sizeof *job.poses);
+    job.scratch = ossa__alloc(alloc, (size_t)job.workers * scratch * sizeof *job.scratch);
+    ossa_status st = OSSA_OK;
+    if (!job.poses || !job.scratch)
+        st = ossa__fail_nomem(w->error);
+    else
+        ossa__parallel(job.workers, bounds_worker, &job);
+    ossa__free(alloc, job.poses, 0);
+    ossa__free(alloc, job.scratch, 0);
+    ossa__bounds_release(&prep);
     return st;
 }
 
@@ -543,31 +597,13 @@ static ossa_status write_bounds(iqm_writer *w)
     size_t at = here(w);
     if (!ossa__buf_push(w->out, (size_t)w->num_frames * IQM_BOUNDS_SIZE)) return OSSA_OK;
     set_header(w, IQM_H_OFS_BOUNDS, at);
-    ossa_bounds *tmp = NULL;
-    size_t tmp_size = 0;
-    ossa_status st = OSSA_OK;
-    for (uint32_t a = 0; a < m->num_animations && !st; a++) {
+    if (compute) return computed_bounds(w, mode, w->out->data + at);
+    for (uint32_t a = 0; a < m->num_animations; a++) {
         const ossa_animation *an = &m->animations[a];
-        if (!an->num_frames) continue;
-        const ossa_bounds *src = an->bounds;
-        if (compute) {
-            if (an->num_frames > tmp_size) {
-                ossa__free(w->options->allocator, tmp, 0);
-                tmp_size = an->num_frames;
-                tmp = ossa__alloc(w->options->allocator, tmp_size * sizeof *tmp);
-                if (!tmp) {
-                    st = ossa__fail_nomem(w->error);
-                    break;
-                }
-            }
-            st = computed_bounds(w, a, mode, tmp);
-            src = tmp;
-        }
-        for (uint32_t f = 0; !st && f < an->num_frames; f++, at += IQM_BOUNDS_SIZE)
-            put_bounds(w->out->data + at, &src[f]);
+        for (uint32_t f = 0; f < an->num_frames; f++, at += IQM_BOUNDS_SIZE)
+            put_bounds(w->out->data + at, &an->bounds[f]);
     }
-    ossa__free(w->options->allocator, tmp, 0);
-    return st;
+    return OSSA_OK;
 }
 
 static void write_comment(iqm_writer *w)

@@ -1,8 +1,8 @@
-/* Fork-join for one render: a call per index, spread over POSIX threads
- * started for the occasion (a render needs two rounds; starting a thread
- * costs tens of microseconds, small next to a frame, and keeps the
- * library free of pools and global state). */
-#include "render/render.h"
+/* Fork-join: a call per index, spread over POSIX threads started for the
+ * occasion (starting a thread costs tens of microseconds, small next to a
+ * frame drawn or a file read, and keeps the library free of pools and
+ * global state). Used by rendering, reading and writing. */
+#include "core/internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ static void *run_call(void *arg)
     return NULL;
 }
 
-void ossa__rd_parallel(uint32_t count, void (*fn)(void *ctx, uint32_t index), void *ctx)
+void ossa__parallel(uint32_t count, void (*fn)(void *ctx, uint32_t index), void *ctx)
 {
     if (count > MAX_THREADS) count = MAX_THREADS;
     call calls[MAX_THREADS];
@@ -37,4 +37,12 @@ void ossa__rd_parallel(uint32_t count, void (*fn)(void *ctx, uint32_t index), vo
         if (started[i]) pthread_join(threads[i], NULL);
         else fn(ctx, i);
     }
+}
+
+uint32_t ossa__workers(uint32_t threads, uint64_t items, uint64_t per_worker)
+{
+    uint64_t n = threads ? threads : 1;
+    if (n > 64) n = 64;
+    if (n > items / per_worker) n = items / per_worker;
+    return n ? (uint32_t)n : 1;
 }
