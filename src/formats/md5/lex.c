@@ -252,6 +252,10 @@ ossa_status ossa__md5_fail_at(md5_lexer *L, const char *at, const char *fmt, ...
 
 void ossa__md5_warn(md5_lexer *L, ossa_code code, const char *at, const char *fmt, ...)
 {
+    if (L->speculative) {
+        L->unusual = true;
+        return;
+    }
     char msg[256];
     va_list ap;
     va_start(ap, fmt);

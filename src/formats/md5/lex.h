@@ -24,6 +24,10 @@ typedef struct md5_lexer {
     ossa_lexer lx;
     ossa_model *model;                 /* receives warnings */
     bool warned_plus, warned_exponent; /* each reported once per file */
+    /* A lexer on another thread (a share of frames, read_anim.c) reports
+     * no warning: it sets `unusual` instead, and the calling thread reads
+     * that text again itself so that the warning is the serial parse's. */
+    bool speculative, unusual;
 } md5_lexer;
 
 /* Starts at the first byte (a UTF-8 byte order mark is skipped). */

@@ -232,6 +232,139 @@ static void decode(anim_reader *r, ossa_transform *out)
     }
 }
 
+/* -- Frames in parallel shares --
+ *
+ * Frames are nearly all of a large file, and a frame needs nothing from
+ * the text before it but the header's counts, the hierarchy and the
+ * baseframe. With threads, the text after frame 0 is cut at lines that
+ * start with "frame N" (N in order) into shares, each parsed on its own
+ * thread with a copy of the lexer into its frames of the animation. A
+ * share is taken only when it parsed its frames without any error or
+ * warning and ended exactly where the next share starts: by induction from
+ * the first share, which starts where the serial parse stands, every share
+ * then read the very tokens the serial parse would have (a cut inside a
+ * comment, a missing frame or a stray token shows as a share that does
+ * not end at the next cut). Otherwise the calling thread reads every frame
+ * again itself, so that errors and warnings are the serial parse's. All
+ * memory is allocated on the calling thread. */
+
+enum { SHARE_MIN_BYTES = 64 << 10 }; /* text per share at least */
+
+typedef struct frame_share {
+    anim_reader r;            /* a copy, with its own lexer and values */
+    md5_lexer L;              /* lines counted from 0 at `start` (share 0: absolute) */
+    ossa_error error;         /* a share's error is never reported */
+    const char *stop;         /* where the next share starts (NULL: the last) */
+    uint32_t first, end;      /* frames [first, end) */
+    ossa_transform *frames;   /* the animation's */
+    bool ok;
+} frame_share;
+
+static void share_worker(void *ctx, uint32_t index)
+{
+    frame_share *s = (frame_share *)ctx + index;
+    for (uint32_t f = s->first; f < s->end; f++) {
+        if (read_frame(&s->r, f) || s->L.unusual) return;
+        decode(&s->r, s->frames + (size_t)f * s->r.nj);
+    }
+    if (s->stop && (ossa__md5_space(&s->L) <= 0 || s->L.lx.p != s->stop)) return;
+    s->ok = !s->L.unusual;
+}
+
+/* The first line at or after `from` that starts (after blanks) with
+ * "frame N" and N in (after, nf): its 'f', with *index = N; or NULL. */
+static const char *frame_line(const char *from, const char *end, uint32_t after, uint32_t nf,
+                              uint32_t *index)
+{
+    for (const char *p = from; (p = memchr(p, '\n', (size_t)(end - p))) != NULL;) {
+        const char *q = ++p;
+        while (q < end && (*q == ' ' || *q == '\t')) q++;
+        if (end - q < 8 || memcmp(q, "frame", 5) != 0 || (q[5] != ' ' && q[5] != '\t'))
+            continue;
+        const char *d = q + 5;
+        while (d < end && (*d == ' ' || *d == '\t')) d++;
+        uint64_t n = 0;
+        const char *digits = d;
+        while (d < end && *d >= '0' && *d <= '9' && d - digits < 10)
+            n = n * 10 + (uint64_t)(*d++ - '0');
+        if (d > digits && n > after && n < nf) {
+            *index = (uint32_t)n;
+            return q;
+        }
+    }
+    return NULL;
+}
+
+/* Frames 1 to nf - 1 in shares on up to `threads` threads: true when
+ * they are all read (the lexer then stands after the last, as after a
+ * serial parse), false when the caller is to read them serially. */
+static bool read_shares(anim_reader *r, ossa_transform *frames, uint32_t threads)
+{
+    md5_lexer *L = r->L;
+    const char *start = L->lx.p, *end = L->lx.end;
+    uint64_t text = (uint64_t)(end - start);
+    uint32_t workers = ossa__workers(threads, text, SHARE_MIN_BYTES);
+    if (workers > (r->nf - 1) / 2) workers = (r->nf - 1) / 2;
+    if (workers < 2) return false;
+    const char *cut[64];
+    uint32_t first[64], n = 1;
+    cut[0] = start;
+    first[0] = 1;
+    for (uint32_t k = 1; k < workers; k++) {
+        const char *from = start + text * k / workers;
+        if (from <= cut[n - 1]) from = cut[n - 1] + 1;
+        uint32_t index;
+        const char *c = frame_line(from, end, first[n - 1], r->nf, &index);
+        if (!c) break;
+        cut[n] = c;
+        first[n++] = index;
+    }
+    if (n < 2) return false;
+    ossa_model *m = r->m;
+    frame_share *shares = ossa__temp_calloc(m, n, sizeof *shares);
+    float *values = ossa__temp_calloc(m, (size_t)n * (r->nac + 1), sizeof *values);
+    bool ok = shares && values;
+    for (uint32_t k = 0; ok && k < n; k++) {
+        frame_share *s = &shares[k];
+        s->L = *L;
+        s->L.speculative = true;
+        s->L.lx.error = &s->error;
+        s->L.lx.p = cut[k];
+        if (k) { /* lines from 0; the line starts right after a '\n' */
+            s->L.lx.line = 0;
+            s->L.lx.line_start = cut[k];
+            while (s->L.lx.line_start[-1] != '\n') s->L.lx.line_start--;
+        }
+        s->r = *r;
+        s->r.L = &s->L;
+        s->r.error = &s->error;
+        s->r.values = values + (size_t)k * (r->nac + 1);
+        s->r.long_quats = 0;
+        s->stop = k + 1 < n ? cut[k + 1] : NULL;
+        s->first = first[k];
+        s->end = k + 1 < n ? first[k + 1] : r->nf;
+        s->frames = frames;
+    }
+    if (ok) ossa__parallel(n, share_worker, shares);
+    for (uint32_t k = 0; ok && k < n; k++) ok = shares[k].ok;
+    if (ok) {
+        uint32_t line = 0; /* the absolute line where share k starts, minus its own count */
+        for (uint32_t k = 0; k < n; k++) {
+            const frame_share *s = &shares[k];
+            if (s->r.long_quats && !r->long_quats) r->long_line = line + s->r.long_line;
+            r->long_quats += s->r.long_quats;
+            line += s->L.lx.line;
+        }
+        const frame_share *last = &shares[n - 1];
+        L->lx.p = last->L.lx.p;
+        L->lx.line = line;
+        L->lx.line_start = last->L.lx.line_start;
+    }
+    ossa__temp_free(m, shares);
+    ossa__temp_free(m, values);
+    return ok;
+}
+
 /* The animation's name: the one ossa's writer keeps in the command line
  * ("ossa --name NAME"; id and the IQM SDK ignore that string), else the
  * file's base name without directory or extension (the IQM SDK keeps the
@@ -282,10 +415,11 @@ static ossa_status read_all(anim_reader *r, const ossa_load_options *options, ch
     memset(channels, OSSA_CHANNEL_TRANSLATION | OSSA_CHANNEL_ROTATION, r->nj);
     memcpy(b, bounds, (size_t)r->nf * sizeof *b);
     memcpy(a->frames, pose, (size_t)r->nj * sizeof *pose);
-    for (uint32_t f = 1; f < r->nf; f++) {
-        if (read_frame(r, f)) return OSSA_FAILED;
-        decode(r, a->frames + (size_t)f * r->nj);
-    }
+    if (!read_shares(r, a->frames, options->threads))
+        for (uint32_t f = 1; f < r->nf; f++) {
+            if (read_frame(r, f)) return OSSA_FAILED;
+            decode(r, a->frames + (size_t)f * r->nj);
+        }
     int more = ossa__md5_space(L);
     if (more < 0) return OSSA_FAILED;
     if (more)
