@@ -52,9 +52,10 @@ typedef struct convert_plan {
 int convert_plan_parse(int argc, char **argv, void (*print_usage)(void), convert_plan *plan);
 void convert_plan_free(convert_plan *plan);
 
-/* Loads inputs[0..n) (comma lists joined), applies each one's options,
- * merges them into the first, then applies the global edits. Prints
- * warnings and errors to cli_err(); NULL on failure. */
+/* Loads inputs[0..n) (comma lists joined; on up to plan->load.threads
+ * threads at once), applies each one's options, merges them into the
+ * first, then applies the global edits. Prints warnings and errors to
+ * cli_err(), in input order whatever the threads; NULL on failure. */
 ossa_model *convert_load(const convert_plan *plan, const convert_input *inputs, int n);
 
 /* Copies of the files of one write, kept to be written later. */

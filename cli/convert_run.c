@@ -2,6 +2,7 @@
  * each input's options, merge, apply the global edits, write. */
 #include "convert.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -171,11 +172,130 @@ static int apply_global(const convert_plan *plan, ossa_model *m, const char *lab
     return 0;
 }
 
-ossa_model *convert_load(const convert_plan *plan, const convert_input *inputs, int n)
+/* -- Loading inputs at once --
+ *
+ * The inputs are independent until they are merged: with load threads,
+ * they are read on up to that many threads at once (each load gets its
+ * share of the threads), each input's messages kept in its own buffers.
+ * The calling thread then goes through the inputs in order as a serial
+ * run does: it prints what the input's load printed, applies its options
+ * and merges it, and stops at the first that fails, so that what is
+ * printed does not depend on the number of threads. Once an input fails,
+ * inputs after it are not started. */
+
+typedef struct loaded {
+    ossa_model *model;
+    char *out, *err; /* what loading it printed */
+    size_t out_size, err_size;
+    int captured; /* loaded here, its messages in out and err */
+} loaded;
+
+typedef struct load_pool {
+    convert_plan each; /* the plan, with each load's share of the threads */
+    const convert_input *inputs;
+    loaded *results;
+    pthread_mutex_t lock;
+    int n, next, failed; /* failed: the first input that failed (n: none) */
+} load_pool;
+
+static void *load_worker(void *arg)
+{
+    load_pool *p = arg;
+    FILE *prev_out = cli_out(), *prev_err = cli_err();
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        int i = p->next < p->failed ? p->next++ : p->n;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->n) break;
+        loaded *r = &p->results[i];
+        FILE *out = open_memstream(&r->out, &r->out_size);
+        FILE *err = open_memstream(&r->err, &r->err_size);
+        if (out && err) {
+            cli_set_streams(out, err);
+            r->model = load_input(&p->each, &p->inputs[i]);
+            cli_set_streams(prev_out, prev_err);
+        }
+        if (out) fclose(out);
+        if (err) fclose(err);
+        if (!out || !err) { /* the calling thread loads it again */
+            ossa_model_free(r->model);
+            free(r->out), free(r->err);
+            memset(r, 0, sizeof *r);
+            continue;
+        }
+        r->captured = 1;
+        if (!r->model) {
+            pthread_mutex_lock(&p->lock);
+            if (i < p->failed) p->failed = i;
+            pthread_mutex_unlock(&p->lock);
+        }
+    }
+    return NULL;
+}
+
+/* Loads every input on up to plan->load.threads threads; NULL when that
+ * is not worth it (one input, one thread) or memory runs short, and the
+ * inputs are then loaded one by one. */
+static loaded *load_at_once(const convert_plan *plan, const convert_input *inputs, int n)
+{
+    uint32_t threads = plan->load.threads;
+    if (n < 2 || threads < 2) return NULL;
+    int workers = threads < (uint32_t)n ? (int)threads : n;
+    load_pool p;
+    memset(&p, 0, sizeof p);
+    p.each = *plan;
+    p.each.load.threads = threads / (uint32_t)workers;
+    p.inputs = inputs;
+    p.n = p.failed = n;
+    p.results = calloc((size_t)n, sizeof *p.results);
+    pthread_t *pool = calloc((size_t)workers, sizeof *pool);
+    if (!p.results || !pool || pthread_mutex_init(&p.lock, NULL) != 0) {
+        free(p.results);
+        free(pool);
+        return NULL;
+    }
+    int started = 0;
+    while (started + 1 < workers && pthread_create(&pool[started], NULL, load_worker, &p) == 0)
+        started++;
+    load_worker(&p);
+    for (int t = 0; t < started; t++) pthread_join(pool[t], NULL);
+    pthread_mutex_destroy(&p.lock);
+    free(pool);
+    return p.results;
+}
+
+/* The model of input i: loaded at once (its messages printed now) or
+ * here. */
+static ossa_model *take_input(const convert_plan *plan, const convert_input *inputs,
+                              loaded *results, int i)
+{
+    if (!results || !results[i].captured) return load_input(plan, &inputs[i]);
+    loaded *r = &results[i];
+    if (r->out_size) fwrite(r->out, 1, r->out_size, cli_out());
+    if (r->err_size) fwrite(r->err, 1, r->err_size, cli_err());
+    ossa_model *m = r->model;
+    r->model = NULL;
+    return m;
+}
+
+static void free_loaded(loaded *results, int n)
+{
+    for (int i = 0; results && i < n; i++) {
+        ossa_model_free(results[i].model);
+        free(results[i].out);
+        free(results[i].err);
+    }
+    free(results);
+}
+
+/* The inputs merged in order, as loaded by load_at_once (or one by one
+ * when `results` is NULL). */
+static ossa_model *convert_merge(const convert_plan *plan, const convert_input *inputs, int n,
+                                 loaded *results)
 {
     ossa_model *dst = NULL;
     for (int i = 0; i < n; i++) {
-        ossa_model *m = load_input(plan, &inputs[i]);
+        ossa_model *m = take_input(plan, inputs, results, i);
         if (!m || apply_input_options(m, &inputs[i])) {
             ossa_model_free(m);
             ossa_model_free(dst);
@@ -203,6 +323,14 @@ ossa_model *convert_load(const convert_plan *plan, const convert_input *inputs, 
         ossa_model_free(dst);
         return NULL;
     }
+    return dst;
+}
+
+ossa_model *convert_load(const convert_plan *plan, const convert_input *inputs, int n)
+{
+    loaded *results = load_at_once(plan, inputs, n);
+    ossa_model *dst = convert_merge(plan, inputs, n, results);
+    free_loaded(results, n);
     return dst;
 }
 

@@ -130,6 +130,41 @@ check "only.md5anim written" test -s "$tmp/out/only.md5anim"
 expect_rc 0 "info of it" info "$tmp/out/only.md5anim"
 check "it is run" grep -q '"run": 3 frames' "$out"
 
+# -- Inputs loaded at once -----------------------------------------------------
+# convert loads its inputs on every CPU (-j N, a batch's conversions at once,
+# keeps each conversion to one thread: the serial reference here). Messages
+# come in input order, the same either way: the warnings of the inputs
+# before the one that fails, then its error, and nothing of the inputs after.
+
+sed 's/^\t1 3$/\t+1 3/' "$tmp/walk.md5anim" >"$tmp/plus.md5anim"  # a warning
+sed 's/^\t2 3$/\t2 x/' "$tmp/run.md5anim" >"$tmp/bad.md5anim"     # an error
+sed 's/^\t2 3$/\t+2 3/' "$tmp/run.md5anim" >"$tmp/late.md5anim"   # a warning not reached
+check "the edits took" grep -q '^	2 x$' "$tmp/bad.md5anim"
+expect_rc 1 "an error in the 3rd of 4 inputs" convert "$tmp/hero.md5mesh" "$tmp/plus.md5anim" \
+    "$tmp/bad.md5anim" "$tmp/late.md5anim" -o "$tmp/at_once.iqm"
+cp "$err" "$tmp/at_once.err"
+check "the 2nd's warning, the 3rd's error, nothing of the 4th" diff - "$tmp/at_once.err" <<EOF
+ossa: $tmp/plus.md5anim:30:2: warning: a number with a '+' sign (id's tokenizer reads none; further ones are not reported)
+ossa: $tmp/bad.md5anim:30:4: expected a frame value (numAnimatedComponents per frame) (a number), found 'x'
+EOF
+expect_rc 1 "the same, one input at a time" convert -j 2 "$tmp/hero.md5mesh" \
+    "$tmp/plus.md5anim" "$tmp/bad.md5anim" "$tmp/late.md5anim" -o "$tmp/at_once.iqm"
+check "the same messages one input at a time" diff "$tmp/at_once.err" "$err"
+check "nothing written" test ! -e "$tmp/at_once.iqm"
+expect_rc 0 "4 inputs with warnings" convert "$tmp/hero.md5mesh" "$tmp/plus.md5anim" \
+    "$tmp/late.md5anim" "$tmp/walk.md5anim" -o "$tmp/at_once.iqm"
+cp "$err" "$tmp/at_once.err"
+mv "$tmp/at_once.iqm" "$tmp/at_once_1.iqm"
+check "both warnings, in input order" diff <(grep -o '[a-z]*\.md5anim:[0-9:]*: warning' \
+    "$tmp/at_once.err") - <<EOF
+plus.md5anim:30:2: warning
+late.md5anim:30:2: warning
+EOF
+expect_rc 0 "4 inputs, one at a time" convert -j 2 "$tmp/hero.md5mesh" "$tmp/plus.md5anim" \
+    "$tmp/late.md5anim" "$tmp/walk.md5anim" -o "$tmp/at_once.iqm"
+check "the same messages" diff "$tmp/at_once.err" "$err"
+check "the same file" cmp "$tmp/at_once.iqm" "$tmp/at_once_1.iqm"
+
 # -- Real files ------------------------------------------------------------------
 
 cube=$shared/data/md5/SimpleCube.md5mesh
