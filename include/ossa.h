@@ -646,8 +646,9 @@ typedef struct ossa_load_options {
     void *file_user; /* passed to read_file and release_file */
     /* Threads that read (the calling one among them; started for the call
      * and joined before it returns): 0 = 1, at most 64. Large text files
-     * (IQE, md5anim) are parsed in parallel ranges. The model does not
-     * depend on it; allocations stay on the calling thread. */
+     * (IQE animations) are parsed in parallel shares. The model, warnings
+     * and errors do not depend on it. With more than one, the allocator
+     * is called from several threads at once: it must be thread-safe. */
     uint32_t threads;
 } ossa_load_options;
 
@@ -768,7 +769,8 @@ typedef struct ossa_write_options {
                           ossa_error *error);
     void *user;
     /* Threads that write (as ossa_load_options.threads): IQM quantizes
-     * poses and computes bounds in parallel. The bytes do not depend on it. */
+     * poses and computes bounds in parallel. The bytes do not depend on it;
+     * allocations stay on the calling thread. */
     uint32_t threads;
 } ossa_write_options;
 

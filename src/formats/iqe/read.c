@@ -38,6 +38,12 @@ typedef struct parser {
     iqe_vec pairs;    /* and blend pairs */
     uint32_t unknown; /* unknown commands seen */
     uint32_t short_fs;
+
+    const char *file_end; /* ps.end is the end of the range being parsed */
+    /* A share parsed on another thread (see "Parallel shares"): anything
+     * that would warn stops it instead (aborted), and the calling thread
+     * parses that text again itself. */
+    bool speculative, aborted;
 } parser;
 
 typedef struct blend_pair {
@@ -68,6 +74,10 @@ static void warn_at(parser *ps, ossa_code code, const char *at, const char *fmt,
     OSSA_PRINTF(4, 5);
 static void warn_at(parser *ps, ossa_code code, const char *at, const char *fmt, ...)
 {
+    if (ps->speculative) {
+        ps->aborted = true;
+        return;
+    }
     char msg[200];
     va_list ap;
     va_start(ap, fmt);
@@ -902,6 +912,290 @@ bool ossa__iqe_sniff(const unsigned char *data, size_t size)
     return header((const char *)data, (const char *)data + n, &line) != NULL;
 }
 
+/* The commands of [p, end), each line counted in ps->line. Stops at a
+ * `comment` command (the rest of the file is the comment). */
+static ossa_status parse_range(parser *ps, const char *p, const char *end)
+{
+    iqe_doc *d = ps->d;
+    ps->end = end;
+    while (p < end) {
+        ps->line++;
+        ps->line_start = p;
+        while (p < end && ossa__text_blank(*p)) p++;
+        if (p == end) break;
+        if (*p == '\n' || *p == '#') {
+            const char *at = p;
+            p = line_end(p, end);
+            if (p < end)
+                p++;
+            else if (*at == '#')
+                unterminated(ps, at, p);
+            continue;
+        }
+        const char *w = p;
+        while (p < end && !ossa__text_blank(*p) && *p != '\n') p++;
+        size_t wl = (size_t)(p - w);
+        ps->word = w;
+        ps->word_len = wl > 40 ? 40 : (int)wl;
+        ps->p = p;
+        if (wl == 7 && memcmp(w, "comment", 7) == 0) {
+            /* Everything after this line is the comment (§9). */
+            p = line_end(p, end);
+            if (p < end) p++;
+            d->comment = p;
+            d->comment_size = (size_t)(ps->file_end - p);
+            d->has_comment = true;
+            return OSSA_OK;
+        }
+        if (command(ps, w, wl)) return OSSA_FAILED;
+        p = line_end(ps->p, end);
+        if (p < end)
+            p++;
+        else
+            unterminated(ps, w, p);
+    }
+    return OSSA_OK;
+}
+
+/* -- Parallel shares --
+ *
+ * Animations are most of a large file, and their frames need nothing from
+ * the text before them but whether an animation is open. With threads, the
+ * text is cut at `frame` lines into shares; the calling thread parses the
+ * first share as usual while each other one is parsed on its own thread
+ * into its own lists, accepting only frame, pose, animation, framerate and
+ * loop lines. The calling thread then appends the shares' lists in order,
+ * exactly as if it had read them. A share that meets anything else (another
+ * command, a warning, an error) is given up: the calling thread parses the
+ * text from that share on itself, so that every message is the serial
+ * parse's, in the same order. */
+
+typedef struct share {
+    const char *start, *end;
+    iqe_doc doc; /* frames, poses and animations; anims[0] stands for the
+                  * animation open where the share starts */
+    parser ps;
+    ossa_error error;
+    ossa_status status;
+} share;
+
+static void share_init(share *sh, const iqe_doc *d, const char *data, const char *file_end,
+                       const char *start, const char *end)
+{
+    memset(sh, 0, sizeof *sh);
+    sh->start = start;
+    sh->end = end;
+    sh->doc.allocator = d->allocator;
+    sh->doc.size = d->size;
+    sh->ps.d = &sh->doc;
+    sh->ps.error = &sh->error;
+    sh->ps.data = data;
+    sh->ps.file_end = file_end;
+    sh->ps.speculative = true;
+    sh->ps.in_animation = true;
+}
+
+static bool share_command(parser *ps, const char *w, size_t n)
+{
+    iqe_doc *d = ps->d;
+    if (n == 2 && w[0] == 'p' && (w[1] == 'q' || w[1] == 'm' || w[1] == 'a'))
+        return cmd_pose(ps, w[1]) == OSSA_OK;
+    if (n == 5 && memcmp(w, "frame", 5) == 0) {
+        ps->frame_open = false;
+        return true;
+    }
+    if (n == 9 && memcmp(w, "animation", 9) == 0) return cmd_animation(ps) == OSSA_OK;
+    /* framerate and loop only for an animation of this share */
+    if (d->anims.count < 2) return false;
+    if (n == 9 && memcmp(w, "framerate", 9) == 0) return cmd_framerate(ps) == OSSA_OK;
+    if (n == 4 && memcmp(w, "loop", 4) == 0) {
+        IQE_AT(d->anims, iqe_anim, d->anims.count - 1).loop = true;
+        return true;
+    }
+    return false;
+}
+
+static void share_parse(share *sh)
+{
+    parser *ps = &sh->ps;
+    iqe_doc *d = &sh->doc;
+    sh->status = OSSA_FAILED;
+    iqe_anim *open = ossa__iqe_vec_reserve(d->allocator, &d->anims, 16, sizeof *open)
+                         ? (iqe_anim *)d->anims.data
+                         : NULL;
+    if (!open || !ossa__iqe_vec_reserve(d->allocator, &d->pool, 16, 1)) return;
+    memset(open, 0, sizeof *open);
+    d->anims.count = 1;
+    d->pool.data[0] = 0;
+    d->pool.count = 1;
+    const char *p = sh->start, *end = sh->end;
+    ps->end = end;
+    while (p < end) {
+        ps->line++;
+        ps->line_start = p;
+        while (p < end && ossa__text_blank(*p)) p++;
+        if (p == end) break;
+        if (*p == '\n' || *p == '#') {
+            const char *at = p;
+            p = line_end(p, end);
+            if (p < end)
+                p++;
+            else if (*at == '#')
+                return; /* the unterminated-line warning */
+            continue;
+        }
+        const char *w = p;
+        while (p < end && !ossa__text_blank(*p) && *p != '\n') p++;
+        size_t wl = (size_t)(p - w);
+        ps->word = w;
+        ps->word_len = wl > 40 ? 40 : (int)wl;
+        ps->p = p;
+        if (!share_command(ps, w, wl) || ps->aborted) return;
+        p = line_end(ps->p, end);
+        if (p == end) return; /* the unterminated-line warning */
+        p++;
+    }
+    sh->status = OSSA_OK;
+}
+
+/* The first line at or after `from` whose command is `frame`, or NULL. */
+static const char *next_frame_line(const char *data, const char *from, const char *end)
+{
+    const char *p = from;
+    if (p > data && p[-1] != '\n') {
+        p = line_end(p, end);
+        if (p < end) p++;
+    }
+    while (p < end) {
+        const char *q = p;
+        while (q < end && ossa__text_blank(*q)) q++;
+        if (end - q > 5 && memcmp(q, "frame", 5) == 0 &&
+            (ossa__text_blank(q[5]) || q[5] == '\n'))
+            return p;
+        p = line_end(q, end);
+        if (p < end) p++;
+    }
+    return NULL;
+}
+
+/* Appends a share's lists to the document as the serial parse would have
+ * made them; false when it cannot stand for that parse (then nothing is
+ * changed). */
+static bool append_share(parser *ps, share *sh)
+{
+    iqe_doc *d = ps->d, *s = &sh->doc;
+    const iqe_anim *open = (const iqe_anim *)s->anims.data;
+    if (sh->status || (open->num_frames && !ps->in_animation)) return false;
+    if (d->frames.count + s->frames.count > UINT32_MAX - 1 ||
+        d->anims.count + s->anims.count > UINT32_MAX - 1 ||
+        d->pool.count + s->pool.count > UINT32_MAX)
+        return false;
+    uint64_t pose_base = d->num_poses;
+    uint32_t frame_base = (uint32_t)d->frames.count, line_base = ps->line;
+    size_t bytes = (size_t)((pose_base + s->num_poses + 7) / 8);
+    if (!ossa__iqe_vec_reserve(d->allocator, &d->frames, d->frames.count + s->frames.count,
+                               sizeof(iqe_frame)) ||
+        !ossa__iqe_vec_reserve(d->allocator, &d->anims, d->anims.count + s->anims.count,
+                               sizeof(iqe_anim)) ||
+        !ossa__iqe_vec_reserve(d->allocator, &d->pool, d->pool.count + s->pool.count, 1) ||
+        !ossa__iqe_vec_reserve(d->allocator, &d->scaled, bytes, 1))
+        return false;
+    for (size_t i = 0; i < s->frames.count; i++) {
+        iqe_frame f = IQE_AT(s->frames, iqe_frame, i);
+        f.first += pose_base;
+        f.line += line_base;
+        IQE_AT(d->frames, iqe_frame, d->frames.count++) = f;
+    }
+    if (open->num_frames) IQE_AT(d->anims, iqe_anim, d->anims.count - 1).num_frames += open->num_frames;
+    for (size_t i = 1; i < s->anims.count; i++) {
+        iqe_anim a = IQE_AT(s->anims, iqe_anim, i);
+        const char *name = ossa__iqe_str(s, a.name);
+        size_t len = strlen(name);
+        if (len) {
+            memcpy(d->pool.data + d->pool.count, name, len + 1);
+            a.name = (uint32_t)d->pool.count;
+            d->pool.count += len + 1;
+        }
+        a.first_frame += frame_base;
+        a.line += line_base;
+        IQE_AT(d->anims, iqe_anim, d->anims.count++) = a;
+        ps->in_animation = true;
+    }
+    if (s->chunks) {
+        if (d->last_chunk)
+            d->last_chunk->next = s->chunks;
+        else
+            d->chunks = s->chunks;
+        d->last_chunk = s->last_chunk;
+        s->chunks = s->last_chunk = NULL;
+    }
+    memset(d->scaled.data + d->scaled.count, 0, bytes - d->scaled.count);
+    d->scaled.count = bytes;
+    for (uint64_t i = 0; i < s->num_poses; i++)
+        if ((s->scaled.data[i >> 3] >> (i & 7)) & 1) {
+            uint64_t at = pose_base + i;
+            d->scaled.data[at >> 3] |= (unsigned char)(1u << (at & 7));
+        }
+    d->num_poses += s->num_poses;
+    ps->frame_open = sh->ps.frame_open;
+    ps->line += sh->ps.line;
+    return true;
+}
+
+typedef struct shares_job {
+    parser *ps; /* the calling thread's: the first share */
+    const char *first, *first_end;
+    ossa_status status;
+    share *shares;
+} shares_job;
+
+static void shares_worker(void *ctx, uint32_t index)
+{
+    shares_job *job = ctx;
+    if (index == 0)
+        job->status = parse_range(job->ps, job->first, job->first_end);
+    else
+        share_parse(&job->shares[index - 1]);
+}
+
+/* Parses [p, end) with shares on up to `threads` threads (1 MiB of text a
+ * share at least: a thread costs tens of microseconds, a MiB milliseconds),
+ * or serially. */
+static ossa_status parse_text(parser *ps, const char *p, const char *end, uint32_t threads)
+{
+    iqe_doc *d = ps->d;
+    uint32_t workers = ossa__workers(threads, (uint64_t)(end - p), 1u << 20);
+    const char *cut[64];
+    uint32_t n = 0;
+    for (uint32_t k = 1; k < workers; k++) {
+        const char *from = p + (size_t)(end - p) / workers * k;
+        if (n && from <= cut[n - 1]) from = cut[n - 1] + 1;
+        const char *c = next_frame_line(ps->data, from, end);
+        if (!c) break;
+        cut[n++] = c;
+    }
+    if (!n) return parse_range(ps, p, end);
+    share *shares = ossa__alloc(d->allocator, n * sizeof *shares);
+    if (!shares) return parse_range(ps, p, end);
+    for (uint32_t k = 0; k < n; k++)
+        share_init(&shares[k], d, ps->data, ps->file_end, cut[k], k + 1 < n ? cut[k + 1] : end);
+    shares_job job = {ps, p, cut[0], OSSA_OK, shares};
+    ossa__parallel(n + 1, shares_worker, &job);
+    ossa_status st = job.status;
+    uint32_t k = 0;
+    if (!st && !d->has_comment) {
+        while (k < n && append_share(ps, &shares[k])) k++;
+        if (k < n) st = parse_range(ps, cut[k], end);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        ossa__iqe_doc_free(&shares[i].doc);
+        ossa__iqe_vec_free(d->allocator, &shares[i].ps.face_idx);
+        ossa__iqe_vec_free(d->allocator, &shares[i].ps.pairs);
+    }
+    ossa__free(d->allocator, shares, n * sizeof *shares);
+    return st;
+}
+
 ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *data,
                             size_t size, const ossa_load_options *options, ossa_error *error)
 {
@@ -917,7 +1211,7 @@ ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *
     ps.d = d;
     ps.error = error;
     ps.data = (const char *)data;
-    ps.end = ps.data + size;
+    ps.end = ps.file_end = ps.data + size;
     ps.state.group = -1;
     ps.state.angle = 180;
     ps.state_dirty = true;
@@ -930,45 +1224,8 @@ ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *
     if (!p)
         return ossa__fail_line(error, OSSA_ERROR_FORMAT, ps.line ? ps.line : 1, 1,
                                "expected the header '%s'", IQE_HEADER);
-    ossa_status st = OSSA_OK;
-    const char *end = ps.end;
-    while (p < end) {
-        ps.line++;
-        ps.line_start = p;
-        while (p < end && ossa__text_blank(*p)) p++;
-        if (p == end) break;
-        if (*p == '\n' || *p == '#') {
-            const char *at = p;
-            p = line_end(p, end);
-            if (p < end)
-                p++;
-            else if (*at == '#')
-                unterminated(&ps, at, p);
-            continue;
-        }
-        const char *w = p;
-        while (p < end && !ossa__text_blank(*p) && *p != '\n') p++;
-        size_t wl = (size_t)(p - w);
-        ps.word = w;
-        ps.word_len = wl > 40 ? 40 : (int)wl;
-        ps.p = p;
-        if (wl == 7 && memcmp(w, "comment", 7) == 0) {
-            /* Everything after this line is the comment (§9). */
-            p = line_end(p, end);
-            if (p < end) p++;
-            d->comment = p;
-            d->comment_size = (size_t)(end - p);
-            d->has_comment = true;
-            break;
-        }
-        st = command(&ps, w, wl);
-        if (st) break;
-        p = line_end(ps.p, end);
-        if (p < end)
-            p++;
-        else
-            unterminated(&ps, w, p);
-    }
+    ossa_status st = parse_text(&ps, p, ps.file_end, options->threads);
+    ps.end = ps.file_end;
     if (!st && ps.unknown > MAX_UNKNOWN_WARNINGS)
         ossa__warn(model, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, 0, 0, "%u more unknown commands ignored",
                    ps.unknown - MAX_UNKNOWN_WARNINGS);
