@@ -646,9 +646,10 @@ typedef struct ossa_load_options {
     void *file_user; /* passed to read_file and release_file */
     /* Threads that read (the calling one among them; started for the call
      * and joined before it returns): 0 = 1, at most 64. Large text files
-     * (IQE animations) are parsed in parallel shares. The model, warnings
-     * and errors do not depend on it. With more than one, the allocator
-     * is called from several threads at once: it must be thread-safe. */
+     * (IQE animations, md5anim frames) are parsed in parallel shares. The
+     * model, warnings and errors do not depend on it. With more than one,
+     * the allocator may be called from several threads at once: it must be
+     * thread-safe. */
     uint32_t threads;
 } ossa_load_options;
 
