@@ -24,6 +24,11 @@ static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 
 #endif
 static void put(text *t, const char *fmt, ...)
 {
+    if (!t->data) {
+        t->cap = 1 << 16;
+        t->data = malloc(t->cap);
+        assert_non_null(t->data);
+    }
     for (;;) {
         va_list ap;
         va_start(ap, fmt);
