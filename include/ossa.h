@@ -481,8 +481,10 @@ ossa_status ossa_model_add_extra(ossa_model *model, const char *key, const void 
 
 /* Copies src's animations into dst, matching joints by name (by index when
  * either side has no names; then the parents must match unless a side has
- * OSSA_MODEL_PARENTS_UNKNOWN). Joints of dst that src lacks keep their bind
- * pose; src joints missing in dst are dropped with a warning in dst. If dst
+ * OSSA_MODEL_PARENTS_UNKNOWN). Joints of dst that src's animations lack keep
+ * their bind pose, and joints listed in another order are matched by name,
+ * each with one warning in dst; src joints missing in dst are dropped with a
+ * warning (an md5anim's fail the merge, as in id Tech 4). If dst
  * has no joints, it takes src's skeleton. A mesh in src is merged only when
  * dst has none. */
 ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error *error);

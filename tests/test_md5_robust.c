@@ -195,6 +195,15 @@ static void test_allocation_failures_read(void **state)
  * merged with the animation gives the writers everything to do. */
 static void test_allocation_failures_write(void **state)
 {
+    /* An animation of the first sample's two joints (an md5anim must name
+     * only the mesh's joints to be merged). */
+    static const char mesh_anim[] =
+        "MD5Version 10\ncommandline \"ossa --name walk\"\n\nnumFrames 3\nnumJoints 2\n"
+        "frameRate 24\nnumAnimatedComponents 4\n\nhierarchy {\n\t\"root\"\t-1 1 0\n"
+        "\t\"arm\"\t0 56 1\n}\n\nbounds {\n\t( -1 -2 -3 ) ( 1 2 3 )\n\t( -1 -2 -3 ) ( 1 2 4 )\n"
+        "\t( 0 0 0 ) ( 3 4 0 )\n}\n\nbaseframe {\n\t( 5 6 7 ) ( 0 0 0 )\n"
+        "\t( 1 0 0 ) ( 0.1 0.2 0.3 )\n}\n\n"
+        "frame 0 {\n\t10 0 0 0\n}\n\nframe 1 {\n\t11 0 0.6 0\n}\n\nframe 2 {\n\t12 0 0 0.8\n}\n";
     (void)state;
     char *dir = ts_tmp_path("md5_alloc");
     mkdir(dir, 0777);
@@ -209,7 +218,7 @@ static void test_allocation_failures_write(void **state)
         ossa_error err;
         ossa_model *m = ossa_load_memory(samples[0], strlen(samples[0]), &lo, &err);
         lo.file_name = "x.md5anim";
-        ossa_model *an = ossa_load_memory(samples[1], strlen(samples[1]), &lo, &err);
+        ossa_model *an = ossa_load_memory(mesh_anim, strlen(mesh_anim), &lo, &err);
         assert_true(m && an);
         assert_int_equal(ossa_model_merge(m, an, &err), OSSA_OK);
         ossa_model_free(an);
@@ -306,6 +315,23 @@ static void test_limits(void **state)
     assert_int_equal(a.live, 0);
 }
 
+/* id Tech 4 refuses an md5anim whose joints are not the mesh's: merging
+ * one names the first joint the mesh lacks (docs/formats/md5.md §6). */
+static void test_merge_foreign_joints(void **state)
+{
+    (void)state;
+    ossa_error err;
+    ossa_model *mesh = ossa_load_memory(samples[0], strlen(samples[0]), NULL, &err);
+    ossa_load_options lo = {.file_name = "s.md5anim"};
+    ossa_model *anim = ossa_load_memory(samples[1], strlen(samples[1]), &lo, &err);
+    assert_true(mesh && anim);
+    assert_int_equal(ossa_model_merge(mesh, anim, &err), OSSA_FAILED);
+    assert_int_equal(err.code, OSSA_ERROR_MISMATCH);
+    assert_string_equal(err.message, "joint 'a' of the md5anim is not in the skeleton");
+    ossa_model_free(mesh);
+    ossa_model_free(anim);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_allocation_failures_read),
         cmocka_unit_test(test_allocation_failures_write),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_merge_foreign_joints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -177,6 +177,33 @@ static ossa_status merge_names(ossa_model *dst, const ossa_model *src, ossa_erro
     return st;
 }
 
+/* Joints of the skeleton that animations merged in by name do not list
+ * keep their bind pose: said once, naming the first (docs/formats/smd.md
+ * §10, md5.md §6); joints listed in another order are matched by name. */
+static void warn_unanimated(ossa_model *dst, const int32_t *map, uint32_t num_src)
+{
+    unsigned char *animated = ossa__temp_calloc(dst, (size_t)dst->num_joints + 1, 1);
+    if (!animated) return; /* only a warning is lost */
+    for (uint32_t s = 0; s < num_src; s++)
+        if (map[s] >= 0) animated[map[s]] = 1;
+    uint32_t missing = 0, first = 0;
+    bool reordered = false;
+    for (uint32_t d = 0; d < dst->num_joints; d++)
+        if (!animated[d] && !missing++) first = d;
+    ossa__temp_free(dst, animated);
+    for (uint32_t s = 0; s < num_src; s++)
+        if (map[s] >= 0 && map[s] != (int32_t)s) reordered = true;
+    if (missing)
+        ossa__warn(dst, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, 0, 0,
+                   "%u of the skeleton's joints are not animated by the file merged in "
+                   "(the first: '%s'): they keep their bind pose",
+                   missing, dst->joints[first].name);
+    else if (reordered)
+        ossa__warn(dst, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, 0, 0,
+                   "the file merged in lists the skeleton's joints in another order: "
+                   "matched by name");
+}
+
 /* map[src joint] = dst joint or -1. */
 static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t *map,
                                 ossa_error *error)
@@ -191,6 +218,12 @@ static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t 
                     matched++;
                     break;
                 }
+            /* id Tech 4 refuses an md5anim whose joints are not the
+             * mesh's (docs/formats/md5.md §6). */
+            if (map[s] < 0 && src->source_format == OSSA_FORMAT_MD5ANIM)
+                return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
+                                  "joint '%s' of the md5anim is not in the skeleton",
+                                  src->joints[s].name);
             if (map[s] < 0)
                 ossa__warn(dst, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0,
                            "joint '%s' is not in the skeleton: its animation is dropped",
@@ -199,6 +232,7 @@ static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t 
         if (!matched)
             return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
                               "no joint name matches the skeleton's");
+        if (src->num_animations) warn_unanimated(dst, map, src->num_joints);
         return OSSA_OK;
     }
     if (has_joint_index(dst) || has_joint_index(src)) {
