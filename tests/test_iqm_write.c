@@ -337,6 +337,46 @@ static void test_guy_bounds(void **state)
     free(file);
 }
 
+/* Conservative bounds contain the exact ones on every frame of every
+ * animation of real models (boxes and both radii, after rounding to
+ * float). */
+static void test_conservative_contains_exact(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"iqm/guy.iqm", "gltf/Fox.glb", "gltf/CesiumMan.glb",
+                                        "gltf/RiggedFigure.glb", "gltf/RiggedSimple.glb"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        unsigned char *file;
+        size_t file_size;
+        ossa_model *m = ts_load_shared(files[i], &file, &file_size);
+        double slack = 0;
+        for (uint32_t a = 0; a < m->num_animations; a++) {
+            uint32_t n = m->animations[a].num_frames;
+            ossa_bounds *exact = calloc(n + 1, sizeof *exact), *loose = calloc(n + 1, sizeof *loose);
+            assert_true(exact && loose);
+            ossa_error err;
+            assert_int_equal(ossa_model_compute_bounds(m, a, OSSA_BOUNDS_EXACT, exact, &err), OSSA_OK);
+            assert_int_equal(ossa_model_compute_bounds(m, a, OSSA_BOUNDS_CONSERVATIVE, loose, &err),
+                             OSSA_OK);
+            for (uint32_t f = 0; f < n; f++) {
+                for (int k = 0; k < 3; k++) {
+                    assert_true(loose[f].min[k] <= exact[f].min[k]);
+                    assert_true(loose[f].max[k] >= exact[f].max[k]);
+                    slack = fmax(slack, fmax(exact[f].min[k] - loose[f].min[k],
+                                             loose[f].max[k] - exact[f].max[k]));
+                }
+                assert_true(loose[f].radius >= exact[f].radius);
+                assert_true(loose[f].xy_radius >= exact[f].xy_radius);
+            }
+            free(exact);
+            free(loose);
+        }
+        printf("%s: conservative boxes at most %.3g beyond the exact ones\n", files[i], slack);
+        ossa_model_free(m);
+        free(file);
+    }
+}
+
 /* Threads share the frames (quantization, decoding, bounds): the bytes do
  * not depend on how many. guy's animations resampled to 400 fps have
  * enough frames (over 64 per worker) for every count tried to split them. */
@@ -453,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_guy_layout),
         cmocka_unit_test(test_guy_adjacency),
         cmocka_unit_test(test_guy_bounds),
+        cmocka_unit_test(test_conservative_contains_exact),
         cmocka_unit_test(test_threads_same_bytes),
         cmocka_unit_test(test_comment_and_extensions),
         cmocka_unit_test(test_guyanim_round_trip),

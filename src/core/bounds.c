@@ -1,12 +1,13 @@
 /* Per-frame bounds of the skinned mesh (docs/formats/iqm.md §9).
  *
  * EXACT skins every vertex with linear blend skinning in double precision.
- * CONSERVATIVE moves, for every joint, the bind-space box of the vertices it
- * influences by that joint's skinning matrix and takes the union. A skinned
- * vertex is a convex combination (weights summing to 1) of its influences'
- * transformed positions, each inside its joint's moved box, so it lies inside
- * the union: the result always contains the exact box, at O(joints) per
- * frame instead of O(vertices). */
+ * CONSERVATIVE moves, for every joint, the box of the vertices it influences
+ * (taken into the joint's space by its inverse bind matrix) by the joint's
+ * model-space matrix and takes the union. A skinned vertex is a convex
+ * combination (weights summing to 1) of its influences' transformed
+ * positions, each inside its joint's moved box, so it lies inside the
+ * union: the result always contains the exact box, at O(joints) per frame
+ * instead of O(vertices), without the skinning matrices. */
 #include "core/internal.h"
 
 #include <math.h>
@@ -21,7 +22,8 @@ static void prep_free(ossa__bounds_prep *p)
     ossa__temp_free(p->model, p->wgt);
     ossa__temp_free(p->model, p->inv_bind);
     ossa__temp_free(p->model, p->box);
-    p->pos = p->idx = p->wgt = p->inv_bind = p->box = NULL;
+    p->pos = p->idx = p->wgt = p->inv_bind = NULL;
+    p->box = NULL;
 }
 
 void ossa__bounds_release(ossa__bounds_prep *p) { prep_free(p); }
@@ -43,34 +45,58 @@ static void read_channel(const ossa_model *m, ossa_vertex_type type, uint32_t wa
     }
 }
 
-static void box_add(float *b, const float *p)
+static void transform_point(const float *mat, const float *v, double out[3])
 {
-    for (int c = 0; c < 3; c++) {
-        b[c] = p[c] < b[c] ? p[c] : b[c];
-        b[3 + c] = p[c] > b[3 + c] ? p[c] : b[3 + c];
-    }
+    for (int r = 0; r < 3; r++)
+        out[r] = (double)mat[r] * v[0] + (double)mat[4 + r] * v[1] + (double)mat[8 + r] * v[2] +
+                 mat[12 + r];
 }
 
-/* Bind-space boxes: one per joint over the vertices it influences, plus one
- * (index nj) for vertices with no influence, which stay where they are. */
-static void joint_boxes(const ossa__bounds_prep *p, float *box)
+/* Joint-space boxes: per joint, the box of the vertices it influences
+ * taken into its space by the inverse bind matrix, plus one (index nj) for
+ * vertices with no influence, which stay where they are. Kept as centre
+ * and half-extent, in double, widened by a relative 1e-6 so that the
+ * rounding of the float matrices met later stays inside. */
+static void joint_boxes(const ossa__bounds_prep *p, double *box)
 {
-    for (uint32_t j = 0; j <= p->nj; j++) {
+    for (uint32_t j = 0; j <= p->nj; j++)
         for (int c = 0; c < 3; c++) {
             box[j * 6 + c] = INFINITY;
             box[j * 6 + 3 + c] = -INFINITY;
         }
-    }
     for (uint32_t v = 0; v < p->nv; v++) {
         const float *pos = p->pos + (size_t)v * 3;
         bool any = false;
-        for (int k = 0; k < 4; k++) {
-            float w = p->wgt[(size_t)v * 4 + k], fi = p->idx[(size_t)v * 4 + k];
-            if (w <= 0 || !(fi >= 0) || fi >= (float)p->nj) continue;
-            any = true;
-            box_add(box + (size_t)fi * 6, pos);
+        for (int k = 0; k <= 4; k++) {
+            double q[3];
+            double *b;
+            if (k < 4) {
+                float w = p->wgt[(size_t)v * 4 + k], fi = p->idx[(size_t)v * 4 + k];
+                if (w <= 0 || !(fi >= 0) || fi >= (float)p->nj) continue;
+                any = true;
+                transform_point(p->inv_bind + 16 * (size_t)fi, pos, q);
+                b = box + (size_t)fi * 6;
+            } else {
+                if (any) break;
+                for (int c = 0; c < 3; c++) q[c] = pos[c];
+                b = box + (size_t)p->nj * 6;
+            }
+            for (int c = 0; c < 3; c++) {
+                b[c] = q[c] < b[c] ? q[c] : b[c];
+                b[3 + c] = q[c] > b[3 + c] ? q[c] : b[3 + c];
+            }
         }
-        if (!any) box_add(box + (size_t)p->nj * 6, pos);
+    }
+    for (uint32_t j = 0; j <= p->nj; j++) {
+        double *b = box + (size_t)j * 6;
+        if (!(b[0] <= b[3])) continue; /* no vertex (or not finite): skipped */
+        double size = 0;
+        for (int c = 0; c < 3; c++) size = fmax(size, fmax(fabs(b[c]), fabs(b[3 + c])));
+        for (int c = 0; c < 3; c++) {
+            double lo = b[c], hi = b[3 + c];
+            b[c] = (lo + hi) / 2;
+            b[3 + c] = (hi - lo) / 2 + 1e-6 * size + 1e-30;
+        }
     }
 }
 
@@ -89,7 +115,7 @@ ossa_status ossa__bounds_prepare(const ossa_model *m, ossa_bounds_mode mode, oss
     p->idx = ossa__temp_alloc(m, ((size_t)p->nv + 1) * 4 * sizeof(float));
     p->wgt = ossa__temp_alloc(m, ((size_t)p->nv + 1) * 4 * sizeof(float));
     p->inv_bind = ossa__temp_alloc(m, ((size_t)p->nj + 1) * 16 * sizeof(float));
-    if (!p->exact) p->box = ossa__temp_alloc(m, ((size_t)p->nj + 1) * 6 * sizeof(float));
+    if (!p->exact) p->box = ossa__temp_alloc(m, ((size_t)p->nj + 1) * 6 * sizeof(double));
     float *world = ossa__temp_alloc(m, ((size_t)p->nj + 1) * 16 * sizeof(float));
     ossa_transform *bind = ossa__temp_alloc(m, ((size_t)p->nj + 1) * sizeof *bind);
     if (!p->pos || !p->idx || !p->wgt || !p->inv_bind || (!p->exact && !p->box) || !world ||
@@ -158,6 +184,25 @@ static void extent_add(extent *e, const double p[3])
     e->r2 = r2 > e->r2 ? r2 : e->r2;
 }
 
+/* As extent_finish, rounded away from the box's inside, so that a
+ * conservative box stays one after rounding to float. */
+static void extent_finish_outward(const extent *e, ossa_bounds *b)
+{
+    if (!(e->min[0] <= e->max[0])) {
+        memset(b, 0, sizeof *b);
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        float lo = (float)e->min[k], hi = (float)e->max[k];
+        b->min[k] = lo > e->min[k] ? nextafterf(lo, -INFINITY) : lo;
+        b->max[k] = hi < e->max[k] ? nextafterf(hi, INFINITY) : hi;
+    }
+    double xy = sqrt(e->xy2), r = sqrt(e->r2);
+    float fxy = (float)xy, fr = (float)r;
+    b->xy_radius = fxy < xy ? nextafterf(fxy, INFINITY) : fxy;
+    b->radius = fr < r ? nextafterf(fr, INFINITY) : fr;
+}
+
 static void extent_finish(const extent *e, ossa_bounds *b)
 {
     if (e->min[0] > e->max[0]) {
@@ -170,13 +215,6 @@ static void extent_finish(const extent *e, ossa_bounds *b)
     }
     b->xy_radius = (float)sqrt(e->xy2);
     b->radius = (float)sqrt(e->r2);
-}
-
-static void transform_point(const float *mat, const float *v, double out[3])
-{
-    for (int r = 0; r < 3; r++)
-        out[r] = (double)mat[r] * v[0] + (double)mat[4 + r] * v[1] + (double)mat[8 + r] * v[2] +
-                 mat[12 + r];
 }
 
 static void exact_frame(const ossa__bounds_prep *p, const float *skin, ossa_bounds *b)
@@ -205,24 +243,52 @@ static void exact_frame(const ossa__bounds_prep *p, const float *skin, ossa_boun
     extent_finish(&e, b);
 }
 
-static void conservative_frame(const ossa__bounds_prep *p, const float *skin, ossa_bounds *b)
+/* Each joint's box moved by its model-space matrix: its axis-aligned box
+ * from the centre and the matrix's absolute values, its distances from the
+ * origin and the z axis at its eight corners. */
+static void conservative_frame(const ossa__bounds_prep *p, const float *world, ossa_bounds *b)
 {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     extent e;
     extent_reset(&e);
     for (uint32_t j = 0; j <= p->nj; j++) {
-        const float *bx = p->box + (size_t)j * 6;
-        if (bx[0] > bx[3]) continue; /* no vertex */
-        const float *mat = j < p->nj ? skin + 16 * (size_t)j : identity;
-        for (int corner = 0; corner < 8; corner++) {
-            float c[3] = {bx[(corner & 1) ? 3 : 0], bx[(corner & 2) ? 4 : 1],
-                          bx[(corner & 4) ? 5 : 2]};
-            double q[3];
-            transform_point(mat, c, q);
-            extent_add(&e, q);
+        const double *bx = p->box + (size_t)j * 6;
+        if (!(bx[3] >= 0)) continue; /* no vertex: the half-extent stayed -inf */
+        const float *m = j < p->nj ? world + 16 * (size_t)j : identity;
+        double c[3], axis[3][3];
+        for (int r = 0; r < 3; r++) {
+            c[r] = m[r] * bx[0] + m[4 + r] * bx[1] + m[8 + r] * bx[2] + m[12 + r];
+            for (int k = 0; k < 3; k++) axis[k][r] = m[4 * k + r] * bx[3 + k];
         }
+        for (int r = 0; r < 3; r++) {
+            double half = fabs(axis[0][r]) + fabs(axis[1][r]) + fabs(axis[2][r]);
+            double lo = c[r] - half, hi = c[r] + half;
+            e.min[r] = lo < e.min[r] ? lo : e.min[r];
+            e.max[r] = hi > e.max[r] ? hi : e.max[r];
+        }
+        /* The corners: c +- a0 +- a1 +- a2, from the four of the last two. */
+        double q[4][3];
+        for (int r = 0; r < 3; r++) {
+            double u = c[r] + axis[1][r], v = c[r] - axis[1][r];
+            q[0][r] = u + axis[2][r];
+            q[1][r] = u - axis[2][r];
+            q[2][r] = v + axis[2][r];
+            q[3][r] = v - axis[2][r];
+        }
+        double xy2 = e.xy2, r2 = e.r2;
+        for (int k = 0; k < 4; k++)
+            for (int sign = -1; sign <= 1; sign += 2) {
+                double x = q[k][0] + sign * axis[0][0], y = q[k][1] + sign * axis[0][1],
+                       z = q[k][2] + sign * axis[0][2];
+                double d2 = x * x + y * y;
+                xy2 = d2 > xy2 ? d2 : xy2;
+                d2 += z * z;
+                r2 = d2 > r2 ? d2 : r2;
+            }
+        e.xy2 = xy2;
+        e.r2 = r2;
     }
-    extent_finish(&e, b);
+    extent_finish_outward(&e, b);
 }
 
 void ossa__bounds_of_pose(const ossa__bounds_prep *p, const ossa_transform *local, float *scratch,
@@ -230,12 +296,13 @@ void ossa__bounds_of_pose(const ossa__bounds_prep *p, const ossa_transform *loca
 {
     float *world = scratch, *skin = scratch + 16 * ((size_t)p->nj + 1);
     ossa_local_to_model(p->model, local, (float(*)[16])world);
+    if (!p->exact) {
+        conservative_frame(p, world, out);
+        return;
+    }
     for (uint32_t j = 0; j < p->nj; j++)
         ossa__mat4_mul(world + 16 * j, p->inv_bind + 16 * j, skin + 16 * j);
-    if (p->exact)
-        exact_frame(p, skin, out);
-    else
-        conservative_frame(p, skin, out);
+    exact_frame(p, skin, out);
 }
 
 /* One worker's share of an animation's frames. */

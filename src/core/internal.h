@@ -87,7 +87,7 @@ typedef struct ossa__bounds_prep {
     bool exact;
     float *pos, *idx, *wgt; /* per vertex (EXACT only) */
     float *inv_bind;        /* 16 per joint */
-    float *box;             /* 6 per joint and one more (conservative only) */
+    double *box; /* per joint and one more: joint-space centre, half-extent (conservative) */
 } ossa__bounds_prep;
 ossa_status ossa__bounds_prepare(const ossa_model *model, ossa_bounds_mode mode,
                                  ossa__bounds_prep *prep, ossa_error *error);

@@ -408,7 +408,7 @@ typedef struct quantize_job {
     uint32_t nfc, workers;
     uint32_t *source;        /* per slot: joint * 10 + channel */
     float *offsets, *scales; /* per slot */
-    unsigned char *scratch;  /* per worker: nfc floats, nfc u16 */
+    unsigned char *scratch;  /* per worker: nfc floats, 10 floats per joint, nfc u16 */
     size_t stride;           /* bytes of scratch per worker */
 } quantize_job;
 
@@ -421,7 +421,8 @@ static void quantize_worker(void *ctx, uint32_t index)
     uint32_t first = (uint32_t)((uint64_t)total * index / job->workers);
     uint32_t end = (uint32_t)((uint64_t)total * (index + 1) / job->workers);
     float *values = (float *)(job->scratch + (size_t)index * job->stride);
-    uint16_t *samples = (uint16_t *)(values + nfc);
+    float *channels = values + nfc; /* 10 per joint */
+    uint16_t *samples = (uint16_t *)(channels + 10 * (size_t)m->num_joints);
     unsigned char *p = job->out + (size_t)first * nfc * 2;
     uint32_t base = 0; /* the first global frame of animation a */
     for (uint32_t a = 0; a < m->num_animations && base < end; a++) {
@@ -429,8 +430,14 @@ static void quantize_worker(void *ctx, uint32_t index)
         for (uint32_t f = first > base ? first - base : 0; f < an->num_frames && base + f < end;
              f++, p += (size_t)nfc * 2) {
             const ossa_transform *t = an->frames + (size_t)f * m->num_joints;
-            for (uint32_t i = 0; i < nfc; i++)
-                values[i] = channel(&t[job->source[i] / 10], (int)(job->source[i] % 10));
+            for (uint32_t j = 0; j < m->num_joints; j++) {
+                float *row = channels + 10 * (size_t)j;
+                float flip = t[j].rotation[3] > 0 ? -1.0f : 1.0f; /* §8.2: w <= 0 */
+                memcpy(row, t[j].translation, 3 * sizeof(float));
+                for (int k = 0; k < 4; k++) row[3 + k] = flip * t[j].rotation[k];
+                memcpy(row + 7, t[j].scale, 3 * sizeof(float));
+            }
+            for (uint32_t i = 0; i < nfc; i++) values[i] = channels[job->source[i]];
             quantize_frame(values, job->offsets, job->scales, nfc, samples, p);
         }
         base += an->num_frames;
@@ -465,7 +472,8 @@ static void write_animations(iqm_writer *w)
     /* Per output slot: where its value comes from, its offset and scale;
      * then per worker, a frame's values and samples. */
     const ossa_allocator *alloc = w->options->allocator;
-    size_t stride = ((size_t)nfc * (sizeof(float) + sizeof(uint16_t)) + 15) & ~(size_t)15;
+    size_t stride = ((size_t)nfc * (sizeof(float) + sizeof(uint16_t)) +
+                     (size_t)m->num_joints * 10 * sizeof(float) + 15) & ~(size_t)15;
     quantize_job job = {m, p, nfc, workers, NULL, NULL, NULL, NULL, stride};
     job.source = ossa__alloc(alloc, (size_t)nfc * sizeof *job.source);
     job.offsets = ossa__alloc(alloc, (size_t)nfc * 2 * sizeof *job.offsets);
