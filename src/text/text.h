@@ -20,6 +20,45 @@ const char *ossa__text_parse_float_slow(const char *start, const char *p, const 
                                        float *out);
 extern const float ossa__text_pow10f[11];
 
+/* Appends the run of decimal digits at p to *m (m = m * 10 + digit; it
+ * wraps past 19 digits, which callers count); returns the end of the run.
+ * Eight bytes at a time where they can be read as one little-endian word:
+ * the digits are told from other bytes by their nibbles and combined by
+ * three multiplications, without a branch per digit. */
+static inline const char *ossa__text_digits(const char *p, const char *end, uint64_t *m)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    static const uint64_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                      100000000};
+    while (end - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        /* Zero bytes exactly where x holds '0'..'9': high nibble 3, and
+         * low nibble + 6 still below 16. */
+        uint64_t other = ((x & 0xF0F0F0F0F0F0F0F0u) |
+                          (((x + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) ^
+                         0x3333333333333333u;
+        unsigned n = other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
+        if (n == 0) return p;
+        /* The n digits, moved up so that the bytes before them read as
+         * leading zeros, then pairs, quads and the eight combined. */
+        uint64_t v = (x & 0x0F0F0F0F0F0F0F0Fu) << (64 - 8 * n);
+        v = (v * 2561) >> 8;
+        v = ((v & 0x00FF00FF00FF00FFu) * 6553601) >> 16;
+        v = ((v & 0x0000FFFF0000FFFFu) * 42949672960001u) >> 32;
+        *m = *m * pow10[n] + v;
+        p += n;
+        if (n < 8) return p;
+    }
+#endif
+    unsigned d;
+    while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
+        *m = *m * 10 + d;
+        p++;
+    }
+    return p;
+}
+
 /* Parses the number token at p (strtod syntax in the C locale: optional
  * sign, digits with an optional '.', optional exponent; also inf, infinity
  * and nan) and rounds it correctly to float32, ties to even. The token
@@ -38,16 +77,14 @@ static inline const char *ossa__text_parse_float(const char *p, const char *end,
     const char *digits = p, *point = NULL;
     uint64_t m = 0;
     unsigned d;
+    /* The integer part is mostly a digit or two: a loop is quicker. */
     while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
         m = m * 10 + d;
         p++;
     }
     if (p < end && *p == '.') {
         point = ++p;
-        while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
-            m = m * 10 + d;
-            p++;
-        }
+        p = ossa__text_digits(p, end, &m);
     }
     size_t frac = point ? (size_t)(p - point) : 0;
     size_t count = (size_t)(p - digits) - (point ? 1 : 0);
