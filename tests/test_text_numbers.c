@@ -77,6 +77,27 @@ static void test_parse_float_strtof(void **state)
         buf[k] = 0;
         check_against_strtof(buf);
     }
+    /* Tokens inside a line: digits are read up to eight at a time, so the
+     * bytes after the token (a blank or newline, then more digits) must
+     * neither be taken nor change the value. */
+    for (int i = 0; i < 100000; i++) {
+        int n = 1 + (int)(rnd() % 24), point = (int)(rnd() % (uint64_t)(n + 1)), k = 0;
+        for (int d = 0; d < n; d++) {
+            if (d == point) buf[k++] = '.';
+            buf[k++] = (char)('0' + rnd() % 10);
+        }
+        int len = k;
+        buf[k++] = " \n\t"[rnd() % 3];
+        for (int extra = (int)(rnd() % 12); extra > 0; extra--) buf[k++] = (char)('0' + rnd() % 10);
+        buf[k] = 0;
+        float f = -1;
+        const char *end = ossa__text_parse_float(buf, buf + k, &f);
+        char token[64];
+        memcpy(token, buf, (size_t)len);
+        token[len] = 0;
+        if (end != buf + len) fail_msg("'%s': the token should end after %d bytes", buf, len);
+        same_float(f, strtof(token, NULL), token);
+    }
     /* Exact midpoints between neighbouring floats, and next to them. */
     for (int i = 0; i < 20000; i++) {
         float f = fabsf(random_float());
