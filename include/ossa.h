@@ -772,8 +772,9 @@ typedef struct ossa_write_options {
                           ossa_error *error);
     void *user;
     /* Threads that write (as ossa_load_options.threads): IQM quantizes
-     * poses and computes bounds in parallel. The bytes do not depend on it;
-     * allocations stay on the calling thread. */
+     * poses, computes bounds and adjacency in parallel. The bytes do not
+     * depend on it. With more than one, the allocator may be called from
+     * several threads at once: it must be thread-safe. */
     uint32_t threads;
 } ossa_write_options;
 

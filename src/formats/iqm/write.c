@@ -305,7 +305,8 @@ static ossa_status write_vertex_data(iqm_writer *w, const uint32_t *order, uint3
     return OSSA_OK;
 }
 
-static ossa_status write_geometry(iqm_writer *w)
+/* adj: the adjacency of every triangle (3 per triangle), computed before. */
+static ossa_status write_geometry(iqm_writer *w, const uint32_t *adj)
 {
     const ossa_model *m = w->model;
     const ossa_allocator *alloc = w->options->allocator;
@@ -358,16 +359,9 @@ static ossa_status write_geometry(iqm_writer *w)
         unsigned char *p = ossa__buf_push(w->out, (size_t)m->num_triangles * IQM_TRIANGLE_SIZE);
         for (uint32_t t = 0; p && t < m->num_triangles; t++)
             for (int k = 0; k < 3; k++) ossa__wr32(p + t * 12 + k * 4, m->triangles[t].v[k]);
-        uint32_t *adj = ossa__alloc(alloc, (size_t)m->num_triangles * 3 * sizeof *adj);
-        if (!adj) return ossa__fail_nomem(w->error);
-        if (ossa_model_compute_adjacency(m, adj, w->error) != OSSA_OK) {
-            ossa__free(alloc, adj, 0);
-            return OSSA_FAILED;
-        }
         set_header(w, IQM_H_OFS_ADJACENCY, here(w));
         p = ossa__buf_push(w->out, (size_t)m->num_triangles * 12);
         for (size_t i = 0; p && i < (size_t)m->num_triangles * 3; i++) ossa__wr32(p + i * 4, adj[i]);
-        ossa__free(alloc, adj, 0);
     }
     return OSSA_OK;
 }
@@ -697,6 +691,41 @@ static void collect_names(iqm_writer *w)
             strtab_add(&w->names, m->extras[i].key + strlen(IQM_EXTENSION_KEY));
 }
 
+/* What precedes the output: the quantization ranges and the adjacency,
+ * which need nothing of each other; with threads, side by side. */
+typedef struct prepare_job {
+    iqm_writer *w;
+    uint32_t *adj;
+    ossa_status setup, adjacency;
+    ossa_error adjacency_error;
+} prepare_job;
+
+static void prepare_worker(void *ctx, uint32_t index)
+{
+    prepare_job *job = ctx;
+    if (index == 0)
+        job->setup = job->w->write_poses ? quantize_setup(job->w) : OSSA_OK;
+    else if (job->adj)
+        job->adjacency = ossa_model_compute_adjacency(job->w->model, job->adj, &job->adjacency_error);
+}
+
+static ossa_status prepare(iqm_writer *w, uint32_t *adj)
+{
+    prepare_job job = {w, adj, OSSA_OK, OSSA_OK, {0}};
+    if (w->options->threads > 1 && w->write_poses && adj) {
+        ossa__parallel(2, prepare_worker, &job);
+    } else {
+        prepare_worker(&job, 0);
+        prepare_worker(&job, 1);
+    }
+    if (job.setup) return OSSA_FAILED;
+    if (job.adjacency) {
+        if (w->error) *w->error = job.adjacency_error;
+        return OSSA_FAILED;
+    }
+    return OSSA_OK;
+}
+
 ossa_status ossa__iqm_write(const ossa_model *model, const ossa_write_options *options,
                             ossa_buf *out, ossa_error *error)
 {
@@ -715,7 +744,11 @@ ossa_status ossa__iqm_write(const ossa_model *model, const ossa_write_options *o
     ossa_status st = OSSA_OK;
     if (!strtab_init(&w.names, options->allocator, expected)) st = ossa__fail_nomem(error);
     if (!st) collect_names(&w);
-    if (!st && w.write_poses) st = quantize_setup(&w);
+    uint32_t *adj = NULL;
+    if (!st && model->num_triangles &&
+        !(adj = ossa__alloc(options->allocator, (size_t)model->num_triangles * 3 * sizeof *adj)))
+        st = ossa__fail_nomem(error);
+    if (!st) st = prepare(&w, adj);
     if (!st) {
         size_t start = out->size;
         ossa__buf_push(out, IQM_HEADER_SIZE);
@@ -725,7 +758,7 @@ ossa_status ossa__iqm_write(const ossa_model *model, const ossa_write_options *o
             ossa__buf_pad(out, 4);
             set_header(&w, IQM_H_NUM_TEXT, here(&w) - w.header[IQM_H_OFS_TEXT / 4]);
         }
-        st = write_geometry(&w);
+        st = write_geometry(&w, adj);
         if (!st) {
             write_skeleton(&w);
             write_animations(&w);
@@ -747,6 +780,7 @@ ossa_status ossa__iqm_write(const ossa_model *model, const ossa_write_options *o
             for (int f = IQM_H_VERSION; f < IQM_HEADER_SIZE; f += 4) ossa__wr32(p + f, w.header[f / 4]);
         }
     }
+    ossa__free(options->allocator, adj, 0);
     strtab_release(&w.names);
     ossa__free(options->allocator, w.masks, 0);
     ossa__free(options->allocator, w.offsets, 0);
