@@ -912,12 +912,14 @@ bool ossa__iqe_sniff(const unsigned char *data, size_t size)
     return header((const char *)data, (const char *)data + n, &line) != NULL;
 }
 
-/* The commands of [p, end), each line counted in ps->line. Stops at a
- * `comment` command (the rest of the file is the comment). */
-static ossa_status parse_range(parser *ps, const char *p, const char *end)
+/* Moves *pp past blank and comment lines (each counted in ps->line) to the
+ * next command, whose word it gives (ps->word, ps->p after it; its length
+ * returned). 0 at the end of [*pp, end); then *cut is the comment line that
+ * ran to the end without a newline, if one did (else NULL). */
+static size_t next_command(parser *ps, const char **pp, const char *end, const char **cut)
 {
-    iqe_doc *d = ps->d;
-    ps->end = end;
+    const char *p = *pp;
+    *cut = NULL;
     while (p < end) {
         ps->line++;
         ps->line_start = p;
@@ -929,7 +931,7 @@ static ossa_status parse_range(parser *ps, const char *p, const char *end)
             if (p < end)
                 p++;
             else if (*at == '#')
-                unterminated(ps, at, p);
+                *cut = at;
             continue;
         }
         const char *w = p;
@@ -937,7 +939,23 @@ static ossa_status parse_range(parser *ps, const char *p, const char *end)
         size_t wl = (size_t)(p - w);
         ps->word = w;
         ps->word_len = wl > 40 ? 40 : (int)wl;
-        ps->p = p;
+        ps->p = *pp = p;
+        return wl;
+    }
+    *pp = p;
+    return 0;
+}
+
+/* The commands of [p, end), each line counted in ps->line. Stops at a
+ * `comment` command (the rest of the file is the comment). */
+static ossa_status parse_range(parser *ps, const char *p, const char *end)
+{
+    iqe_doc *d = ps->d;
+    ps->end = end;
+    const char *cut;
+    size_t wl;
+    while ((wl = next_command(ps, &p, end, &cut)) > 0) {
+        const char *w = ps->word;
         if (wl == 7 && memcmp(w, "comment", 7) == 0) {
             /* Everything after this line is the comment (§9). */
             p = line_end(p, end);
@@ -954,6 +972,7 @@ static ossa_status parse_range(parser *ps, const char *p, const char *end)
         else
             unterminated(ps, w, p);
     }
+    if (cut) unterminated(ps, cut, p);
     return OSSA_OK;
 }
 
@@ -1028,33 +1047,16 @@ static void share_parse(share *sh)
     d->anims.count = 1;
     d->pool.data[0] = 0;
     d->pool.count = 1;
-    const char *p = sh->start, *end = sh->end;
+    const char *p = sh->start, *end = sh->end, *cut;
     ps->end = end;
-    while (p < end) {
-        ps->line++;
-        ps->line_start = p;
-        while (p < end && ossa__text_blank(*p)) p++;
-        if (p == end) break;
-        if (*p == '\n' || *p == '#') {
-            const char *at = p;
-            p = line_end(p, end);
-            if (p < end)
-                p++;
-            else if (*at == '#')
-                return; /* the unterminated-line warning */
-            continue;
-        }
-        const char *w = p;
-        while (p < end && !ossa__text_blank(*p) && *p != '\n') p++;
-        size_t wl = (size_t)(p - w);
-        ps->word = w;
-        ps->word_len = wl > 40 ? 40 : (int)wl;
-        ps->p = p;
-        if (!share_command(ps, w, wl) || ps->aborted) return;
+    size_t wl;
+    while ((wl = next_command(ps, &p, end, &cut)) > 0) {
+        if (!share_command(ps, ps->word, wl) || ps->aborted) return;
         p = line_end(ps->p, end);
         if (p == end) return; /* the unterminated-line warning */
         p++;
     }
+    if (cut) return; /* the unterminated-line warning */
     sh->status = OSSA_OK;
 }
 
