@@ -405,6 +405,22 @@ static void test_threads_same_bytes(void **state)
         }
         ossa_free_buffer(one, NULL);
     }
+    /* A value that is not finite, late in the frames, is named the same
+     * way whatever the threads: its animation, frame and joint. */
+    ossa_animation *an = &m->animations[1];
+    uint32_t frame = an->num_frames - 3, joint = 5;
+    an->frames[(size_t)frame * m->num_joints + joint].scale[1] = INFINITY;
+    char expected[200];
+    snprintf(expected, sizeof expected, "animation '%s', frame %u, joint %u: value not finite",
+             an->name, frame, joint);
+    for (uint32_t threads = 1; threads <= 3; threads++) {
+        ossa_write_options o = {.format = OSSA_FORMAT_IQM, .threads = threads};
+        void *data;
+        size_t size;
+        assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_FAILED);
+        assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
+        assert_string_equal(err.message, expected);
+    }
     ossa_model_free(m);
     free(file);
 }

@@ -113,7 +113,7 @@ static float channel(const ossa_transform *t, int k)
     return t->scale[k - 7];
 }
 
-static ossa_status check_finite(iqm_writer *w)
+static ossa_status check_bind_finite(iqm_writer *w)
 {
     const ossa_model *m = w->model;
     for (uint32_t j = 0; j < m->num_joints; j++)
@@ -122,6 +122,13 @@ static ossa_status check_finite(iqm_writer *w)
                 return ossa__fail(w->error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                                   "joint %u '%s': the bind pose is not finite", j,
                                   m->joints[j].name);
+    return OSSA_OK;
+}
+
+/* Names the first value of the frames that is not finite. */
+static ossa_status check_frames_finite(iqm_writer *w)
+{
+    const ossa_model *m = w->model;
     for (uint32_t a = 0; a < m->num_animations; a++) {
         const ossa_animation *an = &m->animations[a];
         for (size_t i = 0; i < (size_t)an->num_frames * m->num_joints; i++)
@@ -154,6 +161,48 @@ static float stable_scale(float offset, float scale)
     return scale;
 }
 
+/* Every channel's smallest and largest value over a share of the frames
+ * (of every animation in order), and whether all are finite. */
+typedef struct ranges_job {
+    const ossa_model *model;
+    uint32_t workers, total;
+    float *lo, *hi;  /* per worker: 10 per joint */
+    float *nonzero;  /* per worker: the sum of every value times 0, NaN when one is not finite */
+} ranges_job;
+
+static void ranges_worker(void *ctx, uint32_t index)
+{
+    const ranges_job *job = ctx;
+    const ossa_model *m = job->model;
+    uint32_t nj = m->num_joints;
+    uint32_t first = (uint32_t)((uint64_t)job->total * index / job->workers);
+    uint32_t end = (uint32_t)((uint64_t)job->total * (index + 1) / job->workers);
+    float *lo = job->lo + (size_t)index * 10 * nj, *hi = job->hi + (size_t)index * 10 * nj;
+    float zero = 0;
+    bool started = false;
+    uint32_t base = 0;
+    for (uint32_t a = 0; a < m->num_animations && base < end; a++) {
+        const ossa_animation *an = &m->animations[a];
+        for (uint32_t f = first > base ? first - base : 0; f < an->num_frames && base + f < end;
+             f++, started = true) {
+            const ossa_transform *t = an->frames + (size_t)f * nj;
+            for (uint32_t j = 0; j < nj; j++) {
+                float row[10];
+                for (int k = 0; k < 10; k++) row[k] = channel(&t[j], k);
+                float *l = lo + 10 * (size_t)j, *h = hi + 10 * (size_t)j;
+                for (int k = 0; k < 10; k++) {
+                    float v = row[k];
+                    zero += v * 0.0f;
+                    l[k] = !started || v < l[k] ? v : l[k];
+                    h[k] = !started || v > h[k] ? v : h[k];
+                }
+            }
+        }
+        base += an->num_frames;
+    }
+    job->nonzero[index] = zero;
+}
+
 /* §8.1, bit for bit: ranges over every frame of every animation, each step
  * rounded to float32. */
 static ossa_status quantize_setup(iqm_writer *w)
@@ -161,26 +210,35 @@ static ossa_status quantize_setup(iqm_writer *w)
     const ossa_model *m = w->model;
     const ossa_allocator *alloc = w->options->allocator;
     uint32_t nj = m->num_joints;
+    ranges_job job = {m, ossa__workers(w->options->threads, w->num_frames, 64), w->num_frames,
+                      NULL, NULL, NULL};
     w->masks = ossa__alloc(alloc, (nj + 1) * sizeof *w->masks);
     w->offsets = ossa__alloc(alloc, (nj + 1) * sizeof *w->offsets);
     w->scales = ossa__alloc(alloc, (nj + 1) * sizeof *w->scales);
-    float(*hi)[10] = ossa__alloc(alloc, (nj + 1) * sizeof *hi);
-    if (!w->masks || !w->offsets || !w->scales || !hi) {
-        ossa__free(alloc, hi, 0);
+    job.lo = ossa__alloc(alloc, ((size_t)job.workers * 20 * nj + job.workers) * sizeof(float));
+    if (!w->masks || !w->offsets || !w->scales || !job.lo) {
+        ossa__free(alloc, job.lo, 0);
         return ossa__fail_nomem(w->error);
     }
-    bool first = true;
-    for (uint32_t a = 0; a < m->num_animations; a++) {
-        const ossa_animation *an = &m->animations[a];
-        for (uint32_t f = 0; f < an->num_frames; f++, first = false) {
-            const ossa_transform *t = an->frames + (size_t)f * nj;
-            for (uint32_t j = 0; j < nj; j++)
-                for (int k = 0; k < 10; k++) {
-                    float v = channel(&t[j], k);
-                    if (first || v < w->offsets[j][k]) w->offsets[j][k] = v;
-                    if (first || v > hi[j][k]) hi[j][k] = v;
-                }
+    job.hi = job.lo + (size_t)job.workers * 10 * nj;
+    job.nonzero = job.hi + (size_t)job.workers * 10 * nj;
+    bool first = w->num_frames == 0;
+    if (!first) ossa__parallel(job.workers, ranges_worker, &job);
+    for (uint32_t i = 0; !first && i < job.workers; i++)
+        if (job.nonzero[i] != 0) {
+            ossa__free(alloc, job.lo, 0);
+            return check_frames_finite(w);
         }
+    float(*hi)[10] = (float(*)[10])job.hi;
+    memcpy(w->offsets, job.lo, (size_t)nj * sizeof *w->offsets);
+    for (uint32_t i = 1; !first && i < job.workers; i++) {
+        const float *l = job.lo + (size_t)i * 10 * nj, *h = job.hi + (size_t)i * 10 * nj;
+        for (uint32_t j = 0; j < nj; j++)
+            for (int k = 0; k < 10; k++) {
+                float lv = l[10 * (size_t)j + (size_t)k], hv = h[10 * (size_t)j + (size_t)k];
+                if (lv < w->offsets[j][k]) w->offsets[j][k] = lv;
+                if (hv > hi[j][k]) hi[j][k] = hv;
+            }
     }
     uint32_t channels = 0;
     for (uint32_t j = 0; j < nj; j++) {
@@ -201,7 +259,7 @@ static ossa_status quantize_setup(iqm_writer *w)
             }
         }
     }
-    ossa__free(alloc, hi, 0);
+    ossa__free(alloc, job.lo, 0);
     set_header(w, IQM_H_NUM_FRAMECHANNELS, channels);
     return OSSA_OK;
 }
@@ -667,7 +725,7 @@ static ossa_status check_model(iqm_writer *w)
     if (frames > UINT32_MAX)
         return ossa__fail(w->error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET, "too many frames");
     w->num_frames = (uint32_t)frames;
-    return check_finite(w);
+    return check_bind_finite(w);
 }
 
 /* Every name goes into the text block before any section is written, so
