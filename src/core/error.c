@@ -117,6 +117,28 @@ void ossa__report(ossa_diagnostic_fn fn, void *user, ossa_severity severity, oss
     fn(user, &d);
 }
 
+void ossa__write_warn(const ossa_write_options *options, ossa_code code, const char *fmt, ...)
+{
+    if (!options || !options->diagnostic) return;
+    char msg[sizeof ((ossa_diagnostic *)0)->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ossa__report(options->diagnostic, options->user, OSSA_SEVERITY_WARNING, code, "%s", msg);
+}
+
+void ossa__write_note(const ossa_write_options *options, const char *fmt, ...)
+{
+    if (!options || !options->diagnostic) return;
+    char msg[sizeof ((ossa_diagnostic *)0)->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ossa__report(options->diagnostic, options->user, OSSA_SEVERITY_NOTE, OSSA_CODE_NONE, "%s", msg);
+}
+
 const char *ossa_code_name(ossa_code code)
 {
     switch (code) {

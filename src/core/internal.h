@@ -122,6 +122,11 @@ void ossa__warn(ossa_model *model, ossa_code code, uint64_t offset, uint32_t lin
  * the writers' and validation's way to report. */
 void ossa__report(ossa_diagnostic_fn fn, void *user, ossa_severity severity, ossa_code code,
                   const char *fmt, ...) OSSA_PRINTF(5, 6);
+/* A writer's warning (data it loses) or note, to the write options'
+ * diagnostic callback when one is set (options may be NULL). */
+void ossa__write_warn(const ossa_write_options *options, ossa_code code, const char *fmt, ...)
+    OSSA_PRINTF(3, 4);
+void ossa__write_note(const ossa_write_options *options, const char *fmt, ...) OSSA_PRINTF(2, 3);
 
 /* -- Little-endian access --------------------------------------------------- */
 

@@ -126,19 +126,6 @@ static void writer_init(writer *w, const ossa_model *m, const ossa_write_options
     w->at_line_start = true;
 }
 
-static void warnf(const ossa_write_options *opt, ossa_code code, const char *fmt, ...)
-    OSSA_PRINTF(3, 4);
-static void warnf(const ossa_write_options *opt, ossa_code code, const char *fmt, ...)
-{
-    if (!opt->diagnostic) return;
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    ossa__report(opt->diagnostic, opt->user, OSSA_SEVERITY_WARNING, code, "%s", msg);
-}
-
 /* -- Names ------------------------------------------------------------------- */
 
 /* Names the files can hold, one per joint: whitespace and control bytes
@@ -183,22 +170,22 @@ static char **joint_names(const ossa_model *m, const ossa_write_options *opt, bo
             }
             text[len] = 0;
             if (touched && !changed++)
-                warnf(opt, OSSA_WARNING_RENAMED, "joint %u '%s': whitespace or control characters in its name are "
+                ossa__write_warn(opt, OSSA_WARNING_RENAMED, "joint %u '%s': whitespace or control characters in its name are "
                            "written as '_'",
                       j, src);
         }
         for (int k = 0; ossa__ill_set_add(&set, names[j]); k++) {
             sprintf(text + len, k ? "_%u_%d" : "_%u", j, k);
             if (!renamed++)
-                warnf(opt, OSSA_WARNING_RENAMED, "joint %u: its name is taken by an earlier joint; written as '%s'", j,
+                ossa__write_warn(opt, OSSA_WARNING_RENAMED, "joint %u: its name is taken by an earlier joint; written as '%s'", j,
                       names[j]);
         }
         text += strlen(text) + 1;
     }
     ossa__free(opt->allocator, (void *)set.slot, 0);
-    if (unnamed) warnf(opt, OSSA_WARNING_RENAMED, "%u joints have no name: written as bone<index>", unnamed);
-    if (changed > 1) warnf(opt, OSSA_WARNING_RENAMED, "%u joint names had whitespace or control characters", changed);
-    if (renamed > 1) warnf(opt, OSSA_WARNING_RENAMED, "%u joint names were repeats and were renamed", renamed);
+    if (unnamed) ossa__write_warn(opt, OSSA_WARNING_RENAMED, "%u joints have no name: written as bone<index>", unnamed);
+    if (changed > 1) ossa__write_warn(opt, OSSA_WARNING_RENAMED, "%u joint names had whitespace or control characters", changed);
+    if (renamed > 1) ossa__write_warn(opt, OSSA_WARNING_RENAMED, "%u joint names were repeats and were renamed", renamed);
     return names;
 }
 
@@ -288,10 +275,10 @@ ossa_status ossa__ill_write_mesh(const ossa_model *m, const ossa_write_options *
     for (uint32_t i = 0; i < m->num_vertex_arrays; i++) {
         const ossa_vertex_array *a = &m->vertex_arrays[i];
         if (a->type == OSSA_VERTEX_CUSTOM && a != bit)
-            warnf(opt, OSSA_WARNING_DROPPED, "custom vertex array '%s' has no place in the file: not written", a->name);
+            ossa__write_warn(opt, OSSA_WARNING_DROPPED, "custom vertex array '%s' has no place in the file: not written", a->name);
     }
     if (m->num_meshes > 1)
-        warnf(opt, OSSA_WARNING_DROPPED, "%u meshes are written as one (the file holds one mesh)", m->num_meshes);
+        ossa__write_warn(opt, OSSA_WARNING_DROPPED, "%u meshes are written as one (the file holds one mesh)", m->num_meshes);
     /* The reader turns a mesh by Rx(-90) when its skeleton has a bone
      * named <MD5_Root> (docs/formats/ill.md §10): write it turned back so that reading
      * gives this model again. */
@@ -366,7 +353,7 @@ ossa_status ossa__ill_write_mesh(const ossa_model *m, const ossa_write_options *
         newline(&w);
     }
     if (cut)
-        warnf(opt, OSSA_WARNING_LIMITED, "%u vertices have more than 4 blend influences: the 4 largest are kept", cut);
+        ossa__write_warn(opt, OSSA_WARNING_LIMITED, "%u vertices have more than 4 blend influences: the 4 largest are kept", cut);
     /* ossa's front faces are clockwise, illEngine's counter-clockwise. */
     for (uint32_t t = 0; t < m->num_triangles; t++) {
         const uint32_t *v = m->triangles[t].v;
@@ -440,12 +427,12 @@ static ossa_status write_anim(const ossa_model *m, const ossa_write_options *opt
     if (!names) return OSSA_FAILED;
     float rate = a->framerate;
     if (!(rate > 0) || !isfinite(rate)) {
-        warnf(opt, OSSA_WARNING_REPAIRED, "animation '%s': no frame rate; written as %g", a->name,
+        ossa__write_warn(opt, OSSA_WARNING_REPAIRED, "animation '%s': no frame rate; written as %g", a->name,
               (double)OSSA_DEFAULT_FRAMERATE);
         rate = OSSA_DEFAULT_FRAMERATE;
     }
     uint32_t frames = a->num_frames;
-    if (!frames) warnf(opt, OSSA_WARNING_REPAIRED, "animation '%s' has no frames: the bind pose is written as one", a->name);
+    if (!frames) ossa__write_warn(opt, OSSA_WARNING_REPAIRED, "animation '%s' has no frames: the bind pose is written as one", a->name);
     /* Bones whose channels the animation does not drive keep their bind
      * pose when read: they are left out. */
     uint32_t bones = 0;
@@ -484,7 +471,7 @@ ossa_status ossa__ill_write_anim(const ossa_model *m, const ossa_write_options *
                                  ossa_error *error)
 {
     if (m->num_animations > 1)
-        warnf(opt, OSSA_WARNING_DROPPED, "the file holds one animation: '%s' is written, %u others are not "
+        ossa__write_warn(opt, OSSA_WARNING_DROPPED, "the file holds one animation: '%s' is written, %u others are not "
                    "(write a .illmesh to get every animation)",
               opt->animation < m->num_animations ? m->animations[opt->animation].name : "",
               m->num_animations - 1);

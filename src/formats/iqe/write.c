@@ -32,19 +32,6 @@ typedef struct writer {
     const ossa_vertex_array *slot[IQE_NUM_SLOTS];
 } writer;
 
-/* Reports a loss of data through the options' warn callback, if any. */
-static void warn(const writer *w, ossa_code code, const char *fmt, ...) OSSA_PRINTF(3, 4);
-static void warn(const writer *w, ossa_code code, const char *fmt, ...)
-{
-    if (!w->options->diagnostic) return;
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    ossa__report(w->options->diagnostic, w->options->user, OSSA_SEVERITY_WARNING, code, "%s", msg);
-}
-
 static void flush(writer *w)
 {
     ossa__buf_append(w->out, w->line, w->n);
@@ -318,13 +305,13 @@ static ossa_status write_geometry(writer *w)
     const ossa_model *m = w->m;
     if (!w->slot[OSSA_VERTEX_POSITION]) {
         if (m->num_triangles)
-            warn(w, OSSA_WARNING_DROPPED, "the model has %u triangles but no positions: IQE cannot hold them",
+            ossa__write_warn(w->options, OSSA_WARNING_DROPPED, "the model has %u triangles but no positions: IQE cannot hold them",
                  m->num_triangles);
         return OSSA_OK;
     }
     if (!m->num_triangles) {
         if (m->num_vertices)
-            warn(w, OSSA_WARNING_DROPPED, "%u vertices without triangles are not written (IQE keeps only vertices "
+            ossa__write_warn(w->options, OSSA_WARNING_DROPPED, "%u vertices without triangles are not written (IQE keeps only vertices "
                     "that faces use)",
                  m->num_vertices);
         return OSSA_OK;
@@ -358,7 +345,7 @@ static ossa_status write_geometry(writer *w)
         uint32_t unused = 0;
         for (size_t v = 0; v < nv; v++) unused += g.stamp[v] == UINT32_MAX;
         if (unused)
-            warn(w, OSSA_WARNING_DROPPED, "%u vertices that no triangle uses are not written (IQE keeps only vertices "
+            ossa__write_warn(w->options, OSSA_WARNING_DROPPED, "%u vertices that no triangle uses are not written (IQE keeps only vertices "
                     "that faces use)",
                  unused);
     }
@@ -409,7 +396,7 @@ ossa_status ossa__iqe_write(const ossa_model *model, const ossa_write_options *o
     write_animations(&w);
     flush(&w);
     if (w.renamed)
-        warn(&w, OSSA_WARNING_RENAMED, "%u names held '\"' or line breaks, which IQE names cannot: written as ' and spaces",
+        ossa__write_warn(w.options, OSSA_WARNING_RENAMED, "%u names held '\"' or line breaks, which IQE names cannot: written as ' and spaces",
              w.renamed);
     if (model->comment_size) {
         ossa__buf_append(out, "comment\n", 8);

@@ -156,7 +156,7 @@ static ossa_status write_files(const ossa_model *model, const char *path,
         if (i) {
             const ossa_animation *an = &model->animations[i - 1];
             if (!an->num_frames) {
-                ossa__md5_write_warn(options, OSSA_WARNING_DROPPED,
+                ossa__write_warn(options, OSSA_WARNING_DROPPED,
                                      "animation '%s' has no frames and is not written", an->name);
                 continue;
             }

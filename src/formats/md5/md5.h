@@ -69,8 +69,6 @@ void ossa__md5_skeleton_free(md5_skeleton *s);
 ossa_status ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float *out,
                             md5_stretch *stretch, ossa_error *error);
 /* A warning for the write options' diagnostic callback. */
-void ossa__md5_write_warn(const ossa_write_options *options, ossa_code code, const char *fmt, ...)
-    OSSA_PRINTF(3, 4);
 /* Numbers as id's exporter writes them (§11): never an exponent or '+'.
  * The shortest decimal that reads back exactly when it has at most 10
  * digits after the point, else the value rounded to 10 decimals; "-0"

@@ -23,17 +23,6 @@
 #define SCALE_TOLERANCE 1e-5
 #define ORIGIN_TOLERANCE 1e-5
 
-void ossa__md5_write_warn(const ossa_write_options *options, ossa_code code, const char *fmt, ...)
-{
-    if (!options->diagnostic) return;
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    ossa__report(options->diagnostic, options->user, OSSA_SEVERITY_WARNING, code, "%s", msg);
-}
-
 /* -- Text -- */
 
 void ossa__md5_out_float(ossa_text_out *o, float f)
@@ -261,7 +250,7 @@ static ossa_status make_names(md5_skeleton *s, ossa_error *error)
     }
     ossa__temp_free(m, slot);
     if (changed)
-        ossa__md5_write_warn(s->options, OSSA_WARNING_RENAMED,
+        ossa__write_warn(s->options, OSSA_WARNING_RENAMED,
                              "%u joint names were made writable and unique (first: joint %u "
                              "'%s')",
                              changed, first, m->joints[first].name);

@@ -79,7 +79,7 @@ static ossa_status frame_bounds(const md5_skeleton *s, uint32_t a, const float *
     for (uint32_t f = 0; f < frames; f++)
         joint_box(s, poses + (size_t)f * s->num_joints * 6, world, &out[f]);
     ossa__temp_free(m, world);
-    ossa__md5_write_warn(s->options, OSSA_WARNING_DROPPED,
+    ossa__write_warn(s->options, OSSA_WARNING_DROPPED,
                          "animation '%s': no mesh, so its bounds are the box of the joints",
                          an->name);
     return OSSA_OK;
@@ -116,7 +116,7 @@ static ossa_status write_text(const md5_skeleton *s, uint32_t a, const float *po
         an->framerate > 0 && isfinite(an->framerate) ? an->framerate : OSSA_DEFAULT_FRAMERATE;
     long rate = lroundf(fps < 1 ? 1 : fps > 1e6f ? 1e6f : fps);
     if (fabsf((float)rate - fps) > 1e-3f)
-        ossa__md5_write_warn(s->options, OSSA_WARNING_DROPPED,
+        ossa__write_warn(s->options, OSSA_WARNING_DROPPED,
                              "animation '%s': %g frames per second written as %ld (frameRate is "
                              "an integer)",
                              an->name, fps, rate);
@@ -214,7 +214,7 @@ ossa_status ossa__md5_write_anim_text(const md5_skeleton *s, uint32_t a, ossa_bu
     for (uint32_t f = 0; f < an->num_frames && !st; f++)
         st = ossa__md5_frame(s, a, f, poses + f * per, &stretch, error);
     if (!st && stretch.amount > 1e-5)
-        ossa__md5_write_warn(s->options, OSSA_WARNING_DROPPED,
+        ossa__write_warn(s->options, OSSA_WARNING_DROPPED,
                              "animation '%s': MD5 stores no scale; joint %u '%s' is scaled against "
                              "its bind pose (by up to %.3g%%, frame %u): joints keep their places "
                              "and rotations, skinned vertices lose the scaling",

@@ -88,7 +88,7 @@ static void warn_dropped(const mesh_writer *w)
         snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", lost[i].name);
     }
     if (list[0])
-        ossa__md5_write_warn(w->s->options, OSSA_WARNING_DROPPED,
+        ossa__write_warn(w->s->options, OSSA_WARNING_DROPPED,
                              "MD5 stores positions, texture coordinates and weights only: %s "
                              "dropped",
                              list);
@@ -341,12 +341,12 @@ ossa_status ossa__md5_write_mesh_text(const md5_skeleton *s, ossa_buf *out, ossa
     if (!st) {
         warn_dropped(&w);
         if (empty)
-            ossa__md5_write_warn(s->options, OSSA_WARNING_DROPPED,
+            ossa__write_warn(s->options, OSSA_WARNING_DROPPED,
                                  "%u meshes without triangles are not written (MD5 mesh blocks "
                                  "need triangles)",
                                  empty);
         if (w.bad_influences)
-            ossa__md5_write_warn(s->options, OSSA_WARNING_DROPPED,
+            ossa__write_warn(s->options, OSSA_WARNING_DROPPED,
                                  "%u blend influences name no joint and are dropped",
                                  w.bad_influences);
     }

@@ -20,19 +20,6 @@
 #include <math.h>
 #include <stdio.h>
 
-static void warn(const ossa_write_options *o, ossa_code code, const char *fmt, ...)
-    OSSA_PRINTF(3, 4);
-static void warn(const ossa_write_options *o, ossa_code code, const char *fmt, ...)
-{
-    if (!o->diagnostic) return;
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    ossa__report(o->diagnostic, o->user, OSSA_SEVERITY_WARNING, code, "%s", msg);
-}
-
 /* OBJ coordinates of an ossa vector: the inverse of the reader's map. */
 static void unmap_axes(const ossa_write_options *o, const float *in, float *out)
 {
@@ -233,16 +220,16 @@ static ossa_status write_obj(const ossa_model *m, const ossa_write_options *o, c
     ossa__temp_free(m, nrm);
     if (st) return st;
     if (report_unheld && (m->num_joints || m->num_animations))
-        warn(o, OSSA_WARNING_DROPPED,
+        ossa__write_warn(o, OSSA_WARNING_DROPPED,
              "OBJ holds static meshes: %u joints, the blend data and %u animations are not written%s",
              m->num_joints, m->num_animations,
              (o->flags & OSSA_WRITE_POSED) ? " (the mesh is posed)" : "");
-    if (alpha) warn(o, OSSA_WARNING_DROPPED, "%llu vertex colours lose their alpha", (unsigned long long)alpha);
+    if (alpha) ossa__write_warn(o, OSSA_WARNING_DROPPED, "%llu vertex colours lose their alpha", (unsigned long long)alpha);
     if (bad_uv)
-        warn(o, OSSA_WARNING_REPAIRED, "%llu texture coordinates are not finite: written as 0",
+        ossa__write_warn(o, OSSA_WARNING_REPAIRED, "%llu texture coordinates are not finite: written as 0",
              (unsigned long long)bad_uv);
     if (renamed)
-        warn(o, OSSA_WARNING_RENAMED,
+        ossa__write_warn(o, OSSA_WARNING_RENAMED,
              "%u mesh or material names hold line breaks or '#': written with ' ' and '_'",
              renamed);
     return OSSA_OK;

@@ -41,18 +41,6 @@ typedef struct smd_writer {
     bool root_only; /* a model without joints: one bone "root" */
 } smd_writer;
 
-static void warn(const smd_writer *w, ossa_code code, const char *fmt, ...) OSSA_PRINTF(3, 4);
-static void warn(const smd_writer *w, ossa_code code, const char *fmt, ...)
-{
-    if (!w->options->diagnostic) return;
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    ossa__report(w->options->diagnostic, w->options->user, OSSA_SEVERITY_WARNING, code, "%s", msg);
-}
-
 /* -- Names -- */
 
 /* Quoted names cannot hold '"' or line breaks; empty names cannot bind
@@ -105,7 +93,7 @@ static ossa_status make_names(smd_writer *w)
     }
     ossa__temp_free(m, buf);
     if (!st && renamed)
-        warn(w, OSSA_WARNING_RENAMED,
+        ossa__write_warn(w->options, OSSA_WARNING_RENAMED,
              "%u joint names changed to be quoted, unique and non-empty (first: joint %u)", renamed,
              first);
     return st;
@@ -398,31 +386,31 @@ static ossa_status put_triangles(smd_writer *w, ossa_text_out *o)
     ossa__temp_free(m, links);
     if (st) return st;
     if (renamed)
-        warn(w, OSSA_WARNING_RENAMED,
+        ossa__write_warn(w->options, OSSA_WARNING_RENAMED,
              "%u triangles' material names changed (blanks to '_', at most %d characters, never "
              "'end' or a comment)",
              renamed, SMD_MAX_MATERIAL);
     if (bad_vertices)
-        warn(w, OSSA_WARNING_DROPPED, "%u triangles name vertices that do not exist: dropped",
+        ossa__write_warn(w->options, OSSA_WARNING_DROPPED, "%u triangles name vertices that do not exist: dropped",
              bad_vertices);
     if (s.bad_index)
-        warn(w, OSSA_WARNING_DROPPED, "%llu blend influences name no joint: dropped",
+        ossa__write_warn(w->options, OSSA_WARNING_DROPPED, "%llu blend influences name no joint: dropped",
              (unsigned long long)s.bad_index);
     if (s.unweighted)
-        warn(w, OSSA_WARNING_REPAIRED,
+        ossa__write_warn(w->options, OSSA_WARNING_REPAIRED,
              "%llu triangle corners have no blend weight: they are bound to joint 0",
              (unsigned long long)s.unweighted);
     if (s.over_four)
-        warn(w, OSSA_WARNING_LIMITED,
+        ossa__write_warn(w->options, OSSA_WARNING_LIMITED,
              "%llu triangle corners have more than %d influences: the largest %d are written",
              (unsigned long long)s.over_four, SMD_MAX_LINKS, SMD_MAX_LINKS);
     if (s.over_three)
-        warn(w, OSSA_WARNING_LIMITED,
+        ossa__write_warn(w->options, OSSA_WARNING_LIMITED,
              "%llu triangle corners have more than 3 influences: the Source SDK 2013 studiomdl "
              "keeps the 3 largest",
              (unsigned long long)s.over_three);
     if (s.below_005)
-        warn(w, OSSA_WARNING_LIMITED,
+        ossa__write_warn(w->options, OSSA_WARNING_LIMITED,
              "%llu influences weigh less than 0.05: the Source SDK 2013 studiomdl drops them",
              (unsigned long long)s.below_005);
     return OSSA_OK;
@@ -460,7 +448,7 @@ static ossa_status write_animation(smd_writer *w, uint32_t index, ossa_buf *out)
     char where[300];
     snprintf(where, sizeof where, "animation '%s'", a->name);
     if (!a->num_frames)
-        warn(w, OSSA_WARNING_REPAIRED,
+        ossa__write_warn(w->options, OSSA_WARNING_REPAIRED,
              "animation '%s' has no frames: its file holds the bind pose as frame 0", a->name);
     uint32_t frames = a->num_frames ? a->num_frames : 1;
     for (uint32_t f = 0; f < frames && !st; f++) {
@@ -478,7 +466,7 @@ static ossa_status write_animation(smd_writer *w, uint32_t index, ossa_buf *out)
     ossa__out_str(&o, "end\n");
     ossa__out_flush(&o);
     if (!st && a->framerate > 0 && a->framerate != OSSA_DEFAULT_FRAMERATE)
-        warn(w, OSSA_WARNING_DROPPED,
+        ossa__write_warn(w->options, OSSA_WARNING_DROPPED,
              "animation '%s' plays at %g fps: SMD stores no rate (give it to $sequence in the QC)",
              a->name, (double)a->framerate);
     return st;
@@ -498,7 +486,7 @@ static ossa_status begin(smd_writer *w, const ossa_model *m, const ossa_write_op
                           "animation %u does not exist (the model has %u)", options->animation,
                           m->num_animations);
     if (w->num_bones > 128)
-        warn(w, OSSA_WARNING_LIMITED,
+        ossa__write_warn(w->options, OSSA_WARNING_LIMITED,
              "%u bones: the Source SDK 2013 studiomdl accepts 128 (later branches 256)",
              w->num_bones);
     return make_names(w);
@@ -578,7 +566,7 @@ ossa_status ossa__smd_write_files(const ossa_model *m, const char *path,
             anims[num_anims++] = a;
             continue;
         }
-        warn(&w, OSSA_WARNING_DROPPED,
+        ossa__write_warn(w.options, OSSA_WARNING_DROPPED,
              "animation '%s' is not written: it scales joint '%s' (%g at frame %u), and SMD "
              "stores no scale",
              m->animations[a].name, ossa__intern_str(&w.names, joint), (double)scale, frame);

@@ -569,13 +569,13 @@ static void check_dropped(const ossa_model *m, const ossa_animation *a,
     }
     char label[300];
     if (moved)
-        ossa__sotc_warn(options, OSSA_WARNING_DROPPED,
+        ossa__write_warn(options, OSSA_WARNING_DROPPED,
                         "translation animation of %u joint%s dropped (first: %s): .anb holds "
                         "rotations only, translations come from the skeleton",
                         moved, moved == 1 ? "" : "s",
                         joint_label(m, first_moved, label, sizeof label));
     if (scaled)
-        ossa__sotc_warn(options, OSSA_WARNING_DROPPED,
+        ossa__write_warn(options, OSSA_WARNING_DROPPED,
                         "scale animation of %u joint%s dropped (first: %s): .anb holds rotations "
                         "only",
                         scaled, scaled == 1 ? "" : "s",
@@ -648,7 +648,7 @@ ossa_status ossa__anb_write(const ossa_model *m, const ossa_write_options *optio
             worst_joint = j;
         }
         if (best.error > ANB_REPORT_ERROR)
-            ossa__sotc_warn(options, OSSA_WARNING_DROPPED,
+            ossa__write_warn(options, OSSA_WARNING_DROPPED,
                             "%s: rotation error up to %.3f degrees after quantization (flag %u)",
                             joint_label(m, j, label, sizeof label), best.error * 180 / ANB_PI,
                             best.flag);
@@ -683,12 +683,12 @@ ossa_status ossa__anb_write(const ossa_model *m, const ossa_write_options *optio
     }
     if (!st) {
         if (m->num_animations > 1)
-            ossa__sotc_warn(options, OSSA_WARNING_DROPPED,
+            ossa__write_warn(options, OSSA_WARNING_DROPPED,
                             "the file holds one animation: '%s' (%u of %u) is written, %u "
                             "other%s not",
                             a->name, options->animation, m->num_animations,
                             m->num_animations - 1, m->num_animations == 2 ? " is" : "s are");
-        ossa__sotc_info(options,
+        ossa__write_note(options,
                         "%u frames, %u bones: flag 0 x%u, flags 3-6 x%u, flag 12 x%u, flag 13 "
                         "x%u; largest rotation error %.4f degrees (%s)",
                         frames, n, count[0], count[3] + count[4] + count[5] + count[6], count[12],

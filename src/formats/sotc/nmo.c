@@ -766,12 +766,12 @@ ossa_status ossa__nmo_write(const ossa_model *m, const ossa_write_options *optio
         st = ossa__xff_write(r, h, 1, out, error);
     }
     if (!st && w.truncated_skin)
-        ossa__sotc_warn(options, OSSA_WARNING_LIMITED,
+        ossa__write_warn(options, OSSA_WARNING_LIMITED,
                         "%u vertices have more than 3 influences: the 3 largest are kept, "
                         "rescaled",
                         w.truncated_skin);
     if (!st && !w.col)
-        ossa__sotc_info(options, "no vertex colours: 0x80 (the PS2's 1.0) written");
+        ossa__write_note(options, "no vertex colours: 0x80 (the PS2's 1.0) written");
     ossa__free(options->allocator, textures, (size_t)num_meshes * sizeof *textures);
     ossa__free(options->allocator, tex_of, (size_t)num_meshes * sizeof *tex_of);
     for (size_t i = 0; i < 2; i++) ossa__buf_release(bufs[i]);

@@ -193,7 +193,7 @@ ossa_status ossa__skb_write(const ossa_model *m, const ossa_write_options *optio
     uint32_t opt_count = 0;
     size_t opt_names = 0;
     if (opt && !opt_blob_ok(opt, &opt_count, &opt_names)) {
-        ossa__sotc_warn(options, OSSA_WARNING_DROPPED, "the model's opt-bone data is malformed: opt bones not written");
+        ossa__write_warn(options, OSSA_WARNING_DROPPED, "the model's opt-bone data is malformed: opt bones not written");
         opt = NULL;
         opt_count = 0;
     }
@@ -204,7 +204,7 @@ ossa_status ossa__skb_write(const ossa_model *m, const ossa_write_options *optio
         const float *s = m->joints[j].bind.scale;
         if (fabsf(s[0] - 1) > 1e-6f || fabsf(s[1] - 1) > 1e-6f || fabsf(s[2] - 1) > 1e-6f) {
             if (!scaled)
-                ossa__sotc_warn(options, OSSA_WARNING_DROPPED,
+                ossa__write_warn(options, OSSA_WARNING_DROPPED,
                                 "joint %u '%s': bind scale (%g, %g, %g) dropped: .skb bones have "
                                 "no scale",
                                 j, m->joints[j].name, s[0], s[1], s[2]);
@@ -212,7 +212,7 @@ ossa_status ossa__skb_write(const ossa_model *m, const ossa_write_options *optio
         }
     }
     if (scaled > 1)
-        ossa__sotc_warn(options, OSSA_WARNING_DROPPED, "%u joints in all have a bind scale that is dropped", scaled);
+        ossa__write_warn(options, OSSA_WARNING_DROPPED, "%u joints in all have a bind scale that is dropped", scaled);
 
     sotc_rodata r;
     ossa__ro_init(&r, options->allocator);

@@ -107,11 +107,6 @@ static inline void sotc_quat_to_model(const float stored[4], float out[4])
     out[3] = stored[3];
 }
 
-/* Passes a writer's message to options->warn / options->info, if set. */
-void ossa__sotc_warn(const ossa_write_options *options, ossa_code code, const char *fmt, ...)
-    OSSA_PRINTF(3, 4);
-void ossa__sotc_info(const ossa_write_options *options, const char *fmt, ...) OSSA_PRINTF(2, 3);
-
 /* -- .anb rotation encodings (docs/formats/sotc.md §3) -- */
 
 /* Descriptor sizes by flag; 0 for an unknown flag. */

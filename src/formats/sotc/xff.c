@@ -257,26 +257,3 @@ ossa_status ossa__xff_write(const sotc_rodata *r, uint32_t entry, uint32_t speci
     }
     return OSSA_OK;
 }
-
-void ossa__sotc_warn(const ossa_write_options *options, ossa_code code, const char *fmt, ...)
-{
-    if (!options || !options->diagnostic) return;
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    ossa__report(options->diagnostic, options->user, OSSA_SEVERITY_WARNING, code, "%s", msg);
-}
-
-void ossa__sotc_info(const ossa_write_options *options, const char *fmt, ...)
-{
-    if (!options || !options->diagnostic) return;
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    ossa__report(options->diagnostic, options->user, OSSA_SEVERITY_NOTE, OSSA_CODE_NONE, "%s",
-                 msg);
-}
