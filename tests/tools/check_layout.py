@@ -102,6 +102,9 @@ if build:
             continue
         obj = os.path.join(objdir, os.path.relpath(path, src) + ".o")
         if not os.path.exists(obj):
+            # A partial build would silently skip the call check.
+            problems.append("%s: no object in %s (build the ossa_objects target)"
+                            % (os.path.relpath(path, root), build))
             continue
         out = subprocess.run(["nm", obj], capture_output=True, text=True).stdout
         for line in out.splitlines():
