@@ -318,8 +318,8 @@ static void bounds_worker(void *ctx, uint32_t index)
 {
     const bounds_job *job = ctx;
     uint32_t nj = job->prep->nj, frames = job->animation->num_frames;
-    uint32_t first = (uint32_t)((uint64_t)frames * index / job->workers);
-    uint32_t end = (uint32_t)((uint64_t)frames * (index + 1) / job->workers);
+    uint32_t first, end;
+    ossa__share(frames, job->workers, index, &first, &end);
     float *scratch = job->scratch + (size_t)index * ossa__bounds_scratch_floats(job->prep);
     for (uint32_t f = first; f < end; f++)
         ossa__bounds_of_pose(job->prep, job->animation->frames + (size_t)f * nj, scratch,

@@ -49,6 +49,14 @@ void ossa__parallel(uint32_t count, void (*fn)(void *ctx, uint32_t index), void 
 /* How many workers share `items` (0 threads = 1, at most 64), at least
  * `per_worker` items each. */
 uint32_t ossa__workers(uint32_t threads, uint64_t items, uint64_t per_worker);
+/* Worker `index`'s share [*first, *end) of `count` items split evenly among
+ * `workers`. */
+static inline void ossa__share(uint32_t count, uint32_t workers, uint32_t index, uint32_t *first,
+                               uint32_t *end)
+{
+    *first = (uint32_t)((uint64_t)count * index / workers);
+    *end = (uint32_t)((uint64_t)count * (index + 1) / workers);
+}
 
 void ossa__arena_init(ossa_arena *arena, const ossa_allocator *allocator);
 void ossa__arena_release(ossa_arena *arena);

@@ -113,6 +113,31 @@ static float channel(const ossa_transform *t, int k)
     return t->scale[k - 7];
 }
 
+/* All ten channel values of a pose, as channel() gives them. */
+static void channel_row(const ossa_transform *t, float row[10])
+{
+    float flip = t->rotation[3] > 0 ? -1.0f : 1.0f; /* x * -1 and x * 1 are exact */
+    memcpy(row, t->translation, 3 * sizeof(float));
+    for (int k = 0; k < 4; k++) row[3 + k] = flip * t->rotation[k];
+    memcpy(row + 7, t->scale, 3 * sizeof(float));
+}
+
+/* The frames of every animation in order (the file's frame strip), walked
+ * forward from any frame. */
+typedef struct strip_walk {
+    const ossa_model *model;
+    uint32_t animation, base; /* base: the strip index of the animation's first frame */
+} strip_walk;
+
+/* The poses of strip frame g; g must not decrease from one call to the next. */
+static const ossa_transform *strip_frame(strip_walk *s, uint32_t g)
+{
+    const ossa_model *m = s->model;
+    while (g - s->base >= m->animations[s->animation].num_frames)
+        s->base += m->animations[s->animation++].num_frames;
+    return m->animations[s->animation].frames + (size_t)(g - s->base) * m->num_joints;
+}
+
 static ossa_status check_bind_finite(iqm_writer *w)
 {
     const ossa_model *m = w->model;
@@ -175,30 +200,24 @@ static void ranges_worker(void *ctx, uint32_t index)
     const ranges_job *job = ctx;
     const ossa_model *m = job->model;
     uint32_t nj = m->num_joints;
-    uint32_t first = (uint32_t)((uint64_t)job->total * index / job->workers);
-    uint32_t end = (uint32_t)((uint64_t)job->total * (index + 1) / job->workers);
+    uint32_t first, end;
+    ossa__share(job->total, job->workers, index, &first, &end);
     float *lo = job->lo + (size_t)index * 10 * nj, *hi = job->hi + (size_t)index * 10 * nj;
     float zero = 0;
-    bool started = false;
-    uint32_t base = 0;
-    for (uint32_t a = 0; a < m->num_animations && base < end; a++) {
-        const ossa_animation *an = &m->animations[a];
-        for (uint32_t f = first > base ? first - base : 0; f < an->num_frames && base + f < end;
-             f++, started = true) {
-            const ossa_transform *t = an->frames + (size_t)f * nj;
-            for (uint32_t j = 0; j < nj; j++) {
-                float row[10];
-                for (int k = 0; k < 10; k++) row[k] = channel(&t[j], k);
-                float *l = lo + 10 * (size_t)j, *h = hi + 10 * (size_t)j;
-                for (int k = 0; k < 10; k++) {
-                    float v = row[k];
-                    zero += v * 0.0f;
-                    l[k] = !started || v < l[k] ? v : l[k];
-                    h[k] = !started || v > h[k] ? v : h[k];
-                }
+    strip_walk walk = {m, 0, 0};
+    for (uint32_t g = first; g < end; g++) {
+        const ossa_transform *t = strip_frame(&walk, g);
+        for (uint32_t j = 0; j < nj; j++) {
+            float row[10];
+            channel_row(&t[j], row);
+            float *l = lo + 10 * (size_t)j, *h = hi + 10 * (size_t)j;
+            for (int k = 0; k < 10; k++) {
+                float v = row[k];
+                zero += v * 0.0f;
+                l[k] = g == first || v < l[k] ? v : l[k];
+                h[k] = g == first || v > h[k] ? v : h[k];
             }
         }
-        base += an->num_frames;
     }
     job->nonzero[index] = zero;
 }
@@ -457,7 +476,7 @@ static void write_skeleton(iqm_writer *w)
 typedef struct quantize_job {
     const ossa_model *model;
     unsigned char *out; /* the first frame's samples */
-    uint32_t nfc, workers;
+    uint32_t nfc, workers, total; /* total: frames of every animation */
     uint32_t *source;        /* per slot: joint * 10 + channel */
     float *offsets, *scales; /* per slot */
     unsigned char *scratch;  /* per worker: nfc floats, 10 floats per joint, nfc u16 */
@@ -468,31 +487,18 @@ static void quantize_worker(void *ctx, uint32_t index)
 {
     const quantize_job *job = ctx;
     const ossa_model *m = job->model;
-    uint32_t nfc = job->nfc, total = 0;
-    for (uint32_t a = 0; a < m->num_animations; a++) total += m->animations[a].num_frames;
-    uint32_t first = (uint32_t)((uint64_t)total * index / job->workers);
-    uint32_t end = (uint32_t)((uint64_t)total * (index + 1) / job->workers);
+    uint32_t nfc = job->nfc, first, end;
+    ossa__share(job->total, job->workers, index, &first, &end);
     float *values = (float *)(job->scratch + (size_t)index * job->stride);
     float *channels = values + nfc; /* 10 per joint */
     uint16_t *samples = (uint16_t *)(channels + 10 * (size_t)m->num_joints);
-    unsigned char *p = job->out + (size_t)first * nfc * 2;
-    uint32_t base = 0; /* the first global frame of animation a */
-    for (uint32_t a = 0; a < m->num_animations && base < end; a++) {
-        const ossa_animation *an = &m->animations[a];
-        for (uint32_t f = first > base ? first - base : 0; f < an->num_frames && base + f < end;
-             f++, p += (size_t)nfc * 2) {
-            const ossa_transform *t = an->frames + (size_t)f * m->num_joints;
-            for (uint32_t j = 0; j < m->num_joints; j++) {
-                float *row = channels + 10 * (size_t)j;
-                float flip = t[j].rotation[3] > 0 ? -1.0f : 1.0f; /* §8.2: w <= 0 */
-                memcpy(row, t[j].translation, 3 * sizeof(float));
-                for (int k = 0; k < 4; k++) row[3 + k] = flip * t[j].rotation[k];
-                memcpy(row + 7, t[j].scale, 3 * sizeof(float));
-            }
-            for (uint32_t i = 0; i < nfc; i++) values[i] = channels[job->source[i]];
-            quantize_frame(values, job->offsets, job->scales, nfc, samples, p);
-        }
-        base += an->num_frames;
+    strip_walk walk = {m, 0, 0};
+    for (uint32_t g = first; g < end; g++) {
+        const ossa_transform *t = strip_frame(&walk, g);
+        for (uint32_t j = 0; j < m->num_joints; j++) channel_row(&t[j], channels + 10 * (size_t)j);
+        for (uint32_t i = 0; i < nfc; i++) values[i] = channels[job->source[i]];
+        quantize_frame(values, job->offsets, job->scales, nfc, samples,
+                       job->out + (size_t)g * nfc * 2);
     }
 }
 
@@ -526,7 +532,7 @@ static void write_animations(iqm_writer *w)
     const ossa_allocator *alloc = w->options->allocator;
     size_t stride = ((size_t)nfc * (sizeof(float) + sizeof(uint16_t)) +
                      (size_t)m->num_joints * 10 * sizeof(float) + 15) & ~(size_t)15;
-    quantize_job job = {m, p, nfc, workers, NULL, NULL, NULL, NULL, stride};
+    quantize_job job = {m, p, nfc, workers, w->num_frames, NULL, NULL, NULL, NULL, stride};
     job.source = ossa__alloc(alloc, (size_t)nfc * sizeof *job.source);
     job.offsets = ossa__alloc(alloc, (size_t)nfc * 2 * sizeof *job.offsets);
     job.scratch = ossa__alloc(alloc, stride * workers);
@@ -609,8 +615,8 @@ static void bounds_worker(void *ctx, uint32_t index)
     const bounds_job *job = ctx;
     const iqm_writer *w = job->w;
     uint32_t nj = w->model->num_joints, nfc = w->header[IQM_H_NUM_FRAMECHANNELS / 4];
-    uint32_t first = (uint32_t)((uint64_t)w->num_frames * index / job->workers);
-    uint32_t end = (uint32_t)((uint64_t)w->num_frames * (index + 1) / job->workers);
+    uint32_t first, end;
+    ossa__share(w->num_frames, job->workers, index, &first, &end);
     ossa_transform *pose = job->poses + (size_t)index * nj;
     float *scratch = job->scratch + (size_t)index * ossa__bounds_scratch_floats(job->prep);
     /* The samples are already in the output (frames precede bounds):
