@@ -28,23 +28,6 @@ static void prep_free(ossa__bounds_prep *p)
 
 void ossa__bounds_release(ossa__bounds_prep *p) { prep_free(p); }
 
-/* `want` floats per vertex of one array, zero where it has fewer or none. */
-static void read_channel(const ossa_model *m, ossa_vertex_type type, uint32_t want, float *out)
-{
-    const ossa_vertex_array *a = ossa_model_find_array(m, type, NULL);
-    if (a && a->size == want) {
-        ossa_vertex_array_read(m, a, 0, m->num_vertices, out);
-        return;
-    }
-    float tmp[OSSA_MAX_COMPONENTS];
-    for (uint32_t v = 0; v < m->num_vertices; v++) {
-        for (uint32_t c = 0; c < want; c++) out[(size_t)v * want + c] = 0;
-        if (!a) continue;
-        ossa_vertex_array_read(m, a, v, 1, tmp);
-        for (uint32_t c = 0; c < want && c < a->size; c++) out[(size_t)v * want + c] = tmp[c];
-    }
-}
-
 static void transform_point(const float *mat, const float *v, double out[3])
 {
     for (int r = 0; r < 3; r++)
@@ -125,9 +108,12 @@ ossa_status ossa__bounds_prepare(const ossa_model *m, ossa_bounds_mode mode, oss
         prep_free(p);
         return ossa__fail_nomem(error);
     }
-    read_channel(m, OSSA_VERTEX_POSITION, 3, p->pos);
-    read_channel(m, OSSA_VERTEX_BLENDINDEXES, 4, p->idx);
-    read_channel(m, OSSA_VERTEX_BLENDWEIGHTS, 4, p->wgt);
+    static const ossa_vertex_type types[3] = {OSSA_VERTEX_POSITION, OSSA_VERTEX_BLENDINDEXES,
+                                              OSSA_VERTEX_BLENDWEIGHTS};
+    float *const into[3] = {p->pos, p->idx, p->wgt};
+    for (int i = 0; i < 3; i++)
+        ossa__vertex_array_read_padded(m, ossa_model_find_array(m, types[i], NULL), i ? 4 : 3,
+                                       into[i]);
     for (uint32_t j = 0; j < p->nj; j++) bind[j] = m->joints[j].bind;
     ossa_local_to_model(m, bind, (float(*)[16])world);
     for (uint32_t j = 0; j < p->nj; j++)

@@ -82,6 +82,11 @@ static inline ossa_arena *ossa__model_arena(ossa_model *m) { return &m->internal
  * runs out. Readers fill them in place. */
 uint8_t *ossa__animation_channels(ossa_model *model, ossa_animation *animation);
 ossa_bounds *ossa__animation_bounds(ossa_model *model, ossa_animation *animation);
+/* Every vertex's first `want` components of `array` into out (num_vertices
+ * * want floats), zero where the array has fewer; all zero for a NULL
+ * array, and for an array of unknown format (then OSSA_FAILED). */
+ossa_status ossa__vertex_array_read_padded(const ossa_model *model, const ossa_vertex_array *array,
+                                           uint32_t want, float *out);
 /* ossa_model_compute_bounds on up to `threads` threads (0 = 1). */
 ossa_status ossa__compute_bounds(const ossa_model *model, uint32_t animation, ossa_bounds_mode mode,
                                  ossa_bounds *out, uint32_t threads, ossa_error *error);

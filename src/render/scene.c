@@ -60,29 +60,15 @@ static ossa_status decode(ossa_render_scene *s, const ossa_model *model, ossa_ve
     *out = NULL;
     const ossa_vertex_array *a = ossa_model_find_array(model, type, NULL);
     if (!a || a->size == 0 || a->size > OSSA_MAX_COMPONENTS) return OSSA_OK;
-    uint32_t n = model->num_vertices;
-    float *tmp = scene_calloc(s, (size_t)n, (size_t)a->size * sizeof(float));
-    if (!tmp) return ossa__fail_nomem(error);
-    if (ossa_vertex_array_read(model, a, 0, n, tmp) != OSSA_OK) {
-        scene_release(s, tmp);
+    uint32_t n = model->num_vertices, k = want ? want : a->size;
+    float *data = scene_calloc(s, (size_t)n, (size_t)k * sizeof(float));
+    if (!data) return ossa__fail_nomem(error);
+    if (ossa__vertex_array_read_padded(model, a, k, data) != OSSA_OK) {
+        scene_release(s, data);
         return OSSA_OK; /* unreadable: as if absent */
     }
     if (size) *size = a->size;
-    if (want == 0 || want == a->size) {
-        *out = tmp;
-        return OSSA_OK;
-    }
-    /* Repack to `want` components, zero-filled. */
-    float *packed = scene_calloc(s, (size_t)n, (size_t)want * sizeof(float));
-    if (!packed) {
-        scene_release(s, tmp);
-        return ossa__fail_nomem(error);
-    }
-    uint32_t k = a->size < want ? a->size : want;
-    for (uint32_t v = 0; v < n; v++)
-        for (uint32_t c = 0; c < k; c++) packed[(size_t)v * want + c] = tmp[(size_t)v * a->size + c];
-    scene_release(s, tmp);
-    *out = packed;
+    *out = data;
     return OSSA_OK;
 }
 
