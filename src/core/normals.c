@@ -24,7 +24,7 @@ static int cmp_corner(const void *a, const void *b)
     return x->corner < y->corner ? -1 : x->corner > y->corner;
 }
 
-static void face_normal(const float *positions, size_t stride, const uint32_t *c, double n[3])
+void ossa__face_normal(const float *positions, size_t stride, const uint32_t c[3], double n[3])
 {
     const float *p0 = positions + (size_t)c[0] * stride;
     const float *p1 = positions + (size_t)c[1] * stride;
@@ -38,6 +38,12 @@ static void face_normal(const float *positions, size_t stride, const uint32_t *c
     n[0] = a[1] * b[2] - a[2] * b[1];
     n[1] = a[2] * b[0] - a[0] * b[2];
     n[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The face normal, all zero when a component is not finite. */
+static void face_normal(const float *positions, size_t stride, const uint32_t *c, double n[3])
+{
+    ossa__face_normal(positions, stride, c, n);
     for (int k = 0; k < 3; k++)
         if (!isfinite(n[k])) n[0] = n[1] = n[2] = 0;
 }

@@ -16,6 +16,11 @@
  * one key per triangle, or is NULL for one group (key 1) everywhere. `out`
  * receives 3 floats per corner. Temporary memory comes from the model's
  * allocator. */
+/* The area-weighted face normal of the triangle at corners c (indexes into
+ * positions, as above): (p2 - p0) x (p1 - p0) in double, front faces being
+ * clockwise; components may be infinite or NaN for huge coordinates. */
+void ossa__face_normal(const float *positions, size_t stride, const uint32_t c[3], double n[3]);
+
 ossa_status ossa__smooth_normals(const ossa_model *model, const float *positions, size_t stride,
                                  const uint32_t *corners, const int64_t *keys,
                                  size_t num_triangles, float *out, ossa_error *error);

@@ -15,6 +15,7 @@
  * the WINDOW corners before it only, which keeps the cost linear; chains of
  * joins still connect most of such a fan. */
 #include "formats/iqe/iqe.h"
+#include "core/normals.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -110,18 +111,8 @@ static void face_normals(smoother *s)
 {
     const float *pos = (const float *)s->d->pos.data;
     for (size_t t = 0; t < s->nt; t++) {
-        const float *p0 = pos + (size_t)s->tris[t].v[0] * 4;
-        const float *p1 = pos + (size_t)s->tris[t].v[1] * 4;
-        const float *p2 = pos + (size_t)s->tris[t].v[2] * 4;
-        double a[3], b[3], n[3];
-        for (int k = 0; k < 3; k++) {
-            a[k] = (double)p2[k] - p0[k];
-            b[k] = (double)p1[k] - p0[k];
-        }
-        /* IQM winding: front faces clockwise, outward = cross(p2-p0, p1-p0). */
-        n[0] = a[1] * b[2] - a[2] * b[1];
-        n[1] = a[2] * b[0] - a[0] * b[2];
-        n[2] = a[0] * b[1] - a[1] * b[0];
+        double n[3];
+        ossa__face_normal(pos, 4, s->tris[t].v, n);
         double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
         for (int k = 0; k < 3; k++) {
             s->area[t * 3 + k] = isfinite(n[k]) ? n[k] : 0;
