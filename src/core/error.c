@@ -101,42 +101,44 @@ void ossa__warn(ossa_model *model, ossa_code code, uint64_t offset, uint32_t lin
     va_end(ap);
 }
 
-void ossa__report(ossa_diagnostic_fn fn, void *user, ossa_severity severity, ossa_code code,
-                  const char *fmt, ...)
+static void reportv(ossa_diagnostic_fn fn, void *user, ossa_severity severity, ossa_code code,
+                    const char *fmt, va_list ap)
 {
-    if (!fn) return;
     ossa_diagnostic d;
     memset(&d, 0, sizeof d);
     d.code = code;
     d.severity = severity;
     d.offset = OSSA_NO_OFFSET;
+    vsnprintf(d.message, sizeof d.message, fmt, ap);
+    fn(user, &d);
+}
+
+void ossa__report(ossa_diagnostic_fn fn, void *user, ossa_severity severity, ossa_code code,
+                  const char *fmt, ...)
+{
+    if (!fn) return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d.message, sizeof d.message, fmt, ap);
+    reportv(fn, user, severity, code, fmt, ap);
     va_end(ap);
-    fn(user, &d);
 }
 
 void ossa__write_warn(const ossa_write_options *options, ossa_code code, const char *fmt, ...)
 {
     if (!options || !options->diagnostic) return;
-    char msg[sizeof ((ossa_diagnostic *)0)->message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    reportv(options->diagnostic, options->user, OSSA_SEVERITY_WARNING, code, fmt, ap);
     va_end(ap);
-    ossa__report(options->diagnostic, options->user, OSSA_SEVERITY_WARNING, code, "%s", msg);
 }
 
 void ossa__write_note(const ossa_write_options *options, const char *fmt, ...)
 {
     if (!options || !options->diagnostic) return;
-    char msg[sizeof ((ossa_diagnostic *)0)->message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    reportv(options->diagnostic, options->user, OSSA_SEVERITY_NOTE, OSSA_CODE_NONE, fmt, ap);
     va_end(ap);
-    ossa__report(options->diagnostic, options->user, OSSA_SEVERITY_NOTE, OSSA_CODE_NONE, "%s", msg);
 }
 
 const char *ossa_code_name(ossa_code code)
