@@ -3,6 +3,7 @@
  * present), not by vertex index, so seams split by UVs or normals still
  * connect. An edge shared by exactly two triangles links them. */
 #include "core/internal.h"
+#include "core/lists.h"
 
 #include <string.h>
 
@@ -41,15 +42,8 @@ static edge *sort_edges(edge *e, edge *tmp, size_t n, uint32_t max_class)
 
 #define KEY_FLOATS 11 /* position 3, blend indexes 4, blend weights 4 */
 
-static uint32_t hash_key(const float *k)
-{
-    uint32_t h = 2166136261u;
-    const unsigned char *p = (const unsigned char *)k;
-    for (size_t i = 0; i < KEY_FLOATS * sizeof(float); i++) h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
-/* Gives every vertex the class of the first vertex with the same key. */
+/* Numbers every vertex by its key (position and blend data, -0 = +0):
+ * vertices at one place with the same weights get one class (ossa__weld). */
 static ossa_status vertex_classes(const ossa_model *m, uint32_t *cls, ossa_error *error)
 {
     uint32_t nv = m->num_vertices;
@@ -57,14 +51,7 @@ static ossa_status vertex_classes(const ossa_model *m, uint32_t *cls, ossa_error
     const ossa_vertex_array *bi = ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL);
     const ossa_vertex_array *bw = ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
     float *keys = ossa__temp_calloc(m, (size_t)nv + 1, KEY_FLOATS * sizeof(float));
-    size_t cap = 16;
-    while (cap < (size_t)nv * 2) cap *= 2;
-    uint32_t *table = ossa__temp_calloc(m, cap, sizeof *table);
-    if (!keys || !table) {
-        ossa__temp_free(m, keys);
-        ossa__temp_free(m, table);
-        return ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "out of memory");
-    }
+    if (!keys) return ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "out of memory");
     float tmp[OSSA_MAX_COMPONENTS];
     for (uint32_t v = 0; v < nv; v++) {
         float *k = keys + (size_t)v * KEY_FLOATS;
@@ -78,15 +65,11 @@ static ossa_status vertex_classes(const ossa_model *m, uint32_t *cls, ossa_error
         }
         for (int c = 0; c < KEY_FLOATS; c++)
             if (k[c] == 0) k[c] = 0; /* -0 and +0 are the same place */
-        size_t i = hash_key(k) & (cap - 1);
-        while (table[i] && memcmp(keys + (size_t)(table[i] - 1) * KEY_FLOATS, k,
-                                  KEY_FLOATS * sizeof(float)) != 0)
-            i = (i + 1) & (cap - 1);
-        if (!table[i]) table[i] = v + 1;
-        cls[v] = table[i] - 1;
     }
+    size_t classes = ossa__weld(m, keys, nv, KEY_FLOATS * sizeof(float), cls);
     ossa__temp_free(m, keys);
-    ossa__temp_free(m, table);
+    if (classes == SIZE_MAX)
+        return ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "out of memory");
     return OSSA_OK;
 }
 
