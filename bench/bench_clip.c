@@ -16,6 +16,7 @@
  * interleaved rounds of the float and compressed clips, forward and random).
  *
  * usage: bench_clip [--quick] [--sampling] [FILE...] */
+#include "bench_util.h"
 #include "ossa.h"
 
 #include <math.h>
@@ -27,24 +28,7 @@
 static int RUNS = 7;
 static int SKIP_SKINNING = 0; /* --sampling: sizes, errors and sampling only */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
+static double now(void) { return bench_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 static uint64_t lcg = 42;
 static double rnd(void)
@@ -92,7 +76,7 @@ static void time_sampling(sampling *s, int count, uint32_t n, float (*out)[16])
             }
             t[c][r] = (now() - t0) / iters / n * 1e9;
         }
-    for (int c = 0; c < count; c++) s[c].ns = median(t[c], RUNS);
+    for (int c = 0; c < count; c++) s[c].ns = bench_median(t[c], RUNS);
 }
 
 static void bench_model(const char *path)
@@ -242,7 +226,7 @@ static void bench_model(const char *path)
                     }
                     t[r] = (now() - t0) / iters / nv * 1e9;
                 }
-                res[mode] = median(t, RUNS);
+                res[mode] = bench_median(t, RUNS);
             }
             printf("    %-4s job %.2f, grouped %.2f (%.2fx the job), prepared order %.2f ns/vertex",
                    ossa_simd_name(levels[l]), res[0], res[1], res[1] / res[0], res[2]);

@@ -21,35 +21,21 @@
  * usage: bench_iqe [FILE.iqe]      (default: big.iqe, generated if missing)
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "formats/iqe/iqe.h"
 #include "ossa.h"
 
 #define RUNS 7
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
-}
+static double now_ms(void) { return bench_ms(CLOCK_MONOTONIC); }
 
 /* -- The input -- */
 
@@ -212,15 +198,15 @@ static int generate_c(const char *path)
 
 static int make_input(const char *path)
 {
-    if (file_exists(path)) return 0;
+    if (bench_file_ready(path)) return 0;
     const char *shared = getenv("OSSA_SHARED_DIR");
     char script[1024], cmd[2300];
     snprintf(script, sizeof script, "%s/bench/gen_big_iqe.py", shared ? shared : "../shared");
-    if (file_exists(script) && system("python3 -c pass >/dev/null 2>&1") == 0) {
+    if (bench_file_ready(script) && system("python3 -c pass >/dev/null 2>&1") == 0) {
         snprintf(cmd, sizeof cmd, "python3 '%s' -o '%s' >/dev/null", script, path);
         printf("generating %s with %s\n", path, script);
         fflush(stdout);
-        if (system(cmd) == 0 && file_exists(path)) return 0;
+        if (system(cmd) == 0 && bench_file_ready(path)) return 0;
     }
     printf("generating %s with the built-in generator\n", path);
     fflush(stdout);
@@ -229,31 +215,11 @@ static int make_input(const char *path)
 
 /* -- Steps -- */
 
-typedef struct mapped {
-    const unsigned char *data;
-    size_t size;
-} mapped;
-
-static mapped map_file(const char *path)
-{
-    mapped m = {NULL, 0};
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) exit(1);
-    m.size = (size_t)st.st_size;
-    m.data = mmap(NULL, m.size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (m.data == MAP_FAILED) exit(1);
-    return m;
-}
-
-static void unmap(mapped m) { munmap((void *)m.data, m.size); }
-
 static volatile uint64_t sink;
 
 static void step_baseline(const char *path)
 {
-    mapped m = map_file(path);
+    bench_mapped m = bench_map_file(path);
     uint64_t sum = 0, w;
     size_t i = 0;
     for (; i + 8 <= m.size; i += 8) {
@@ -262,12 +228,12 @@ static void step_baseline(const char *path)
     }
     for (; i < m.size; i++) sum += m.data[i];
     sink = sum;
-    unmap(m);
+    bench_unmap(m);
 }
 
 static void step_parse(const char *path)
 {
-    mapped m = map_file(path);
+    bench_mapped m = bench_map_file(path);
     ossa_model *model = ossa_model_create(NULL);
     ossa_load_options o;
     memset(&o, 0, sizeof o);
@@ -280,55 +246,17 @@ static void step_parse(const char *path)
     sink = doc.num_poses;
     ossa__iqe_doc_free(&doc);
     ossa_model_free(model);
-    unmap(m);
-}
-
-static ossa_model *load(const char *path, uint32_t threads)
-{
-    ossa_error err;
-    ossa_load_options o;
-    memset(&o, 0, sizeof o);
-    o.threads = threads;
-    ossa_model *m = ossa_load_file(path, &o, &err);
-    if (!m) {
-        char buf[600];
-        fprintf(stderr, "%s\n", ossa_error_format(&err, buf, sizeof buf));
-        exit(1);
-    }
-    return m;
-}
-
-static size_t write_iqm(const ossa_model *m, uint32_t threads)
-{
-    ossa_write_options o;
-    memset(&o, 0, sizeof o);
-    o.format = OSSA_FORMAT_IQM;
-    o.threads = threads;
-    void *data;
-    size_t size;
-    ossa_error err;
-    if (ossa_write_memory(m, &o, &data, &size, &err) != OSSA_OK) {
-        fprintf(stderr, "write failed: %s\n", err.message);
-        exit(1);
-    }
-    ossa_free_buffer(data, o.allocator);
-    return size;
+    bench_unmap(m);
 }
 
 typedef struct timing {
     double best, median;
 } timing;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static timing finish(double *t)
 {
-    qsort(t, RUNS, sizeof *t, cmp_double);
-    timing r = {t[0], t[RUNS / 2]};
+    double median = bench_median(t, RUNS);
+    timing r = {t[0], median};
     return r;
 }
 
@@ -336,8 +264,8 @@ static timing finish(double *t)
  * own ru_maxrss (kB) on stdout. */
 static int rss_child(const char *path)
 {
-    ossa_model *m = load(path, 2);
-    sink = write_iqm(m, 2);
+    ossa_model *m = bench_load(path, 2);
+    sink = bench_write_iqm(m, 2);
     ossa_model_free(m);
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0) return 1;
@@ -380,19 +308,19 @@ int main(int argc, char **argv)
     }
     /* Warm the page cache and describe the input. */
     step_baseline(path);
-    ossa_model *model = load(path, 1);
+    ossa_model *model = bench_load(path, 1);
     size_t bytes;
     {
-        mapped m = map_file(path);
+        bench_mapped m = bench_map_file(path);
         bytes = m.size;
-        unmap(m);
+        bench_unmap(m);
     }
     uint64_t frames = 0;
     for (uint32_t a = 0; a < model->num_animations; a++) frames += model->animations[a].num_frames;
     printf("input: %s, %zu bytes: %u joints, %u vertices, %u triangles, %u meshes, %llu frames\n",
            path, bytes, model->num_joints, model->num_vertices, model->num_triangles,
            model->num_meshes, (unsigned long long)frames);
-    size_t iqm_size = write_iqm(model, 1);
+    size_t iqm_size = bench_write_iqm(model, 1);
     ossa_model_free(model);
 
     enum { STEPS = 8 };
@@ -403,14 +331,14 @@ int main(int argc, char **argv)
         double t1 = now_ms();
         step_parse(path);
         double t2 = now_ms();
-        ossa_model *m = load(path, 1);
+        ossa_model *m = bench_load(path, 1);
         double t3 = now_ms();
-        write_iqm(m, 1);
+        bench_write_iqm(m, 1);
         double t4 = now_ms();
         ossa_model_free(m);
-        m = load(path, 2);
+        m = bench_load(path, 2);
         double t5 = now_ms();
-        write_iqm(m, 2);
+        bench_write_iqm(m, 2);
         double t6 = now_ms();
         ossa_model_free(m);
         t[0][r] = t1 - t0;

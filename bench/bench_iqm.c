@@ -54,6 +54,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "ossa.h"
 
 #define MIN_REPS 3
@@ -62,24 +63,7 @@
 
 /* -- Timing -- */
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+static double now_ms(void) { return bench_ms(CLOCK_MONOTONIC); }
 
 static double budget_ms = 3000;
 
@@ -388,7 +372,7 @@ static void measure(const ctx *c, int op, row *r)
         times[n] = run_once(c, op);
         spent += times[n++];
     }
-    r->ms = median(times, n);
+    r->ms = bench_median(times, n);
     r->reps = n;
 }
 

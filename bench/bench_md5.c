@@ -32,17 +32,13 @@
  * usage: bench_md5 [STEM]     (default: big, generated if missing)
  */
 #include <errno.h>
-#include <stdbool.h>
-#include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "bench_util.h"
 #include "ossa.h"
 
 #define RUNS 7
@@ -51,18 +47,7 @@
 /* Thread CPU time (page faults of mapping and allocating included): these
  * machines are shared, and the ratios against the baseline are what
  * matter. */
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
-}
+static double now_ms(void) { return bench_ms(CLOCK_THREAD_CPUTIME_ID); }
 
 static char paths[1 + ANIMS][512];
 
@@ -72,7 +57,7 @@ static int make_input(const char *stem)
     for (int a = 0; a < ANIMS; a++)
         snprintf(paths[1 + a], sizeof paths[0], "%s.anim%d.md5anim", stem, a);
     int missing = 0;
-    for (int i = 0; i <= ANIMS; i++) missing |= !file_exists(paths[i]);
+    for (int i = 0; i <= ANIMS; i++) missing |= !bench_file_ready(paths[i]);
     if (!missing) return 0;
     /* beside this source file; the build passes the directory */
     char cmd[1200];
@@ -81,36 +66,16 @@ static int make_input(const char *stem)
     fflush(stdout);
     if (system(cmd) != 0) return -1;
     for (int i = 0; i <= ANIMS; i++)
-        if (!file_exists(paths[i])) return -1;
+        if (!bench_file_ready(paths[i])) return -1;
     return 0;
 }
-
-typedef struct mapped {
-    const unsigned char *data;
-    size_t size;
-} mapped;
-
-static mapped map_file(const char *path)
-{
-    mapped m = {NULL, 0};
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) exit(1);
-    m.size = (size_t)st.st_size;
-    m.data = mmap(NULL, m.size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (m.data == MAP_FAILED) exit(1);
-    return m;
-}
-
-static void unmap(mapped m) { munmap((void *)m.data, m.size); }
 
 static volatile double sink;
 
 static void step_read(void)
 {
     for (int i = 0; i <= ANIMS; i++) {
-        mapped m = map_file(paths[i]);
+        bench_mapped m = bench_map_file(paths[i]);
         uint64_t sum = 0, w;
         size_t k = 0;
         for (; k + 8 <= m.size; k += 8) {
@@ -119,7 +84,7 @@ static void step_read(void)
         }
         for (; k < m.size; k++) sum += m.data[k];
         sink = (double)sum;
-        unmap(m);
+        bench_unmap(m);
     }
 }
 
@@ -208,20 +173,7 @@ static void step_sdk(char **copies, const size_t *sizes)
     sink = sum;
 }
 
-static ossa_model *load_one(int i, uint32_t threads)
-{
-    ossa_load_options o;
-    memset(&o, 0, sizeof o);
-    o.threads = threads;
-    ossa_error err;
-    char buf[600];
-    ossa_model *m = ossa_load_file(paths[i], &o, &err);
-    if (!m) {
-        fprintf(stderr, "%s\n", ossa_error_format(&err, buf, sizeof buf));
-        exit(1);
-    }
-    return m;
-}
+static ossa_model *load_one(int i, uint32_t threads) { return bench_load(paths[i], threads); }
 
 static void merge(ossa_model *m, ossa_model *an)
 {
@@ -278,37 +230,7 @@ static ossa_model *load_two_at_once(void)
     return t.models[0];
 }
 
-static size_t write_iqm_threads(const ossa_model *m, uint32_t threads)
-{
-    ossa_write_options o;
-    memset(&o, 0, sizeof o);
-    o.format = OSSA_FORMAT_IQM;
-    o.threads = threads;
-    void *data;
-    size_t size;
-    ossa_error err;
-    if (ossa_write_memory(m, &o, &data, &size, &err) != OSSA_OK) {
-        fprintf(stderr, "write failed: %s\n", err.message);
-        exit(1);
-    }
-    ossa_free_buffer(data, o.allocator);
-    return size;
-}
-
-static size_t write_iqm(const ossa_model *m) { return write_iqm_threads(m, 1); }
-
-static double wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+static double wall_ms(void) { return bench_ms(CLOCK_MONOTONIC); }
 
 int main(int argc, char **argv)
 {
@@ -321,14 +243,14 @@ int main(int argc, char **argv)
     size_t bytes = 0, sizes[1 + ANIMS];
     char *copies[1 + ANIMS];
     for (int i = 0; i <= ANIMS; i++) {
-        mapped m = map_file(paths[i]);
+        bench_mapped m = bench_map_file(paths[i]);
         sizes[i] = m.size;
         bytes += m.size;
         copies[i] = malloc(m.size + 1);
         if (!copies[i]) return 1;
         memcpy(copies[i], m.data, m.size);
         copies[i][m.size] = 0;
-        unmap(m);
+        bench_unmap(m);
     }
     ossa_model *model = load_all();
     uint64_t frames = 0;
@@ -338,7 +260,7 @@ int main(int argc, char **argv)
            "%u triangles, %u meshes, %llu frames\n",
            stem, ANIMS, bytes, numbers, model->num_joints, model->num_vertices,
            model->num_triangles, model->num_meshes, (unsigned long long)frames);
-    size_t iqm_size = write_iqm(model);
+    size_t iqm_size = bench_write_iqm(model, 1);
     ossa_model_free(model);
 
     enum { STEPS = 6 };
@@ -353,7 +275,7 @@ int main(int argc, char **argv)
         double t3 = now_ms();
         ossa_model *m = load_all();
         double t4 = now_ms();
-        write_iqm(m);
+        bench_write_iqm(m, 1);
         double t5 = now_ms();
         ossa_model_free(m);
         t[0][r] = t1 - t0;
@@ -368,9 +290,8 @@ int main(int argc, char **argv)
         "MD5 -> model", "model -> IQM (bounds)",         "convert MD5 -> IQM"};
     double best[STEPS], median[STEPS];
     for (int i = 0; i < STEPS; i++) {
-        qsort(t[i], RUNS, sizeof t[i][0], cmp_double);
+        median[i] = bench_median(t[i], RUNS);
         best[i] = t[i][0];
-        median[i] = t[i][RUNS / 2];
     }
     printf("%-31s %9s %9s %9s %12s %12s\n", "step", "best ms", "median", "MB/s", "x read bytes",
            "strtod / it");
@@ -394,7 +315,7 @@ int main(int argc, char **argv)
         double t2 = wall_ms();
         m = load_two_at_once();
         double t3 = wall_ms();
-        write_iqm_threads(m, 2);
+        bench_write_iqm(m, 2);
         double t4 = wall_ms();
         ossa_model_free(m);
         w[0][r] = t3 - t2;
@@ -410,9 +331,9 @@ int main(int argc, char **argv)
            "MB/s", "x 1 thread", "strtod / it");
     static const int single[WALL] = {3, 3, 4, 5}; /* the single-thread row of each */
     for (int i = 0; i < WALL; i++) {
-        qsort(w[i], RUNS, sizeof w[i][0], cmp_double);
+        double wmedian = bench_median(w[i], RUNS);
         wbest[i] = w[i][0];
-        printf("%-31s %9.1f %9.1f %9.0f %12.2f %12.2f\n", wall_names[i], w[i][0], w[i][RUNS / 2],
+        printf("%-31s %9.1f %9.1f %9.0f %12.2f %12.2f\n", wall_names[i], w[i][0], wmedian,
                bytes / 1e3 / w[i][0], w[i][0] / best[single[i]], best[1] / w[i][0]);
     }
     printf("MD5 -> IQM with 2 threads: %.1fx faster than strtod per number alone (target 10x: "

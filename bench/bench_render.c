@@ -14,6 +14,7 @@
  *
  * Usage: bench_render [--quick] [BIG.iqe]   (default: big.iqe, generated
  * here with python3 when missing) */
+#include "bench_util.h"
 #include "ossa.h"
 
 #include <math.h>
@@ -28,29 +29,7 @@
 
 static int REPEATS = 15;
 
-static double clock_seconds(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double now(void)
-{
-    return clock_seconds(CLOCK_MONOTONIC);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+static double now(void) { return bench_seconds(CLOCK_MONOTONIC); }
 
 static void die(const char *what, const ossa_error *e)
 {
@@ -145,18 +124,18 @@ static double time_frames(subject *s, uint32_t flags, uint32_t ss, uint32_t thre
     frame(s, f, flags, ss, threads); /* warm: work buffers allocated */
     for (int r = 0; r < REPEATS; r++) {
         int n = 0;
-        double t0 = clock_seconds(clock), t;
+        double t0 = bench_seconds(clock), t;
         do {
             frame(s, f, flags, ss, threads);
             f += 0.37;
             if (f >= s->info.num_frames) f -= s->info.num_frames;
             n++;
-            t = clock_seconds(clock) - t0;
+            t = bench_seconds(clock) - t0;
         } while (t < 0.02);
         times[r] = t / n * 1e3;
     }
-    *med = median(times, REPEATS);
-    return times[0]; /* sorted by median() */
+    *med = bench_median(times, REPEATS);
+    return times[0]; /* sorted by bench_median() */
 }
 
 static void report(subject *s)
@@ -206,7 +185,7 @@ static double time_gif(subject *s, size_t *bytes)
         ossa_render_gif_free(gif);
         times[r] = (now() - t0) * 1e3;
     }
-    median(times, reps);
+    bench_median(times, reps);
     return times[0];
 }
 
@@ -255,7 +234,7 @@ static void report_process(void)
         }
     long peak = 0;
     for (int i = 0; i < n; i++) peak = rss[i] > peak ? rss[i] : peak;
-    double med = median(times, n);
+    double med = bench_median(times, n);
     printf("ossa render Fox.glb -o x.png (512x512, defaults): %.1f ms wall, best of %d "
            "(median %.1f), peak RSS %.1f MiB\n",
            times[0], n, med, peak / 1024.0);

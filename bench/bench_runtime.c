@@ -21,6 +21,7 @@
  * normals and blend data, skinning.
  *
  * Usage: bench_runtime [--quick] [--wall] [FILE...] */
+#include "bench_util.h"
 #include "ossa.h"
 
 #include <math.h>
@@ -37,24 +38,7 @@ static int REPEATS = 15;
  * processes does not count (wall-clock time is kept with --wall). */
 static clockid_t bench_clock = CLOCK_THREAD_CPUTIME_ID;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(bench_clock, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+static double now(void) { return bench_seconds(bench_clock); }
 
 static volatile float sink;
 
@@ -355,7 +339,7 @@ static double time_sampling(ossa_sample_job *job, const double *times, uint32_t 
         }
         best[r] = (now() - t0) / iterations / joints * 1e9;
     }
-    return median(best, reps);
+    return bench_median(best, reps);
 }
 
 static double time_sampling_l2m(ossa_sample_job *job, ossa_local_to_model_job *l2m,
@@ -372,7 +356,7 @@ static double time_sampling_l2m(ossa_sample_job *job, ossa_local_to_model_job *l
         }
         best[r] = (now() - t0) / iterations / joints * 1e9;
     }
-    return median(best, reps);
+    return bench_median(best, reps);
 }
 
 static double time_memcpy(void *dst, const void *src, size_t bytes, int iterations, double per)
@@ -387,7 +371,7 @@ static double time_memcpy(void *dst, const void *src, size_t bytes, int iteratio
         }
         best[r] = (now() - t0) / iterations / per * 1e9;
     }
-    return median(best, reps);
+    return bench_median(best, reps);
 }
 
 /* compressed: sample a clip made with OSSA_CLIP_COMPRESSED at the default
@@ -533,7 +517,7 @@ static void bench_skinning(const ossa_model *m, ossa_simd level, int show_memcpy
         for (int it = 0; it < iterations; it++) ossa_skinning_run(&job, NULL);
         t[r] = (now() - t0) / iterations / d.nv * 1e9;
     }
-    double ns = median(t, reps);
+    double ns = bench_median(t, reps);
     /* The same mesh prepared once into influence groups (not timed), then
      * skinned into the source order and into the prepared order. */
     ossa_skin_groups *groups = ossa_skin_groups_create(&job, NULL, &e);
@@ -553,7 +537,7 @@ static void bench_skinning(const ossa_model *m, ossa_simd level, int show_memcpy
             for (int it = 0; it < iterations; it++) ossa_grouped_skinning_run(&gj, NULL);
             t[r] = (now() - t0) / iterations / d.nv * 1e9;
         }
-        gns[prepared] = median(t, reps);
+        gns[prepared] = bench_median(t, reps);
     }
     ossa_skin_groups_info ginfo;
     ossa_skin_groups_get_info(groups, &ginfo);
