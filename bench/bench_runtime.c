@@ -566,6 +566,29 @@ static void bench_skinning(const ossa_model *m, ossa_simd level, int show_memcpy
     mesh_free(&d);
 }
 
+/* The SIMD levels measured, best first. OSSA_BENCH_ONLY=avx2 (or sse2,
+ * ...) limits the run to one level, for profiling. */
+static const ossa_simd levels[] = {OSSA_SIMD_AVX2, OSSA_SIMD_SSE2, OSSA_SIMD_SCALAR,
+                                   OSSA_SIMD_REFERENCE};
+static const char *only;
+
+static int level_wanted(size_t l)
+{
+    return ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l])));
+}
+
+/* Animation 0 sampled at every wanted level: the float clip (the memcpy
+ * yardstick printed after the reference level) and, but at the reference
+ * level, the compressed clip. */
+static void bench_sampling_levels(const char *label, const ossa_model *m)
+{
+    for (size_t l = 0; l < 4; l++)
+        if (level_wanted(l)) {
+            bench_sampling(label, m, 0, levels[l], l == 3, 0);
+            if (l < 3) bench_sampling(label, m, 0, levels[l], 0, 1);
+        }
+}
+
 int main(int argc, char **argv)
 {
     int quick = 0, nfiles = 0;
@@ -581,11 +604,7 @@ int main(int argc, char **argv)
         }
     }
     if (quick) REPEATS = 3;
-    const ossa_simd levels[] = {OSSA_SIMD_AVX2, OSSA_SIMD_SSE2, OSSA_SIMD_SCALAR,
-                                OSSA_SIMD_REFERENCE};
-    /* OSSA_BENCH_ONLY=avx2 (or sse2, ...) limits the run to one level, for
-     * profiling. */
-    const char *only = getenv("OSSA_BENCH_ONLY");
+    only = getenv("OSSA_BENCH_ONLY");
     printf("bench_runtime: median of %d runs, %s time; best SIMD level here: %s\n", REPEATS,
            bench_clock == CLOCK_MONOTONIC ? "wall-clock" : "thread CPU",
            ossa_simd_name(ossa_simd_best()));
@@ -593,29 +612,17 @@ int main(int argc, char **argv)
     ossa_model *h = build_humanoid();
     printf("humanoid67: %u joints, %u frames at 30 fps\n", (unsigned)h->num_joints,
            (unsigned)h->animations[0].num_frames);
-    for (size_t l = 0; l < 4; l++)
-        if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
-            {
-                bench_sampling("humanoid67", h, 0, levels[l], l == 3, 0);
-                if (l < 3) bench_sampling("humanoid67", h, 0, levels[l], 0, 1);
-            }
+    bench_sampling_levels("humanoid67", h);
     ossa_model_free(h);
 
     ossa_model *b = build_big(100, 16, 32, quick ? 500 : 5000, 5);
     printf("big100: %u joints, %u vertices, %u triangles, %u animations x %u frames\n",
            (unsigned)b->num_joints, (unsigned)b->num_vertices, (unsigned)b->num_triangles,
            (unsigned)b->num_animations, (unsigned)b->animations[0].num_frames);
-    for (size_t l = 0; l < 4; l++)
-        if (ossa_simd_supported(levels[l]) && (!only || !strcmp(only, ossa_simd_name(levels[l]))))
-            {
-                bench_sampling("big100", b, 0, levels[l], l == 3, 0);
-                if (l < 3) bench_sampling("big100", b, 0, levels[l], 0, 1);
-            }
+    bench_sampling_levels("big100", b);
     for (int dense = 0; dense < 2; dense++)
         for (size_t l = 0; l < 4; l++)
-            if (ossa_simd_supported(levels[l]) &&
-                (!only || !strcmp(only, ossa_simd_name(levels[l]))))
-                bench_skinning(b, levels[l], l == 3 && !dense, dense);
+            if (level_wanted(l)) bench_skinning(b, levels[l], l == 3 && !dense, dense);
     ossa_model_free(b);
 
     for (int f = 0; f < nfiles; f++) {
@@ -625,14 +632,7 @@ int main(int argc, char **argv)
         printf("%s: %u joints, %u vertices, %u animations\n", files[f], (unsigned)m->num_joints,
                (unsigned)m->num_vertices, (unsigned)m->num_animations);
         const char *label = strrchr(files[f], '/') ? strrchr(files[f], '/') + 1 : files[f];
-        if (m->num_animations && m->num_joints)
-            for (size_t l = 0; l < 4; l++)
-                if (ossa_simd_supported(levels[l]) &&
-                    (!only || !strcmp(only, ossa_simd_name(levels[l]))))
-                    {
-                    bench_sampling(label, m, 0, levels[l], l == 3, 0);
-                    if (l < 3) bench_sampling(label, m, 0, levels[l], 0, 1);
-                }
+        if (m->num_animations && m->num_joints) bench_sampling_levels(label, m);
         int skinnable = m->num_animations && m->num_vertices &&
                         ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL) &&
                         ossa_model_find_array(m, OSSA_VERTEX_NORMAL, NULL) &&
@@ -640,9 +640,7 @@ int main(int argc, char **argv)
                         ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL);
         if (skinnable)
             for (size_t l = 0; l < 4; l++)
-                if (ossa_simd_supported(levels[l]) &&
-                    (!only || !strcmp(only, ossa_simd_name(levels[l]))))
-                    bench_skinning(m, levels[l], l == 3, 0);
+                if (level_wanted(l)) bench_skinning(m, levels[l], l == 3, 0);
         ossa_model_free(m);
     }
     free(files);
