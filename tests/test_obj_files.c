@@ -8,20 +8,6 @@
 
 #define OBJ OSSA_FORMAT_OBJ
 
-static ossa_model *load_shared(const char *rel)
-{
-    size_t size;
-    unsigned char *data = ts_read_shared(rel, &size);
-    ossa_load_options o;
-    memset(&o, 0, sizeof o);
-    o.file_name = rel;
-    ossa_error err;
-    ossa_model *m = ossa_load_memory(data, size, &o, &err);
-    if (!m) fail_msg("%s: %d:%d: %s", rel, (int)err.line, (int)err.column, err.message);
-    free(data);
-    return m;
-}
-
 /* Every triangle's winding agrees with its vertices' normals (the
  * reversal of §7): counts the triangles that do. */
 static uint32_t agreeing(const ossa_model *m)
@@ -64,7 +50,7 @@ static double area(const ossa_model *m, uint32_t t)
 static void test_box(void **state)
 {
     (void)state;
-    ossa_model *m = load_shared("obj/box.obj");
+    ossa_model *m = tf_load_shared("obj/box.obj");
     assert_int_equal(m->source_format, OSSA_FORMAT_OBJ);
     assert_int_equal(m->num_triangles, 12);
     /* no vn: smooth normals, one per position */
@@ -88,7 +74,7 @@ static void test_box(void **state)
 static void test_concave(void **state)
 {
     (void)state;
-    ossa_model *m = load_shared("obj/concave_polygon.obj");
+    ossa_model *m = tf_load_shared("obj/concave_polygon.obj");
     /* 66 corners, 64 distinct: ear clipping gives 64 triangles, none
      * overlapping (the fan's add up to 3.22) */
     assert_int_equal(m->num_triangles, 64);
@@ -108,7 +94,7 @@ static void test_concave(void **state)
 static void test_cube_usemtl(void **state)
 {
     (void)state;
-    ossa_model *m = load_shared("obj/cube_usemtl.obj");
+    ossa_model *m = tf_load_shared("obj/cube_usemtl.obj");
     /* 12 triangles, each after its own usemtl, three materials: every
      * triangle kept (the IQM SDK keeps 3) */
     assert_int_equal(m->num_triangles, 12);
@@ -128,7 +114,7 @@ static void test_cube_usemtl(void **state)
 static void test_vertex_colors(void **state)
 {
     (void)state;
-    ossa_model *m = load_shared("obj/cube_with_vertexcolors.obj");
+    ossa_model *m = tf_load_shared("obj/cube_with_vertexcolors.obj");
     assert_int_equal(m->num_triangles, 12);
     assert_int_equal(m->num_vertices, 24); /* (v, vn) pairs, as the IQM SDK */
     assert_int_equal(agreeing(m), 12);
@@ -154,7 +140,7 @@ static void test_vertex_colors(void **state)
 static void test_number_formats(void **state)
 {
     (void)state;
-    ossa_model *m = load_shared("obj/number_formats.obj");
+    ossa_model *m = tf_load_shared("obj/number_formats.obj");
     assert_int_equal(m->num_triangles, 1);
     assert_int_equal(m->num_vertices, 3);
     /* f 1 2 4: (0 0 0), (1 2 3), (-1 -2 -3), in ossa order (4 2 1) */
@@ -345,7 +331,7 @@ static void test_round_trips(void **state)
     memset(&o, 0, sizeof o);
     o.format = OBJ;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        ossa_model *m1 = load_shared(files[i]);
+        ossa_model *m1 = tf_load_shared(files[i]);
         size_t size;
         char *t1 = tf_write(m1, &o, &size);
         ossa_model *m2 = tf_load_with(OBJ, t1, NULL);
@@ -366,7 +352,7 @@ static void test_round_trips(void **state)
 static void test_posed(void **state)
 {
     (void)state;
-    ossa_model *m = load_shared("iqm/guy.iqm");
+    ossa_model *m = tf_load_shared("iqm/guy.iqm");
     uint32_t anim = 0;
     double time = 0.73; /* between frames */
     ossa_write_options o;

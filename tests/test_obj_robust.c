@@ -62,38 +62,7 @@ static void test_allocation_failures(void **state)
 static void test_write_allocation_failures(void **state)
 {
     (void)state;
-    ts_alloc a;
-    ts_alloc_init(&a, -1, true);
-    ossa_load_options lo;
-    memset(&lo, 0, sizeof lo);
-    lo.allocator = &a.allocator;
-    lo.format = OBJ;
-    ossa_error err;
-    ossa_model *m = ossa_load_memory(sample, strlen(sample), &lo, &err);
-    assert_non_null(m);
-    long live = a.live;
-    for (long k = 0;; k++) {
-        a.fail_at = a.calls + k;
-        ossa_write_options o;
-        memset(&o, 0, sizeof o);
-        o.format = OBJ;
-        o.allocator = &a.allocator;
-        void *data;
-        size_t size;
-        ossa_status st = ossa_write_memory(m, &o, &data, &size, &err);
-        a.fail_at = -1;
-        if (st == OSSA_OK) {
-            ossa_free_buffer(data, &a.allocator);
-            assert_int_equal(a.live, live);
-            print_message("%ld allocations\n", k);
-            break;
-        }
-        assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-        assert_int_equal(a.live, live);
-        assert_true(k < 1000);
-    }
-    ossa_model_free(m);
-    assert_int_equal(a.live, 0);
+    tf_write_allocation_failures(OBJ, sample);
 }
 
 /* A polygon of many corners that is not convex: ear clipping's budget

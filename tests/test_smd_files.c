@@ -9,26 +9,12 @@
 
 #define SMD OSSA_FORMAT_SMD
 
-static ossa_model *load_shared(const char *rel)
-{
-    size_t size;
-    unsigned char *data = ts_read_shared(rel, &size);
-    ossa_load_options o;
-    memset(&o, 0, sizeof o);
-    o.file_name = rel;
-    ossa_error err;
-    ossa_model *m = ossa_load_memory(data, size, &o, &err);
-    if (!m) fail_msg("%s: %s", rel, err.message);
-    free(data);
-    return m;
-}
-
 /* -- Real files (docs/formats/smd.md §16) -- */
 
 static void test_triangle_smd(void **state)
 {
     (void)state;
-    ossa_model *m = load_shared("smd/triangle.smd");
+    ossa_model *m = tf_load_shared("smd/triangle.smd");
     assert_int_equal(m->source_format, OSSA_FORMAT_SMD);
     assert_int_equal(m->num_joints, 1);
     assert_string_equal(m->joints[0].name, "TriangleTest0");
@@ -59,7 +45,7 @@ static void test_triangle_smd(void **state)
 static void test_holy_grail(void **state)
 {
     (void)state;
-    ossa_model *m = load_shared("smd/holy_grailref.smd");
+    ossa_model *m = tf_load_shared("smd/holy_grailref.smd");
     assert_int_equal(m->num_joints, 1);
     assert_string_equal(m->joints[0].name, "Cylinder01");
     TF_NEAR(m->joints[0].bind.translation[2], 6.268408, 1e-6);
@@ -349,7 +335,7 @@ static void compare_meshes(const ossa_model *a, const ossa_model *b, double tol)
 static void test_round_trip(void **state)
 {
     (void)state;
-    ossa_model *m1 = load_shared("smd/holy_grailref.smd");
+    ossa_model *m1 = tf_load_shared("smd/holy_grailref.smd");
     ossa_write_options o;
     memset(&o, 0, sizeof o);
     o.format = SMD;
@@ -403,7 +389,7 @@ static void model_pose(const ossa_model *m, uint32_t a, uint32_t f, float (*out)
 static void test_iqm_smd_iqm(void **state)
 {
     (void)state;
-    ossa_model *guy = load_shared("iqm/guy.iqm");
+    ossa_model *guy = tf_load_shared("iqm/guy.iqm");
     char *path = ts_tmp_path("smd_guy.smd");
     ossa_write_options o;
     memset(&o, 0, sizeof o);

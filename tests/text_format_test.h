@@ -1,8 +1,9 @@
-/* Helpers shared by the SMD and OBJ tests (tests/test_smd_*.c,
- * tests/test_obj_*.c): loading text with a format and options, expected
- * errors and warnings, vertex data as floats, writing to memory, and the
- * robustness sweeps (every truncation, random byte patches, every
- * allocation failing) that every reader gets. Header-only, built on
+/* Helpers shared by the SMD, OBJ and IQE tests (tests/test_smd_*.c,
+ * tests/test_obj_*.c, and tests/test_iqe_*.c through iqe_test.h):
+ * loading text with a format and options, expected errors and warnings,
+ * vertex data as floats, writing to memory, and the robustness sweeps
+ * (every truncation, random byte patches, every allocation failing,
+ * reading and writing) that every reader gets. Header-only, built on
  * support.h. */
 #ifndef OSSA_TEXT_FORMAT_TEST_H
 #define OSSA_TEXT_FORMAT_TEST_H
@@ -103,6 +104,22 @@ static inline void tf_quat(const float q[4], double x, double y, double z, doubl
     tf_near(q[3], s * w, tol, "qw", line);
 }
 #define TF_QUAT(q, x, y, z, w, tol) tf_quat((q), (x), (y), (z), (w), (tol), __LINE__)
+
+/* $OSSA_SHARED_DIR/data/<rel>, loaded with its name (format detected);
+ * fails the test when it does not load. */
+static inline ossa_model *tf_load_shared(const char *rel)
+{
+    size_t size;
+    unsigned char *data = ts_read_shared(rel, &size);
+    ossa_load_options o;
+    memset(&o, 0, sizeof o);
+    o.file_name = rel;
+    ossa_error err;
+    ossa_model *m = ossa_load_memory(data, size, &o, &err);
+    if (!m) fail_msg("%s: %d:%d: %s", rel, (int)err.line, (int)err.column, err.message);
+    free(data);
+    return m;
+}
 
 static inline char *tf_write(const ossa_model *m, const ossa_write_options *opts, size_t *size)
 {
@@ -236,6 +253,46 @@ static inline void tf_allocation_failures(ossa_format format, const char *text,
         assert_int_equal(a.bad_frees, 0);
         assert_true(k < 100000);
     }
+}
+
+/* `text` loaded with a counting allocator, then written as `format` with
+ * allocation number k failing, for every k until the write succeeds:
+ * the write fails with NOMEM and frees all it took. The model's
+ * allocator (temporaries) and the options' (the output) are one here. */
+static inline void tf_write_allocation_failures(ossa_format format, const char *text)
+{
+    ts_alloc a;
+    ts_alloc_init(&a, -1, true);
+    ossa_load_options lo;
+    memset(&lo, 0, sizeof lo);
+    lo.allocator = &a.allocator;
+    lo.format = format;
+    ossa_error err;
+    ossa_model *m = ossa_load_memory(text, strlen(text), &lo, &err);
+    assert_non_null(m);
+    long live = a.live;
+    for (long k = 0;; k++) {
+        a.fail_at = a.calls + k;
+        ossa_write_options o;
+        memset(&o, 0, sizeof o);
+        o.format = format;
+        o.allocator = &a.allocator;
+        void *data;
+        size_t size;
+        ossa_status st = ossa_write_memory(m, &o, &data, &size, &err);
+        a.fail_at = -1;
+        if (st == OSSA_OK) {
+            ossa_free_buffer(data, &a.allocator);
+            assert_int_equal(a.live, live);
+            print_message("%ld allocations\n", k);
+            break;
+        }
+        assert_int_equal(err.code, OSSA_ERROR_NOMEM);
+        assert_int_equal(a.live, live);
+        assert_true(k < 1000);
+    }
+    ossa_model_free(m);
+    assert_int_equal(a.live, 0);
 }
 
 #endif
