@@ -1,11 +1,12 @@
 /* Helpers shared by the IQE tests (tests/test_iqe_*.c): loading IQE text
  * with options, expected errors and warnings, reading vertices back and
- * writing other formats. Built on support.h; header-only, so each test
- * stays one executable. */
+ * writing other formats. The text-format helpers (text_format_test.h)
+ * with the format fixed to IQE; header-only, so each test stays one
+ * executable. */
 #ifndef OSSA_IQE_TEST_H
 #define OSSA_IQE_TEST_H
 
-#include "support.h"
+#include "text_format_test.h"
 
 #include <float.h>
 #include <math.h>
@@ -15,46 +16,19 @@
 
 static inline ossa_model *load_opts(const char *text, const ossa_load_options *opts, ossa_error *err)
 {
-    ossa_load_options o;
-    if (opts)
-        o = *opts;
-    else
-        memset(&o, 0, sizeof o);
-    o.format = OSSA_FORMAT_IQE;
-    return ossa_load_memory(text, strlen(text), &o, err);
+    return tf_try(OSSA_FORMAT_IQE, text, strlen(text), opts, err);
 }
 
 static inline ossa_model *load_with(const char *text, const ossa_load_options *opts)
 {
-    ossa_error err;
-    ossa_model *m = load_opts(text, opts, &err);
-    if (!m) {
-        char buf[600];
-        print_error("load failed: %s\n", ossa_error_format(&err, buf, sizeof buf));
-    }
-    assert_non_null(m);
-    return m;
+    return tf_load_with(OSSA_FORMAT_IQE, text, opts);
 }
 
 static inline ossa_model *load(const char *text) { return load_with(text, NULL); }
 
 /* Loading must fail with `kind` at line:column. */
-static inline void expect_error(const char *text, ossa_code kind, uint32_t line, uint32_t column)
-{
-    ossa_error err;
-    ossa_model *m = load_opts(text, NULL, &err);
-    if (m) {
-        ossa_model_free(m);
-        fail_msg("loading should fail at %u:%u", line, column);
-    }
-    char buf[600];
-    if (err.code != kind || err.line != line || err.column != column)
-        print_error("got %s: %s\n", ossa_code_name(err.code),
-                    ossa_error_format(&err, buf, sizeof buf));
-    assert_int_equal(err.code, kind);
-    assert_int_equal(err.line, line);
-    assert_int_equal(err.column, column);
-}
+#define expect_error(text, kind, line, column)                                                     \
+    tf_expect_error(OSSA_FORMAT_IQE, (text), (kind), (line), (column), NULL, __LINE__)
 
 static inline bool has_warning(const ossa_model *m, const char *needle, uint32_t line)
 {
@@ -64,11 +38,7 @@ static inline bool has_warning(const ossa_model *m, const char *needle, uint32_t
     return false;
 }
 
-static inline void near(double a, double b, double tol, const char *what, int line)
-{
-    if (!(fabs(a - b) <= tol)) fail_msg("line %d: %s: %.9g, expected %.9g", line, what, a, b);
-}
-#define NEAR(a, b, tol) near((a), (b), (tol), #a, __LINE__)
+#define NEAR TF_NEAR
 
 /* Vertex v of an array as floats. */
 static inline void get(const ossa_model *m, ossa_vertex_type type, const char *name, uint32_t v, float *out)
@@ -83,9 +53,9 @@ static inline void expect3(const ossa_model *m, ossa_vertex_type type, uint32_t 
 {
     float f[8];
     get(m, type, NULL, v, f);
-    near(f[0], x, 1e-6, "x", line);
-    near(f[1], y, 1e-6, "y", line);
-    near(f[2], z, 1e-6, "z", line);
+    tf_near(f[0], x, 1e-6, "x", line);
+    tf_near(f[1], y, 1e-6, "y", line);
+    tf_near(f[2], z, 1e-6, "z", line);
 }
 #define EXPECT3(m, type, v, x, y, z) expect3((m), (type), (v), (x), (y), (z), __LINE__)
 
@@ -110,16 +80,7 @@ static inline unsigned char *write_fmt(const ossa_model *m, ossa_format f, size_
 }
 
 /* q equals (x, y, z, w) up to sign (q and -q are the same rotation). */
-static inline void quat_near(const float q[4], double x, double y, double z, double w, double tol,
-                             int line)
-{
-    double s = (q[0] * x + q[1] * y + q[2] * z + q[3] * w) < 0 ? -1 : 1;
-    near(q[0], s * x, tol, "qx", line);
-    near(q[1], s * y, tol, "qy", line);
-    near(q[2], s * z, tol, "qz", line);
-    near(q[3], s * w, tol, "qw", line);
-}
-#define QUAT_NEAR(q, x, y, z, w) quat_near((q), (x), (y), (z), (w), 1e-6, __LINE__)
+#define QUAT_NEAR(q, x, y, z, w) TF_QUAT((q), (x), (y), (z), (w), 1e-6)
 
 /* A repeatable random sequence for the tests that patch bytes. */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
