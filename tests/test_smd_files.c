@@ -150,19 +150,25 @@ static bool saw(const seen *s, ossa_code code)
     return false;
 }
 
+/* m written as SMD text, its diagnostics collected in *s. */
+static char *write_seen(const ossa_model *m, seen *s)
+{
+    ossa_write_options o;
+    memset(&o, 0, sizeof o);
+    o.format = SMD;
+    memset(s, 0, sizeof *s);
+    o.diagnostic = on_diagnostic;
+    o.user = s;
+    size_t size;
+    return tf_write(m, &o, &size);
+}
+
 static void test_writer_text(void **state)
 {
     (void)state;
     ossa_model *m = small_model();
-    ossa_write_options o;
-    memset(&o, 0, sizeof o);
-    o.format = SMD;
     seen s;
-    memset(&s, 0, sizeof s);
-    o.diagnostic = on_diagnostic;
-    o.user = &s;
-    size_t size;
-    char *text = tf_write(m, &o, &size);
+    char *text = write_seen(m, &s);
     /* Bones in joint order with '"' replaced; the bind pose with angles
      * (0, 0, pi/2); corners reversed (2, 1, 0), v flipped, the parent
      * column the strongest bone, links largest first; the material without
@@ -210,7 +216,7 @@ static void test_writer_text(void **state)
     assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, NULL));
     ossa_triangle tri = {{0, 1, 2}};
     assert_int_equal(ossa_model_set_triangles(m, 1, &tri, NULL), OSSA_OK);
-    text = tf_write(m, &o, &size);
+    text = write_seen(m, &s);
     /* no mesh: the material is "no_material"; no normals: generated (the
      * clockwise triangle (0,0,0) (1,0,0) (0,1,0) faces -z) */
     assert_non_null(strstr(text, "nodes\n0 \"root\" -1\nend\n"));
@@ -241,15 +247,8 @@ static void test_writer_links(void **state)
     assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 6, NULL, wgt, NULL));
     ossa_triangle tri = {{0, 1, 2}};
     assert_int_equal(ossa_model_set_triangles(m, 1, &tri, NULL), OSSA_OK);
-    ossa_write_options o;
-    memset(&o, 0, sizeof o);
-    o.format = SMD;
     seen s;
-    memset(&s, 0, sizeof s);
-    o.diagnostic = on_diagnostic;
-    o.user = &s;
-    size_t size;
-    char *text = tf_write(m, &o, &size);
+    char *text = write_seen(m, &s);
     /* b4 .25, b5 .25, b3 .2, b2 .15 of 0.85; ties by bone; the parent
      * column is b4 */
     assert_non_null(strstr(text, " 4 4 0.294118 5 0.294118 3 0.235294 2 0.176471\n"));
