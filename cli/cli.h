@@ -175,6 +175,10 @@ ossa_model *cli_load_merged(const char *const *files, int n, const ossa_load_opt
  * none. */
 int cli_find_animation(const ossa_model *model, const char *arg);
 
+/* Whether all of `s` spells one finite number (strtod's syntax), stored
+ * in *out. */
+int cli_parse_number(const char *s, double *out);
+
 /* Compressed-clip options from --error and --shell (either may be NULL):
  * each a positive number of model units. On a bad value prints a usage
  * error for `command` and returns CLI_EXIT_USAGE; else 0. */

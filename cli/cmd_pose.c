@@ -53,17 +53,6 @@ static double wrap_frame(double p, uint32_t frames, int loops)
     return p < 0 ? 0 : p > n - 1 ? n - 1 : p;
 }
 
-/* A finite number, or returns 0. */
-static int parse_number(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!s[0] || *end || errno == ERANGE || !isfinite(v)) return 0;
-    *out = v;
-    return 1;
-}
-
 static void json_numbers(FILE *out, const float *v, int n)
 {
     fputc('[', out);
@@ -278,12 +267,12 @@ int cmd_pose(int argc, char **argv)
         rc = cli_usage_error("pose", "--frame and --time exclude each other");
     else if (args.value[OPT_LOOP] && args.value[OPT_CLAMP])
         rc = cli_usage_error("pose", "--loop and --clamp exclude each other");
-    else if (fs && !parse_number(fs, &frame))
+    else if (fs && !cli_parse_number(fs, &frame))
         rc = cli_usage_error("pose", "--frame needs a finite number, not '%s'", fs);
-    else if (ts && !parse_number(ts, &time))
+    else if (ts && !cli_parse_number(ts, &time))
         rc = cli_usage_error("pose", "--time needs a finite number of seconds, not '%s'", ts);
     else if (args.value[OPT_ERROR] &&
-             (!parse_number(args.value[OPT_ERROR], &bound) || !(bound > 0 && bound < 3e38)))
+             (!cli_parse_number(args.value[OPT_ERROR], &bound) || !(bound > 0 && bound < 3e38)))
         rc = cli_usage_error("pose", "--error needs a positive number, not '%s'",
                              args.value[OPT_ERROR]);
     if (rc) {

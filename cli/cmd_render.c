@@ -115,16 +115,6 @@ static const struct {
     {"three-quarter", OSSA_RENDER_VIEW_THREE_QUARTER},
 };
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!s[0] || *end || errno == ERANGE || !isfinite(v)) return 0;
-    *out = v;
-    return 1;
-}
-
 static int parse_uint(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
 {
     char *end;
@@ -204,10 +194,10 @@ static int job_from_args(const cli_args *args, cli_render_job *job)
         return cli_usage_error("render", "--%s shows the whole animation: --time and --frame "
                                "are for a still picture",
                                v[OPT_GIF] ? "gif" : "sheet");
-    if (v[OPT_TIME] && !parse_double(v[OPT_TIME], &job->time))
+    if (v[OPT_TIME] && !cli_parse_number(v[OPT_TIME], &job->time))
         return cli_usage_error("render", "--time needs a finite number of seconds, not '%s'",
                                v[OPT_TIME]);
-    if (v[OPT_FRAME] && !parse_double(v[OPT_FRAME], &job->frame))
+    if (v[OPT_FRAME] && !cli_parse_number(v[OPT_FRAME], &job->frame))
         return cli_usage_error("render", "--frame needs a finite number, not '%s'", v[OPT_FRAME]);
     job->use_frame = v[OPT_FRAME] != NULL;
     if (v[OPT_SHEET] && !parse_uint(v[OPT_SHEET], 1, 1024, &job->sheet))
@@ -227,20 +217,20 @@ static int job_from_args(const cli_args *args, cli_render_job *job)
     }
     double d;
     if (v[OPT_YAW]) {
-        if (!parse_double(v[OPT_YAW], &d))
+        if (!cli_parse_number(v[OPT_YAW], &d))
             return cli_usage_error("render", "--yaw needs degrees, not '%s'", v[OPT_YAW]);
         job->camera.yaw = (float)d;
         job->camera.flags |= OSSA_RENDER_CAMERA_YAW;
     }
     if (v[OPT_PITCH]) {
-        if (!parse_double(v[OPT_PITCH], &d) || d < -90 || d > 90)
+        if (!cli_parse_number(v[OPT_PITCH], &d) || d < -90 || d > 90)
             return cli_usage_error("render", "--pitch needs degrees from -90 to 90, not '%s'",
                                    v[OPT_PITCH]);
         job->camera.pitch = (float)d;
         job->camera.flags |= OSSA_RENDER_CAMERA_PITCH;
     }
     if (v[OPT_DISTANCE]) {
-        if (!parse_double(v[OPT_DISTANCE], &d) || !(d > 0) || d > 1e30)
+        if (!cli_parse_number(v[OPT_DISTANCE], &d) || !(d > 0) || d > 1e30)
             return cli_usage_error("render", "--distance needs a positive number, not '%s'",
                                    v[OPT_DISTANCE]);
         job->camera.distance = (float)d;

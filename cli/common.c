@@ -411,12 +411,20 @@ void cli_print_text(FILE *out, const char *s)
     }
 }
 
-static int positive_float(const char *s, float *out)
+int cli_parse_number(const char *s, double *out)
 {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (!s[0] || *end || errno == ERANGE || !isfinite(v) || v <= 0 || v > 3e38) return 0;
+    if (!s[0] || *end || errno == ERANGE || !isfinite(v)) return 0;
+    *out = v;
+    return 1;
+}
+
+static int positive_float(const char *s, float *out)
+{
+    double v;
+    if (!cli_parse_number(s, &v) || v <= 0 || v > 3e38) return 0;
     *out = (float)v;
     return 1;
 }

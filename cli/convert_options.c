@@ -94,17 +94,6 @@ static int usage_error(const char *fmt, ...)
     return cli_usage_error("convert", "%s", msg);
 }
 
-/* A finite number filling all of s. */
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!s[0] || *end || errno == ERANGE || !isfinite(v)) return 0;
-    *out = v;
-    return 1;
-}
-
 static int parse_integer(const char *s, long long *out)
 {
     char *end;
@@ -128,7 +117,7 @@ static int parse_list(const char *s, double *out, int max)
         if (len == 0 || len >= sizeof part) return 0;
         memcpy(part, p, len);
         part[len] = 0;
-        if (!parse_double(part, &out[n++])) return 0;
+        if (!cli_parse_number(part, &out[n++])) return 0;
         if (!comma) return n;
         p = comma + 1;
     }
@@ -174,7 +163,7 @@ static int set_input_option(convert_input *in, int opt, const char *value)
         in->name = value;
         return 0;
     case OPT_FPS:
-        if (!parse_double(value, &d) || !(d > 0) || d > 1e6)
+        if (!cli_parse_number(value, &d) || !(d > 0) || d > 1e6)
             return usage_error("--fps wants a positive number, not '%s'", value);
         if (in->fps != 0 && in->fps != (float)d)
             return usage_error("--fps given twice for '%s'", in->arg);
@@ -210,7 +199,7 @@ static int set_global_option(convert_plan *plan, int opt, const char *value, dou
     int n;
     switch (opt) {
     case OPT_SCALE:
-        if (!parse_double(value, v) || !(v[0] > 0))
+        if (!cli_parse_number(value, v) || !(v[0] > 0))
             return usage_error("--scale wants a positive number, not '%s'", value);
         plan->scale = (float)(plan->scale * v[0]);
         return 0;
@@ -355,7 +344,7 @@ int convert_plan_parse(int argc, char **argv, void (*print_usage)(void), convert
     const char *resample = args.value[OPT_RESAMPLE];
     double r;
     if (!rc && resample) {
-        if (!parse_double(resample, &r) || !(r > 0) || r > 1e6)
+        if (!cli_parse_number(resample, &r) || !(r > 0) || r > 1e6)
             rc = usage_error("--resample wants a positive frame rate, not '%s'", resample);
         else
             plan->resample = (float)r;
