@@ -1,4 +1,4 @@
-/* Reading sibling files and writing outputs atomically (files.c). */
+/* Reading sibling files and writing outputs atomically (files.c, output_files.c). */
 #ifndef OSSA_FILES_H
 #define OSSA_FILES_H
 
@@ -14,6 +14,52 @@
  * replace none that exists. */
 ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count,
                                      const ossa_write_options *options, ossa_error *error);
+
+/* -- The files of a multi-file write (output_files.c) -------------------------
+ *
+ * Writers of several files (STEM.md5mesh and STEM.NAME.md5anim, ...) name
+ * them beside the path they are given, fill a buffer for each, then write
+ * them all at once. */
+
+/* `path` without its extension (the part after the last '.' of the last
+ * path component), as a length. */
+size_t ossa__path_stem(const char *path);
+
+/* `name` as a piece of a file name (cut to cap - 1 bytes): letters,
+ * digits, '_', '-' and '.' stay, anything else becomes '_'. */
+void ossa__file_name_safe(const char *name, char *out, size_t cap);
+
+typedef struct ossa_output_set {
+    const char *path; /* the path the write was given */
+    size_t stem;      /* its ossa__path_stem */
+    const ossa_allocator *allocator;
+    ossa_output_file *files; /* the paths belong to the set */
+    ossa_buf *bufs;          /* the contents, one per file */
+    size_t count, cap;
+} ossa_output_set;
+
+/* An empty set with room for `cap` files beside `path`. */
+ossa_status ossa__output_set_init(ossa_output_set *set, const char *path, size_t cap,
+                                  const ossa_allocator *allocator, ossa_error *error);
+/* Whether STEM`part``ext` is a file of the set already. */
+bool ossa__output_set_has(const ossa_output_set *set, const char *part, const char *ext);
+/* The `part` of the file of animation `index` named `name`: ".NAME"
+ * (ossa__file_name_safe, cut to 127 bytes), ".INDEX" when nothing is left
+ * of the name, and ".NAME.INDEX" when STEM.NAME`ext` is a file of the set
+ * already (two animations with one file name). */
+#define OSSA_OUTPUT_PART_SIZE 160
+void ossa__output_set_animation_part(const ossa_output_set *set, const char *name,
+                                     uint32_t index, const char *ext,
+                                     char part[OSSA_OUTPUT_PART_SIZE]);
+/* Adds the file STEM`part``ext` (the path given when ext is NULL), names
+ * it in `error` for the failures that follow, and returns the buffer to
+ * write it into; NULL (error filled) when out of memory. */
+ossa_buf *ossa__output_set_add(ossa_output_set *set, const char *part, const char *ext,
+                               ossa_error *error);
+/* Writes every file with ossa__write_files_atomic when st is OSSA_OK,
+ * then frees the set (also after a failure); returns the outcome. */
+ossa_status ossa__output_set_finish(ossa_output_set *set, ossa_status st,
+                                    const ossa_write_options *options, ossa_error *error);
 
 /* Reads a whole file (for formats that refer to sibling files, such as
  * external glTF buffers); the buffer has a NUL after its end. Free with

@@ -480,29 +480,6 @@ ossa_status ossa__ill_write_anim(const ossa_model *m, const ossa_write_options *
 
 /* -- Three files ------------------------------------------------------------- */
 
-/* `path` without its extension (the part after the last '.' of the last
- * path component). */
-static size_t stem_length(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    const char *dot = strrchr(base, '.');
-    return dot && dot != base ? (size_t)(dot - path) : strlen(path);
-}
-
-/* A file-name-safe version of an animation name. */
-static void file_part(const char *name, char *out, size_t cap)
-{
-    size_t k = 0;
-    for (const char *p = name; *p && k + 1 < cap; p++) {
-        char c = *p;
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '_' || c == '-' || c == '.';
-        out[k++] = ok ? c : '_';
-    }
-    out[k] = 0;
-}
-
 ossa_status ossa__ill_write_files(const ossa_model *m, const char *path,
                                   const ossa_write_options *opt, ossa_error *error)
 {
@@ -513,81 +490,26 @@ ossa_status ossa__ill_write_files(const ossa_model *m, const char *path,
     if (na && opt->animation >= na)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "animation %u does not exist (the model has %u)", opt->animation, na);
-    size_t count = 1 + (skel ? 1 : 0) + na;
-    size_t stem = stem_length(path);
-    ossa_output_file *files = ossa__alloc(opt->allocator, count * sizeof *files);
-    ossa_buf *bufs = ossa__alloc(opt->allocator, count * sizeof *bufs);
-    char **paths = ossa__alloc(opt->allocator, count * sizeof *paths);
-    ossa_status st = OSSA_OK;
-    if (!files || !bufs || !paths) {
-        ossa__free(opt->allocator, files, 0);
-        ossa__free(opt->allocator, bufs, 0);
-        ossa__free(opt->allocator, paths, 0);
-        return ossa__fail_nomem(error);
+    ossa_output_set set;
+    if (ossa__output_set_init(&set, path, 1 + (skel ? 1 : 0) + (size_t)na, opt->allocator, error))
+        return OSSA_FAILED;
+    ossa_buf *b = ossa__output_set_add(&set, "", NULL, error);
+    ossa_status st = b ? ossa__ill_write_mesh(m, opt, b, error) : OSSA_FAILED;
+    if (!st && b->failed) st = ossa__fail_nomem(error);
+    if (!st && skel) {
+        b = ossa__output_set_add(&set, "", ".illskel", error);
+        st = b ? write_skel(m, opt, true, b, error) : OSSA_FAILED;
+        if (!st && b->failed) st = ossa__fail_nomem(error);
     }
-    for (size_t i = 0; i < count; i++) {
-        ossa__buf_init(&bufs[i], opt->allocator);
-        paths[i] = NULL;
+    for (uint32_t n = 0; n < na && !st; n++) {
+        /* the chosen animation first */
+        uint32_t anim = n == 0 ? opt->animation : (n <= opt->animation ? n - 1 : n);
+        char part[OSSA_OUTPUT_PART_SIZE] = "";
+        if (n) ossa__output_set_animation_part(&set, m->animations[anim].name, anim, ".illanim", part);
+        b = ossa__output_set_add(&set, part, ".illanim", error);
+        /* joint names are reported once: with the skeleton, else the first animation */
+        st = b ? write_anim(m, opt, anim, !skel && n == 0, b, error) : OSSA_FAILED;
+        if (!st && b->failed) st = ossa__fail_nomem(error);
     }
-    for (size_t i = 0; i < count && !st; i++) {
-        char part[160] = "";
-        const char *ext;
-        uint32_t anim = 0;
-        if (i == 0) {
-            ext = NULL;
-        } else if (skel && i == 1) {
-            ext = ".illskel";
-        } else {
-            uint32_t n = (uint32_t)(i - 1 - (skel ? 1 : 0));
-            /* the chosen animation first */
-            anim = n == 0 ? opt->animation : (n <= opt->animation ? n - 1 : n);
-            ext = ".illanim";
-            if (n) {
-                char safe[128];
-                file_part(m->animations[anim].name, safe, sizeof safe);
-                if (safe[0])
-                    snprintf(part, sizeof part, ".%s", safe);
-                else
-                    snprintf(part, sizeof part, ".%u", anim);
-                /* two animations with one name: add the index */
-                for (size_t j = 0; j < i; j++) {
-                    size_t pl = strlen(part);
-                    if (strlen(paths[j]) == stem + pl + 8 && memcmp(paths[j] + stem, part, pl) == 0) {
-                        snprintf(part, sizeof part, ".%s.%u", safe, anim);
-                        break;
-                    }
-                }
-            }
-        }
-        size_t len = ext ? stem + strlen(part) + strlen(ext) : strlen(path);
-        paths[i] = ossa__alloc(opt->allocator, len + 1);
-        if (!paths[i]) {
-            st = ossa__fail_nomem(error);
-            break;
-        }
-        if (ext)
-            snprintf(paths[i], len + 1, "%.*s%s%s", (int)stem, path, part, ext);
-        else
-            memcpy(paths[i], path, len + 1);
-        ossa__error_set_file(error, paths[i]);
-        if (i == 0)
-            st = ossa__ill_write_mesh(m, opt, &bufs[i], error);
-        else if (!strcmp(ext, ".illskel"))
-            st = write_skel(m, opt, true, &bufs[i], error);
-        else /* joint names are reported once: with the skeleton, else the first animation */
-            st = write_anim(m, opt, anim, !skel && i == 1, &bufs[i], error);
-        if (!st && bufs[i].failed) st = ossa__fail_nomem(error);
-        files[i].path = paths[i];
-        files[i].data = bufs[i].data ? (const void *)bufs[i].data : "";
-        files[i].size = bufs[i].size;
-    }
-    if (!st) st = ossa__write_files_atomic(files, count, opt, error);
-    for (size_t i = 0; i < count; i++) {
-        ossa__buf_release(&bufs[i]);
-        ossa__free(opt->allocator, paths[i], 0);
-    }
-    ossa__free(opt->allocator, files, 0);
-    ossa__free(opt->allocator, bufs, 0);
-    ossa__free(opt->allocator, paths, 0);
-    return st;
+    return ossa__output_set_finish(&set, st, opt, error);
 }

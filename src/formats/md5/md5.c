@@ -103,39 +103,6 @@ static ossa_status write_anim(const ossa_model *model, const ossa_write_options 
     return st;
 }
 
-/* `path` without its extension. */
-static size_t stem_length(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    const char *dot = strrchr(base, '.');
-    return dot && dot != base ? (size_t)(dot - path) : strlen(path);
-}
-
-/* An animation name as a piece of a file name: letters, digits, '_', '-'
- * and '.' stay, anything else becomes '_'. */
-static void file_part(const char *name, char *out, size_t cap)
-{
-    size_t k = 0;
-    for (const char *p = name; *p && k + 1 < cap; p++) {
-        char c = *p;
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '_' || c == '-' || c == '.';
-        out[k++] = ok ? c : '_';
-    }
-    out[k] = 0;
-}
-
-/* Whether STEM`part`.md5anim is among the first n files. */
-static bool taken(const ossa_output_file *files, size_t n, size_t stem, const char *part)
-{
-    size_t pl = strlen(part);
-    for (size_t j = 1; j < n; j++)
-        if (strlen(files[j].path) == stem + pl + 8 && memcmp(files[j].path + stem, part, pl) == 0)
-            return true;
-    return false;
-}
-
 /* STEM.md5mesh (the path given) and STEM.NAME.md5anim per animation with
  * frames, all in place or none. */
 static ossa_status write_files(const ossa_model *model, const char *path,
@@ -143,67 +110,40 @@ static ossa_status write_files(const ossa_model *model, const char *path,
 {
     md5_skeleton s;
     if (ossa__md5_skeleton_init(&s, model, options, error)) return OSSA_FAILED;
-    size_t count = 1 + model->num_animations, stem = stem_length(path);
-    ossa_output_file *files = ossa__temp_calloc(model, count, sizeof *files);
-    ossa_buf *bufs = ossa__temp_calloc(model, count, sizeof *bufs);
-    char **paths = ossa__temp_calloc(model, count, sizeof *paths);
-    ossa_status st = OSSA_OK;
-    size_t written = 0;
-    if (!files || !bufs || !paths) st = ossa__fail_nomem(error);
-    for (size_t i = 0; i < count && !st; i++) ossa__buf_init(&bufs[i], options->allocator);
-    for (size_t i = 0; i < count && !st; i++) {
-        char part[200] = "";
-        if (i) {
-            const ossa_animation *an = &model->animations[i - 1];
-            if (!an->num_frames) {
-                ossa__write_warn(options, OSSA_WARNING_DROPPED,
-                                     "animation '%s' has no frames and is not written", an->name);
-                continue;
-            }
-            char safe[160];
-            file_part(an->name, safe, sizeof safe);
-            if (safe[0])
-                snprintf(part, sizeof part, ".%s", safe);
-            else
-                snprintf(part, sizeof part, ".%zu", i - 1);
-            /* two animations with one file name: the later gets its index
-             * (again, should that be taken too) */
-            for (int k = 0; k <= 16 && taken(files, written, stem, part); k++)
-                snprintf(part, sizeof part, ".%s.%zu%.*s", safe[0] ? safe : "anim", i - 1, k,
-                         "________________");
-            if (taken(files, written, stem, part)) {
-                st = ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
-                                "no free file name for animation %zu '%s'", i - 1, an->name);
-                break;
-            }
+    ossa_output_set set;
+    ossa_status st = ossa__output_set_init(&set, path, 1 + (size_t)model->num_animations,
+                                           options->allocator, error);
+    ossa_buf *b = st ? NULL : ossa__output_set_add(&set, NULL, NULL, error);
+    st = b ? ossa__md5_write_mesh_text(&s, b, error) : OSSA_FAILED;
+    if (!st && b->failed) st = ossa__fail_nomem(error);
+    for (uint32_t a = 0; a < model->num_animations && !st; a++) {
+        const ossa_animation *an = &model->animations[a];
+        if (!an->num_frames) {
+            ossa__write_warn(options, OSSA_WARNING_DROPPED,
+                             "animation '%s' has no frames and is not written", an->name);
+            continue;
         }
-        size_t len = i ? stem + strlen(part) + 8 : strlen(path);
-        char *p = ossa__temp_alloc(model, len + 1);
-        if (!p) {
-            st = ossa__fail_nomem(error);
+        char safe[160], part[200];
+        ossa__file_name_safe(an->name, safe, sizeof safe);
+        if (safe[0])
+            snprintf(part, sizeof part, ".%s", safe);
+        else
+            snprintf(part, sizeof part, ".%u", a);
+        /* two animations with one file name: the later gets its index
+         * (again, should that be taken too) */
+        for (int k = 0; k <= 16 && ossa__output_set_has(&set, part, ".md5anim"); k++)
+            snprintf(part, sizeof part, ".%s.%u%.*s", safe[0] ? safe : "anim", a, k,
+                     "________________");
+        if (ossa__output_set_has(&set, part, ".md5anim")) {
+            st = ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                            "no free file name for animation %u '%s'", a, an->name);
             break;
         }
-        paths[i] = p;
-        if (i)
-            snprintf(p, len + 1, "%.*s%s.md5anim", (int)stem, path, part);
-        else
-            memcpy(p, path, len + 1);
-        ossa__error_set_file(error, p);
-        ossa_buf *b = &bufs[written];
-        st = i ? ossa__md5_write_anim_text(&s, (uint32_t)(i - 1), b, error)
-               : ossa__md5_write_mesh_text(&s, b, error);
+        b = ossa__output_set_add(&set, part, ".md5anim", error);
+        st = b ? ossa__md5_write_anim_text(&s, a, b, error) : OSSA_FAILED;
         if (!st && b->failed) st = ossa__fail_nomem(error);
-        files[written].path = p;
-        files[written].data = b->data ? (const void *)b->data : "";
-        files[written].size = b->size;
-        written++;
     }
-    if (!st) st = ossa__write_files_atomic(files, written, options, error);
-    for (size_t i = 0; bufs && i < count; i++) ossa__buf_release(&bufs[i]);
-    for (size_t i = 0; paths && i < count; i++) ossa__temp_free(model, paths[i]);
-    ossa__temp_free(model, files);
-    ossa__temp_free(model, bufs);
-    ossa__temp_free(model, paths);
+    st = ossa__output_set_finish(&set, st, options, error);
     ossa__md5_skeleton_free(&s);
     return st;
 }

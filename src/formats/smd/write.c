@@ -512,19 +512,6 @@ ossa_status ossa__smd_write(const ossa_model *m, const ossa_write_options *optio
     return st;
 }
 
-/* A file-name-safe version of an animation name. */
-static void file_part(const char *name, char *out, size_t cap)
-{
-    size_t k = 0;
-    for (const char *p = name; *p && k + 1 < cap; p++) {
-        char c = *p;
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '_' || c == '-' || c == '.';
-        out[k++] = ok ? c : '_';
-    }
-    out[k] = 0;
-}
-
 /* Whether every frame of an animation has unit scale (SMD has none). */
 static bool unit_scale(const ossa_model *m, const ossa_animation *a, uint32_t *joint,
                        uint32_t *frame, float *scale)
@@ -575,63 +562,23 @@ ossa_status ossa__smd_write_files(const ossa_model *m, const char *path,
         st = ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
                         "every animation scales joints, and SMD stores no scale");
     size_t count = anim_only ? num_anims : num_anims + 1;
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    const char *dot = strrchr(base, '.');
-    size_t stem = dot && dot != base ? (size_t)(dot - path) : strlen(path);
-    ossa_output_file *files = ossa__temp_calloc(m, count, sizeof *files);
-    ossa_buf *bufs = ossa__temp_calloc(m, count, sizeof *bufs);
-    char **paths = ossa__temp_calloc(m, count, sizeof *paths);
-    if (!st && (!files || !bufs || !paths)) st = ossa__fail_nomem(error);
-    for (size_t i = 0; i < count && bufs; i++) ossa__buf_init(&bufs[i], options->allocator);
+    ossa_output_set set = {0};
+    if (!st) st = ossa__output_set_init(&set, path, count, options->allocator, error);
     for (size_t i = 0; i < count && !st; i++) {
         bool reference = !anim_only && i == 0;
         uint32_t anim = reference ? 0 : anims[anim_only ? i : i - 1];
-        char part[160] = "";
-        if (i > 0) {
-            char safe[128];
-            file_part(m->animations[anim].name, safe, sizeof safe);
-            if (safe[0])
-                snprintf(part, sizeof part, ".%s", safe);
-            else
-                snprintf(part, sizeof part, ".%u", anim);
-            /* two animations with one file name: add the index */
-            for (size_t j = 1; j < i; j++) {
-                size_t pl = strlen(part);
-                if (strlen(paths[j]) == stem + pl + 4 && memcmp(paths[j] + stem, part, pl) == 0) {
-                    snprintf(part, sizeof part, ".%s.%u", safe, anim);
-                    break;
-                }
-            }
-        }
-        size_t len = i > 0 ? stem + strlen(part) + 4 : strlen(path);
-        paths[i] = ossa__temp_alloc(m, len + 1);
-        if (!paths[i]) {
-            st = ossa__fail_nomem(error);
+        char part[OSSA_OUTPUT_PART_SIZE] = "";
+        if (i > 0) ossa__output_set_animation_part(&set, m->animations[anim].name, anim, ".smd", part);
+        ossa_buf *b = ossa__output_set_add(&set, part, i > 0 ? ".smd" : NULL, error);
+        if (!b) {
+            st = OSSA_FAILED;
             break;
         }
-        if (i > 0)
-            snprintf(paths[i], len + 1, "%.*s%s.smd", (int)stem, path, part);
-        else
-            memcpy(paths[i], path, len + 1);
-        ossa__error_set_file(error, paths[i]);
-        st = reference ? write_reference(&w, &bufs[i]) : write_animation(&w, anim, &bufs[i]);
-        if (!st && bufs[i].failed) st = ossa__fail_nomem(error);
-        files[i].path = paths[i];
-        files[i].data = bufs[i].data ? (const void *)bufs[i].data : "";
-        files[i].size = bufs[i].size;
+        st = reference ? write_reference(&w, b) : write_animation(&w, anim, b);
+        if (!st && b->failed) st = ossa__fail_nomem(error);
     }
-    if (!st) {
-        ossa__error_set_file(error, path);
-        st = ossa__write_files_atomic(files, count, options, error);
-    }
-    for (size_t i = 0; i < count; i++) {
-        if (bufs) ossa__buf_release(&bufs[i]);
-        if (paths) ossa__temp_free(m, paths[i]);
-    }
-    ossa__temp_free(m, files);
-    ossa__temp_free(m, bufs);
-    ossa__temp_free(m, paths);
+    if (!st) ossa__error_set_file(error, path);
+    st = ossa__output_set_finish(&set, st, options, error);
     ossa__temp_free(m, anims);
     ossa__intern_free(m, &w.names);
     return st;
