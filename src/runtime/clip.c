@@ -154,31 +154,14 @@ static ossa_transform source_frame(const ossa_model *model, const ossa_animation
     return t;
 }
 
-static void put_transform(float *frame, uint32_t j, const ossa_transform *t)
-{
-    float *g = frame + (size_t)(j / OSSA_CLIP_LANES) * OSSA_CLIP_GROUP + j % OSSA_CLIP_LANES;
-    for (int c = 0; c < 3; c++) g[(OSSA_CH_TX + c) * OSSA_CLIP_LANES] = t->translation[c];
-    for (int c = 0; c < 4; c++) g[(OSSA_CH_QX + c) * OSSA_CLIP_LANES] = t->rotation[c];
-    for (int c = 0; c < 3; c++) g[(OSSA_CH_SX + c) * OSSA_CLIP_LANES] = t->scale[c];
-}
-
-static void get_rotation(const float *frame, uint32_t j, float q[4])
-{
-    const float *g = frame + (size_t)(j / OSSA_CLIP_LANES) * OSSA_CLIP_GROUP + j % OSSA_CLIP_LANES;
-    for (int c = 0; c < 4; c++) q[c] = g[(OSSA_CH_QX + c) * OSSA_CLIP_LANES];
-}
-
-static void get_transform(const ossa_clip *clip, uint32_t f, uint32_t j, ossa_transform *t)
+void ossa__clip_key(const ossa_clip *clip, uint32_t f, uint32_t j, ossa_transform *t)
 {
     if (clip->packed) {
-        ossa__packed_joint(clip, f, j, t);
+        /* The image holds no copy of frame 0 at the end. */
+        ossa__packed_joint(clip, f < clip->num_frames ? f : 0, j, t);
         return;
     }
-    const float *g = clip->data + ((size_t)f * clip->num_groups + j / OSSA_CLIP_LANES) *
-                                      OSSA_CLIP_GROUP + j % OSSA_CLIP_LANES;
-    for (int c = 0; c < 3; c++) t->translation[c] = g[(OSSA_CH_TX + c) * OSSA_CLIP_LANES];
-    for (int c = 0; c < 4; c++) t->rotation[c] = g[(OSSA_CH_QX + c) * OSSA_CLIP_LANES];
-    for (int c = 0; c < 3; c++) t->scale[c] = g[(OSSA_CH_SX + c) * OSSA_CLIP_LANES];
+    ossa__soa_get(clip->data + (size_t)f * clip->num_groups * OSSA_CLIP_GROUP, j, t);
 }
 
 static double wrap_angle(double a)
@@ -216,7 +199,7 @@ static int32_t turns_at(const ossa_clip *clip, uint32_t f)
 static void packed_root_entry(const ossa_clip *clip, uint32_t f, double out[4])
 {
     ossa_transform t;
-    get_transform(clip, f, clip->root, &t);
+    ossa__clip_key(clip, f, clip->root, &t);
     int up = clip->up == OSSA_AXIS_X ? 0 : clip->up == OSSA_AXIS_Y ? 1 : 2;
     for (int c = 0; c < 3; c++) out[c] = c == up ? 0.0 : t.translation[c];
     out[3] = ossa__yaw_of(t.rotation, clip->up) + 2 * PI * turns_at(clip, f);
@@ -228,7 +211,7 @@ static void packed_turns(ossa_clip *clip)
     double yaw = 0;
     for (uint32_t f = 0; f < clip->num_frames; f++) {
         ossa_transform t;
-        get_transform(clip, f, clip->root, &t);
+        ossa__clip_key(clip, f, clip->root, &t);
         double y = ossa__yaw_of(t.rotation, clip->up);
         yaw = f == 0 ? y : yaw + wrap_angle(y - wrap_angle(yaw));
         /* The turns that the unwrapped yaw adds to this frame's. */
@@ -251,7 +234,7 @@ static void build_root_track(ossa_clip *clip)
     double yaw = 0;
     for (uint32_t f = 0; f < nf; f++) {
         ossa_transform t;
-        get_transform(clip, f, clip->root, &t);
+        ossa__clip_key(clip, f, clip->root, &t);
         for (int c = 0; c < 3; c++) tr[f * 4 + c] = c == up ? 0.0f : t.translation[c];
         double y = ossa__yaw_of(t.rotation, clip->up);
         yaw = f == 0 ? y : yaw + wrap_angle(y - wrap_angle(yaw));
@@ -424,21 +407,22 @@ ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
     ossa_transform identity = ossa_transform_identity();
     for (uint32_t f = 0; f <= nf; f++) {
         float *frame = clip->data + (size_t)f * frame_floats;
-        for (uint32_t j = n; j < groups * OSSA_CLIP_LANES; j++) put_transform(frame, j, &identity);
+        for (uint32_t j = n; j < groups * OSSA_CLIP_LANES; j++) ossa__soa_put(frame, j, &identity);
         for (uint32_t j = 0; j < n; j++) {
             ossa_transform t = source_frame(model, anim, f == nf ? 0 : f, j);
             if (f > 0) {
                 /* Same hemisphere as the previous frame: the pair then
                  * interpolates along the shorter arc without a sign test
                  * (the sampler still tests, for safety). */
-                float prev[4];
-                get_rotation(frame - frame_floats, j, prev);
-                float d = prev[0] * t.rotation[0] + prev[1] * t.rotation[1] +
-                          prev[2] * t.rotation[2] + prev[3] * t.rotation[3];
+                ossa_transform prev;
+                ossa__soa_get(frame - frame_floats, j, &prev);
+                const float *q = prev.rotation;
+                float d = q[0] * t.rotation[0] + q[1] * t.rotation[1] + q[2] * t.rotation[2] +
+                          q[3] * t.rotation[3];
                 if (d < 0)
                     for (int c = 0; c < 4; c++) t.rotation[c] = -t.rotation[c];
             }
-            put_transform(frame, j, &t);
+            ossa__soa_put(frame, j, &t);
         }
     }
     if (n) build_root_track(clip);

@@ -287,13 +287,8 @@ void ossa__packed_template(const ossa__packed *p, uint32_t group0, uint32_t grou
 {
     uint32_t n = p->h->num_joints, j0 = group0 * OSSA_CLIP_LANES;
     ossa_transform identity = ossa_transform_identity();
-    for (uint32_t j = j0; j < group1 * OSSA_CLIP_LANES; j++) {
-        const ossa_transform *t = j < n ? &p->bind[j] : &identity;
-        float *g = out + (size_t)((j - j0) / OSSA_CLIP_LANES) * OSSA_CLIP_GROUP + j % OSSA_CLIP_LANES;
-        for (int c = 0; c < 3; c++) g[(OSSA_CH_TX + c) * OSSA_CLIP_LANES] = t->translation[c];
-        for (int c = 0; c < 4; c++) g[(OSSA_CH_QX + c) * OSSA_CLIP_LANES] = t->rotation[c];
-        for (int c = 0; c < 3; c++) g[(OSSA_CH_SX + c) * OSSA_CLIP_LANES] = t->scale[c];
-    }
+    for (uint32_t j = j0; j < group1 * OSSA_CLIP_LANES; j++)
+        ossa__soa_put(out, j - j0, j < n ? &p->bind[j] : &identity);
     ossa__packed_constants(p, group0, group1, out);
 }
 
@@ -343,9 +338,7 @@ void ossa__packed_joint(const ossa_clip *clip, uint32_t f, uint32_t j, ossa_tran
     ossa__packed p;
     ossa__packed_view(clip, &p);
     float frame[OSSA_CLIP_GROUP];
-    uint32_t g = j / OSSA_CLIP_LANES, lane = j % OSSA_CLIP_LANES;
+    uint32_t g = j / OSSA_CLIP_LANES;
     ossa__packed_frame(&p, f, g, g + 1, frame);
-    for (int c = 0; c < 3; c++) out->translation[c] = frame[(OSSA_CH_TX + c) * OSSA_CLIP_LANES + lane];
-    for (int c = 0; c < 4; c++) out->rotation[c] = frame[(OSSA_CH_QX + c) * OSSA_CLIP_LANES + lane];
-    for (int c = 0; c < 3; c++) out->scale[c] = frame[(OSSA_CH_SX + c) * OSSA_CLIP_LANES + lane];
+    ossa__soa_get(frame, j % OSSA_CLIP_LANES, out);
 }

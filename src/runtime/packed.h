@@ -293,8 +293,11 @@ void ossa__packed_constants(const ossa__packed *p, uint32_t group0, uint32_t gro
 void ossa__packed_frame(const ossa__packed *p, uint32_t f, uint32_t group0, uint32_t group1,
                         float *out);
 
-/* ossa_sample_run for a compressed clip (sample_packed.c): `job` checked,
- * `level` resolved. */
-void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level);
+/* ossa_sample_run's kernels for a compressed clip (sample_packed.c): every
+ * joint of the job's outputs from the keys at f0 and f0 + 1 (frame 0 after
+ * the last), interpolated by alpha. `job` checked, `level` resolved, the
+ * clip has joints; ossa_sample_run then removes root motion and composes
+ * the model matrices (at the reference level, the joints are finished). */
+void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level, uint32_t f0, float alpha);
 
 #endif

@@ -1,5 +1,5 @@
 /* Internal parts of the animation runtime shared by clip.c, sample.c,
- * blend.c and skin.c. Not installed. */
+ * sample_packed.c, blend.c and skin.c. Not installed. */
 #ifndef OSSA_RUNTIME_H
 #define OSSA_RUNTIME_H
 
@@ -47,6 +47,27 @@ struct ossa_clip {
     const unsigned char *packed;
 };
 
+/* Joint j of a frame laid out in SoA groups (as clip->data holds one). */
+static inline void ossa__soa_get(const float *frame, uint32_t j, ossa_transform *t)
+{
+    const float *g = frame + (size_t)(j / OSSA_CLIP_LANES) * OSSA_CLIP_GROUP + j % OSSA_CLIP_LANES;
+    for (int c = 0; c < 3; c++) t->translation[c] = g[(OSSA_CH_TX + c) * OSSA_CLIP_LANES];
+    for (int c = 0; c < 4; c++) t->rotation[c] = g[(OSSA_CH_QX + c) * OSSA_CLIP_LANES];
+    for (int c = 0; c < 3; c++) t->scale[c] = g[(OSSA_CH_SX + c) * OSSA_CLIP_LANES];
+}
+
+static inline void ossa__soa_put(float *frame, uint32_t j, const ossa_transform *t)
+{
+    float *g = frame + (size_t)(j / OSSA_CLIP_LANES) * OSSA_CLIP_GROUP + j % OSSA_CLIP_LANES;
+    for (int c = 0; c < 3; c++) g[(OSSA_CH_TX + c) * OSSA_CLIP_LANES] = t->translation[c];
+    for (int c = 0; c < 4; c++) g[(OSSA_CH_QX + c) * OSSA_CLIP_LANES] = t->rotation[c];
+    for (int c = 0; c < 3; c++) g[(OSSA_CH_SX + c) * OSSA_CLIP_LANES] = t->scale[c];
+}
+
+/* Joint j's key at frame f <= num_frames (frame num_frames is frame 0
+ * again), of a float or a compressed clip. */
+void ossa__clip_key(const ossa_clip *clip, uint32_t f, uint32_t j, ossa_transform *t);
+
 /* The level a job runs at: `requested` with AUTO replaced by `automatic`.
  * Fails when the CPU cannot run it. */
 ossa_status ossa__simd_resolve(ossa_simd requested, ossa_simd automatic, ossa_simd *out,
@@ -57,9 +78,19 @@ ossa_status ossa__simd_resolve(ossa_simd requested, ossa_simd automatic, ossa_si
 void ossa__clip_locate(const ossa_clip *clip, double position, ossa_wrap wrap, uint32_t *f0,
                        float *alpha);
 
-/* Reference (double precision) sample of one joint. */
+/* The reference samplers' arithmetic (sample_reference.c). */
+/* Keys a and b interpolated by alpha (!= 0): lerp in double and the exact
+ * slerp. */
+void ossa__interpolate_reference(const ossa_transform *a, const ossa_transform *b, float alpha,
+                                 ossa_transform *out);
+/* One joint sampled in double precision from the keys at f0 and f0 + 1. */
 void ossa__sample_joint_reference(const ossa_clip *clip, uint32_t f0, float alpha, uint32_t joint,
                                   ossa_transform *out);
+/* The root's transform t pinned to frame 0's horizontal position and yaw. */
+void ossa__remove_root_motion(const ossa_clip *clip, ossa_transform *t);
+/* Joint j's reference sample t into the job's outputs, root motion removed
+ * when asked (parents come first, so model[parent] is ready). */
+void ossa__sample_put_reference(const ossa_sample_job *job, uint32_t j, ossa_transform t);
 
 /* Root yaw (radians) of a rotation about the up axis, in (-pi, pi]. */
 double ossa__yaw_of(const float q[4], ossa_axis up);

@@ -1,6 +1,6 @@
 /* Sampling a compiled clip, and local-to-model matrices (see ossa.h,
  * Runtime). The reference path works joint by joint in double precision
- * with the exact slerp; the fast paths run the kernels of
+ * with the exact slerp (sample_reference.c); the fast paths run the kernels of
  * sample_kernels.inc on 4 or 8 joints at a time.
  *
  * Slerp in the fast paths: the angle between the two keys is halved first
@@ -63,36 +63,6 @@
 #undef KATTR
 #endif
 
-/* -- Reference ------------------------------------------------------------- */
-
-static void clip_get(const ossa_clip *clip, uint32_t f, uint32_t j, ossa_transform *t)
-{
-    const float *g = clip->data + ((size_t)f * clip->num_groups + j / OSSA_CLIP_LANES) *
-                                      OSSA_CLIP_GROUP + j % OSSA_CLIP_LANES;
-    for (int c = 0; c < 3; c++) t->translation[c] = g[(OSSA_CH_TX + c) * OSSA_CLIP_LANES];
-    for (int c = 0; c < 4; c++) t->rotation[c] = g[(OSSA_CH_QX + c) * OSSA_CLIP_LANES];
-    for (int c = 0; c < 3; c++) t->scale[c] = g[(OSSA_CH_SX + c) * OSSA_CLIP_LANES];
-}
-
-void ossa__sample_joint_reference(const ossa_clip *clip, uint32_t f0, float alpha, uint32_t joint,
-                                  ossa_transform *out)
-{
-    ossa_transform a, b;
-    clip_get(clip, f0, joint, &a);
-    if (alpha == 0) {
-        *out = a;
-        return;
-    }
-    clip_get(clip, f0 + 1, joint, &b);
-    double t = alpha;
-    for (int c = 0; c < 3; c++) {
-        out->translation[c] =
-            (float)(a.translation[c] + t * ((double)b.translation[c] - a.translation[c]));
-        out->scale[c] = (float)(a.scale[c] + t * ((double)b.scale[c] - a.scale[c]));
-    }
-    ossa__slerp_reference(a.rotation, b.rotation, t, out->rotation);
-}
-
 /* -- Sampling -------------------------------------------------------------- */
 
 ossa_status ossa_sample_validate(const ossa_sample_job *job, ossa_error *error)
@@ -119,63 +89,12 @@ ossa_status ossa_sample_validate(const ossa_sample_job *job, ossa_error *error)
     return ossa__simd_resolve(job->simd, clip->simd, &level, error);
 }
 
-/* Pins the root's horizontal translation and yaw to frame 0's. */
-static void remove_root_motion(const ossa_clip *clip, ossa_transform *t)
+/* The float clip's kernels over the keys at f0 and f0 + 1. */
+static void sample_float(const ossa_sample_job *job, ossa_simd level, uint32_t f0, float alpha)
 {
-    ossa_transform first;
-    clip_get(clip, 0, clip->root, &first);
-    int up = clip->up == OSSA_AXIS_X ? 0 : clip->up == OSSA_AXIS_Y ? 1 : 2;
-    for (int c = 0; c < 3; c++)
-        if (c != up) t->translation[c] = first.translation[c];
-    double d = ossa__yaw_of(first.rotation, clip->up) - ossa__yaw_of(t->rotation, clip->up);
-    float turn[4] = {0, 0, 0, (float)cos(d / 2)};
-    turn[up] = (float)sin(d / 2);
-    ossa__quat_mul(turn, t->rotation, t->rotation);
-    ossa__quat_normalize(t->rotation);
-}
-
-ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error)
-{
-    if (ossa_sample_validate(job, error) != OSSA_OK) return OSSA_FAILED;
     const ossa_clip *clip = job->clip;
-    ossa_simd level;
-    ossa__simd_resolve(job->simd, clip->simd, &level, NULL);
-    uint32_t n = clip->num_joints;
-    if (n == 0) return OSSA_OK;
-    if (clip->packed) {
-        ossa__packed_sample(job, level);
-        return OSSA_OK;
-    }
-
-    double position = (job->flags & OSSA_SAMPLE_FRAMES) ? job->time : job->time * clip->framerate;
-    uint32_t f0;
-    float alpha;
-    ossa__clip_locate(clip, position, job->wrap, &f0, &alpha);
     size_t frame_floats = (size_t)clip->num_groups * OSSA_CLIP_GROUP;
     const float *a = clip->data + f0 * frame_floats, *b = a + frame_floats;
-    ossa_transform *local = job->local;
-    float(*model)[16] = job->model;
-
-    if (level == OSSA_SIMD_REFERENCE) {
-        for (uint32_t j = 0; j < n; j++) {
-            ossa_transform t;
-            ossa__sample_joint_reference(clip, f0, alpha, j, &t);
-            if ((job->flags & OSSA_SAMPLE_REMOVE_ROOT_MOTION) && j == clip->root)
-                remove_root_motion(clip, &t);
-            if (local) local[j] = t;
-            if (model) {
-                float m[16];
-                ossa_transform_to_matrix(&t, m);
-                int32_t p = clip->parents[j];
-                if (p >= 0)
-                    ossa__mat4_mul(model[p], m, model[j]);
-                else
-                    memcpy(model[j], m, sizeof m);
-            }
-        }
-        return OSSA_OK;
-    }
-
     /* Ask for both frames at once: a random seek then waits for memory
      * about once instead of once per group of joints. */
     size_t frame_bytes = frame_floats * sizeof(float);
@@ -187,20 +106,30 @@ ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error)
     ossa__slerp_consts_init(&sc, alpha);
     switch (level) {
 #ifdef OSSA_HAVE_AVX2
-    case OSSA_SIMD_AVX2: ossa__avx2_sample(clip, &sc, a, b, local, model); break;
+    case OSSA_SIMD_AVX2: ossa__avx2_sample(clip, &sc, a, b, job->local, job->model); break;
 #endif
 #ifdef OSSA_HAVE_SSE2
-    case OSSA_SIMD_SSE2: ossa__sse2_sample(clip, &sc, a, b, local, model); break;
+    case OSSA_SIMD_SSE2: ossa__sse2_sample(clip, &sc, a, b, job->local, job->model); break;
 #endif
-    default: ossa__scalar_sample(clip, &sc, a, b, local, model); break;
+    default: ossa__scalar_sample(clip, &sc, a, b, job->local, job->model); break;
     }
+}
+
+/* After the kernels of either kind of clip: root motion removed, then the
+ * model matrices composed down the hierarchy. */
+static void sample_finish(const ossa_sample_job *job, ossa_simd level, uint32_t f0, float alpha)
+{
+    const ossa_clip *clip = job->clip;
+    ossa_transform *local = job->local;
+    float(*model)[16] = job->model;
+    uint32_t n = clip->num_joints;
     if (job->flags & OSSA_SAMPLE_REMOVE_ROOT_MOTION) {
         ossa_transform t;
         if (local)
             t = local[clip->root];
         else
             ossa__sample_joint_reference(clip, f0, alpha, clip->root, &t);
-        remove_root_motion(clip, &t);
+        ossa__remove_root_motion(clip, &t);
         if (local) local[clip->root] = t;
         if (model) ossa_transform_to_matrix(&t, model[clip->root]);
     }
@@ -215,6 +144,32 @@ ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error)
         default: ossa__scalar_parents(n, clip->parents, clip->order, NULL, model); break;
         }
     }
+}
+
+ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error)
+{
+    if (ossa_sample_validate(job, error) != OSSA_OK) return OSSA_FAILED;
+    const ossa_clip *clip = job->clip;
+    ossa_simd level;
+    ossa__simd_resolve(job->simd, clip->simd, &level, NULL);
+    uint32_t n = clip->num_joints;
+    if (n == 0) return OSSA_OK;
+    double position = (job->flags & OSSA_SAMPLE_FRAMES) ? job->time : job->time * clip->framerate;
+    uint32_t f0;
+    float alpha;
+    ossa__clip_locate(clip, position, job->wrap, &f0, &alpha);
+    if (clip->packed) {
+        ossa__packed_sample(job, level, f0, alpha);
+    } else if (level == OSSA_SIMD_REFERENCE) {
+        for (uint32_t j = 0; j < n; j++) {
+            ossa_transform t;
+            ossa__sample_joint_reference(clip, f0, alpha, j, &t);
+            ossa__sample_put_reference(job, j, t);
+        }
+    } else {
+        sample_float(job, level, f0, alpha);
+    }
+    if (level != OSSA_SIMD_REFERENCE) sample_finish(job, level, f0, alpha);
     return OSSA_OK;
 }
 

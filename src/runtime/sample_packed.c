@@ -8,8 +8,6 @@
 #include "runtime/simd.h"
 #include "runtime/slerp.h"
 
-#include <math.h>
-
 #if defined(__GNUC__) || defined(__clang__)
 #define PK_UNUSED __attribute__((unused))
 #else
@@ -239,59 +237,27 @@ static void decode_chunk(const ossa__packed *p, ossa_simd level, uint32_t g0, ui
 
 /* -- Sampling ------------------------------------------------------------------------ */
 
-/* The root pinned to frame 0's horizontal position and yaw (as sample.c). */
-static void remove_root_motion(const ossa_clip *clip, ossa_transform *t)
-{
-    ossa_transform first;
-    ossa__packed_joint(clip, 0, clip->root, &first);
-    int up = clip->up == OSSA_AXIS_X ? 0 : clip->up == OSSA_AXIS_Y ? 1 : 2;
-    for (int c = 0; c < 3; c++)
-        if (c != up) t->translation[c] = first.translation[c];
-    double d = ossa__yaw_of(first.rotation, clip->up) - ossa__yaw_of(t->rotation, clip->up);
-    float turn[4] = {0, 0, 0, (float)cos(d / 2)};
-    turn[up] = (float)sin(d / 2);
-    ossa__quat_mul(turn, t->rotation, t->rotation);
-    ossa__quat_normalize(t->rotation);
-}
-
-/* Joint j of the decoded frames a, b (SoA, groups from j0 / 8 on) by the
- * reference arithmetic: lerp in double and the exact slerp. */
+/* Joint j0 + rel of the decoded frames a and b (b unused when alpha is 0)
+ * by the reference arithmetic. */
 static void reference_joint(const float *a, const float *b, float alpha, uint32_t rel,
                             ossa_transform *out)
 {
-    const float *ga = a + (size_t)(rel / OSSA_CLIP_LANES) * OSSA_CLIP_GROUP + rel % OSSA_CLIP_LANES;
-    const float *gb = b + (ga - a);
     ossa_transform x, y;
-    for (int c = 0; c < 3; c++) x.translation[c] = ga[(OSSA_CH_TX + c) * OSSA_CLIP_LANES];
-    for (int c = 0; c < 4; c++) x.rotation[c] = ga[(OSSA_CH_QX + c) * OSSA_CLIP_LANES];
-    for (int c = 0; c < 3; c++) x.scale[c] = ga[(OSSA_CH_SX + c) * OSSA_CLIP_LANES];
+    ossa__soa_get(a, rel, &x);
     if (alpha == 0) {
         *out = x;
         return;
     }
-    for (int c = 0; c < 3; c++) y.translation[c] = gb[(OSSA_CH_TX + c) * OSSA_CLIP_LANES];
-    for (int c = 0; c < 4; c++) y.rotation[c] = gb[(OSSA_CH_QX + c) * OSSA_CLIP_LANES];
-    for (int c = 0; c < 3; c++) y.scale[c] = gb[(OSSA_CH_SX + c) * OSSA_CLIP_LANES];
-    double t = alpha;
-    for (int c = 0; c < 3; c++) {
-        out->translation[c] =
-            (float)(x.translation[c] + t * ((double)y.translation[c] - x.translation[c]));
-        out->scale[c] = (float)(x.scale[c] + t * ((double)y.scale[c] - x.scale[c]));
-    }
-    ossa__slerp_reference(x.rotation, y.rotation, t, out->rotation);
+    ossa__soa_get(b, rel, &y);
+    ossa__interpolate_reference(&x, &y, alpha, out);
 }
 
-void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level)
+void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level, uint32_t f0, float alpha)
 {
     const ossa_clip *clip = job->clip;
     uint32_t n = clip->num_joints;
-    if (n == 0) return;
     ossa__packed p;
     ossa__packed_view(clip, &p);
-    double position = (job->flags & OSSA_SAMPLE_FRAMES) ? job->time : job->time * clip->framerate;
-    uint32_t f0;
-    float alpha;
-    ossa__clip_locate(clip, position, job->wrap, &f0, &alpha);
     uint32_t f1 = f0 + 1 < clip->num_frames ? f0 + 1 : 0;
     int two = alpha != 0;
     frame_at fa, fb;
@@ -322,55 +288,9 @@ void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level)
             for (uint32_t j = j0; j < j1; j++) {
                 ossa_transform t;
                 reference_joint(a, b, alpha, j - j0, &t);
-                if ((job->flags & OSSA_SAMPLE_REMOVE_ROOT_MOTION) && j == clip->root)
-                    remove_root_motion(clip, &t);
-                if (local) local[j] = t;
-                if (model) {
-                    float m[16];
-                    ossa_transform_to_matrix(&t, m);
-                    int32_t par = clip->parents[j];
-                    if (par >= 0)
-                        ossa__mat4_mul(model[par], m, model[j]);
-                    else
-                        memcpy(model[j], m, sizeof m);
-                }
+                ossa__sample_put_reference(job, j, t);
             }
             break;
-        }
-    }
-    if (level == OSSA_SIMD_REFERENCE) return;
-    if (job->flags & OSSA_SAMPLE_REMOVE_ROOT_MOTION) {
-        ossa_transform t;
-        if (local) {
-            t = local[clip->root];
-        } else {
-            /* The root's keys again, through the reference arithmetic. */
-            uint32_t g = clip->root / OSSA_CLIP_LANES;
-            frame_at ra, rb;
-            chunk_state ta = {0, p.records}, tb = {0, p.records};
-            frame_locate(&p, f0, &ra);
-            if (two) frame_locate(&p, f1, &rb);
-            /* Skip to the root's group: decode from group 0 is simplest
-             * and exact; this path runs once per sample. */
-            for (uint32_t g0 = 0; g0 <= g; g0 += CHUNK) {
-                uint32_t g1 = g0 + CHUNK < clip->num_groups ? g0 + CHUNK : clip->num_groups;
-                decode_chunk(&p, level, g0, g1, &ra, two ? &rb : NULL, same, &ta, &tb, a, b);
-                if (g < g1) reference_joint(a, b, alpha, clip->root - g0 * OSSA_CLIP_LANES, &t);
-            }
-        }
-        remove_root_motion(clip, &t);
-        if (local) local[clip->root] = t;
-        if (model) ossa_transform_to_matrix(&t, model[clip->root]);
-    }
-    if (model) {
-        switch (level) {
-#ifdef OSSA_HAVE_AVX2
-        case OSSA_SIMD_AVX2: ossa__pavx2_parents(n, clip->parents, clip->order, NULL, model); break;
-#endif
-#ifdef OSSA_HAVE_SSE2
-        case OSSA_SIMD_SSE2: ossa__psse2_parents(n, clip->parents, clip->order, NULL, model); break;
-#endif
-        default: ossa__pscalar_parents(n, clip->parents, clip->order, NULL, model); break;
         }
     }
 }
