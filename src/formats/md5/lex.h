@@ -160,11 +160,10 @@ OSSA_MD5_HOT ossa_status ossa__md5_float(md5_lexer *L, float *out, const char *w
     return ossa__md5_float_slow(L, out, what);
 }
 
-/* A plain decimal integer token (optional '-', at most 18 digits): true
- * and consumed, or false with nothing reported (after any blanks). */
-OSSA_MD5_HOT bool ossa__md5_int_try(md5_lexer *L, int64_t *out)
+/* Whether a plain decimal integer token (optional '-', at most 18 digits)
+ * is at the cursor: its value and end, nothing consumed or reported. */
+OSSA_MD5_HOT bool ossa__md5_scan_int(const md5_lexer *L, int64_t *out, const char **after)
 {
-    if (ossa__md5_space(L) <= 0) return false;
     const char *p = L->lx.p, *end = L->lx.end;
     bool negative = p < end && *p == '-';
     p += negative;
@@ -177,6 +176,17 @@ OSSA_MD5_HOT bool ossa__md5_int_try(md5_lexer *L, int64_t *out)
     }
     if (p == start || !ossa__md5_is_end(L, p)) return false;
     *out = negative ? -v : v;
+    *after = p;
+    return true;
+}
+
+/* A plain decimal integer token: true and consumed, or false with nothing
+ * reported (after any blanks). */
+OSSA_MD5_HOT bool ossa__md5_int_try(md5_lexer *L, int64_t *out)
+{
+    if (ossa__md5_space(L) <= 0) return false;
+    const char *p;
+    if (!ossa__md5_scan_int(L, out, &p)) return false;
     L->lx.p = p;
     return true;
 }
@@ -185,23 +195,12 @@ OSSA_MD5_HOT ossa_status ossa__md5_int(md5_lexer *L, int64_t *out, int64_t min, 
                                        const char *what)
 {
     if (ossa__md5_space(L) < 0) return OSSA_FAILED;
-    const char *p = L->lx.p, *end = L->lx.end;
-    bool negative = p < end && *p == '-';
-    p += negative;
-    const char *start = p;
-    int64_t v = 0;
-    unsigned d;
-    while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10 && p - start < 18) {
-        v = v * 10 + d;
-        p++;
-    }
-    if (p > start && ossa__md5_is_end(L, p)) {
-        v = negative ? -v : v;
-        if (v >= min && v <= max) {
-            *out = v;
-            L->lx.p = p;
-            return OSSA_OK;
-        }
+    const char *p;
+    int64_t v;
+    if (ossa__md5_scan_int(L, &v, &p) && v >= min && v <= max) {
+        *out = v;
+        L->lx.p = p;
+        return OSSA_OK;
     }
     return ossa__md5_int_slow(L, out, min, max, what, NULL);
 }
