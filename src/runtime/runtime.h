@@ -103,6 +103,23 @@ void ossa__slerp_reference(const float a[4], const float b[4], double t, float o
  * holds 2 * n + 1 words. A parent not smaller than its joint counts as -1. */
 void ossa__depth_order(uint32_t n, const int32_t *parents, uint32_t *order, uint32_t *scratch);
 
+/* The reference skinning step (skin.c, skin_groups.c): one influence of
+ * weight wk, matrix m and normal matrix q, added in double to the point
+ * p, the normal n and the tangent t (n, t may be NULL). */
+static inline void ossa__skin_add_reference(double wk, const float *m, const float *q,
+                                            const float *p, const float *n, const float *t,
+                                            double op[3], double on[3], double ot[3])
+{
+    for (int r = 0; r < 3; r++) {
+        op[r] += wk * ((double)m[r] * p[0] + (double)m[4 + r] * p[1] + (double)m[8 + r] * p[2] +
+                       m[12 + r]);
+        if (n)
+            on[r] += wk * ((double)q[r] * n[0] + (double)q[4 + r] * n[1] + (double)q[8 + r] * n[2]);
+        if (t)
+            ot[r] += wk * ((double)q[r] * t[0] + (double)q[4 + r] * t[1] + (double)q[8 + r] * t[2]);
+    }
+}
+
 /* out[i] = a[i] * b[i] with the best code this CPU has; out may alias. */
 void ossa__mat_mul_many(uint32_t count, const float (*a)[16], const float (*b)[16],
                         float (*out)[16]);

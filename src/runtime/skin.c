@@ -178,16 +178,7 @@ static void skin_reference(const ossa_skinning_job *job, uint32_t inf)
             if (i >= job->num_matrices) continue;
             double wk = w[k];
             const float *m = job->matrices[i], *q = nm[i];
-            for (int r = 0; r < 3; r++) {
-                op[r] += wk * ((double)m[r] * p[0] + (double)m[4 + r] * p[1] +
-                               (double)m[8 + r] * p[2] + m[12 + r]);
-                if (n)
-                    on[r] += wk * ((double)q[r] * n[0] + (double)q[4 + r] * n[1] +
-                                   (double)q[8 + r] * n[2]);
-                if (t)
-                    ot[r] += wk * ((double)q[r] * t[0] + (double)q[4 + r] * t[1] +
-                                   (double)q[8 + r] * t[2]);
-            }
+            ossa__skin_add_reference(wk, m, q, p, n, t, op, on, ot);
         }
         float *o = AT(float, job->out_positions, job->out_positions_stride, v);
         for (int r = 0; r < 3; r++) o[r] = (float)op[r];

@@ -181,16 +181,7 @@ static void group_reference(const group *g, const ossa_grouped_skinning_job *job
             uint32_t m = g->idx[(size_t)i * g->k + k];
             double wk = g->w[(size_t)i * g->k + k];
             const float *a = job->matrices[m], *q = nm[m];
-            for (int r = 0; r < 3; r++) {
-                op[r] += wk * ((double)a[r] * p[0] + (double)a[4 + r] * p[1] +
-                               (double)a[8 + r] * p[2] + a[12 + r]);
-                if (n)
-                    on[r] += wk * ((double)q[r] * n[0] + (double)q[4 + r] * n[1] +
-                                   (double)q[8 + r] * n[2]);
-                if (t)
-                    ot[r] += wk * ((double)q[r] * t[0] + (double)q[4 + r] * t[1] +
-                                   (double)q[8 + r] * t[2]);
-            }
+            ossa__skin_add_reference(wk, a, q, p, n, t, op, on, ot);
         }
         uint32_t at = sink_at(o, g, i);
         float *out = AT(float, o->pos, o->spos, at);
