@@ -70,6 +70,10 @@ void ossa__output_set_animation_part(const ossa_output_set *set, const char *nam
         snprintf(part, OSSA_OUTPUT_PART_SIZE, ".%u", index);
     if (ossa__output_set_has(set, part, ext))
         snprintf(part, OSSA_OUTPUT_PART_SIZE, ".%s.%u", safe, index);
+    /* Taken as well (an earlier animation named "NAME.INDEX"): numbered on
+     * until free, which the finite set guarantees. */
+    for (uint32_t k = 2; ossa__output_set_has(set, part, ext); k++)
+        snprintf(part, OSSA_OUTPUT_PART_SIZE, ".%s.%u.%u", safe, index, k);
 }
 
 ossa_buf *ossa__output_set_add(ossa_output_set *set, const char *part, const char *ext,
