@@ -95,17 +95,6 @@ ossa_status ossa_model_translate_meshes(ossa_model *model, const float offset[3]
 
 /* -- Rotation -- */
 
-static void quat_mul(const double a[4], const double b[4], double out[4])
-{
-    double r[4] = {
-        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-    };
-    for (int i = 0; i < 4; i++) out[i] = r[i];
-}
-
 /* v' = q v q* for a unit q, as a matrix product (rows of the rotation). */
 static void rotation_matrix(const double q[4], double r[3][3])
 {
@@ -127,7 +116,7 @@ static void rotate_transform(const double q[4], double r[3][3], ossa_transform *
     double in[3] = {t->translation[0], t->translation[1], t->translation[2]}, out[3];
     rotate3(r, in, out);
     double tq[4] = {t->rotation[0], t->rotation[1], t->rotation[2], t->rotation[3]}, oq[4];
-    quat_mul(q, tq, oq);
+    ossa__quatd_mul(q, tq, oq);
     for (int c = 0; c < 3; c++) t->translation[c] = (float)out[c];
     for (int c = 0; c < 4; c++) t->rotation[c] = (float)oq[c];
 }

@@ -255,3 +255,24 @@ void ossa__mat4d_to_transform(const double m[16], ossa_transform *t)
         t->scale[i] = (float)s[i];
     }
 }
+
+void ossa__quatd_mul(const double a[4], const double b[4], double out[4])
+{
+    double r[4] = {
+        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+    };
+    for (int i = 0; i < 4; i++) out[i] = r[i];
+}
+
+void ossa__quatd_rotate(const double q[4], const double v[3], double out[3])
+{
+    double c[3] = {q[1] * v[2] - q[2] * v[1], q[2] * v[0] - q[0] * v[2], q[0] * v[1] - q[1] * v[0]};
+    double cc[3] = {q[1] * c[2] - q[2] * c[1], q[2] * c[0] - q[0] * c[2],
+                    q[0] * c[1] - q[1] * c[0]};
+    double r[3];
+    for (int i = 0; i < 3; i++) r[i] = v[i] + 2 * (q[3] * c[i] + cc[i]);
+    for (int i = 0; i < 3; i++) out[i] = r[i];
+}

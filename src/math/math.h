@@ -30,6 +30,10 @@ bool ossa__finite3(const float v[3]);
 void ossa__mat4d_mul(const double a[16], const double b[16], double out[16]);
 /* Inverse of an affine matrix; false when singular or not finite. */
 bool ossa__mat4d_invert_affine(const double m[16], double out[16]);
+/* out = a * b (Hamilton product; out may alias a or b). */
+void ossa__quatd_mul(const double a[4], const double b[4], double out[4]);
+/* out = q v q* for a unit q: v + 2w(u x v) + 2u x (u x v), u = q.xyz. */
+void ossa__quatd_rotate(const double q[4], const double v[3], double out[3]);
 /* The unit quaternion of a rotation matrix given as columns c[col][row]
  * (Shepperd's method, normalized in double; the identity when the matrix
  * gives no finite, nonzero quaternion). */

@@ -75,16 +75,6 @@ void ossa__iqe_doc_free(iqe_doc *d)
 
 /* -- Poses (§6) -- */
 
-static void quat_mul(const double a[4], const double b[4], double out[4])
-{
-    double r[4];
-    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    memcpy(out, r, sizeof r);
-}
-
 /* Quaternion of a rotation matrix r[row][col] (column vectors). */
 static void quat_from_matrix(double r[3][3], float q[4])
 {
@@ -145,7 +135,7 @@ void ossa__iqe_pose_pa(const float *v, int n, ossa_transform *t)
     for (int axis = 0; axis < 3; axis++) {
         double h = f[3 + axis] * 0.5, a[4] = {0, 0, 0, cos(h)};
         a[axis] = sin(h);
-        quat_mul(a, q, q);
+        ossa__quatd_mul(a, q, q);
     }
     for (int k = 0; k < 4; k++) t->rotation[k] = (float)q[k];
     ossa__quat_tidy(t->rotation);

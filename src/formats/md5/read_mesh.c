@@ -158,24 +158,6 @@ static void rebuild_w(reader *r, const float xyz[3], double q[4], const char *at
                        xyz[0], xyz[1], xyz[2], s);
 }
 
-static void quat_mul(const double a[4], const double b[4], double out[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    out[0] = x, out[1] = y, out[2] = z, out[3] = w;
-}
-
-/* v' = v + 2w(u x v) + 2u x (u x v), u = q.xyz */
-static void quat_rotate(const double q[4], const double v[3], double out[3])
-{
-    double c[3] = {q[1] * v[2] - q[2] * v[1], q[2] * v[0] - q[0] * v[2], q[0] * v[1] - q[1] * v[0]};
-    double cc[3] = {q[1] * c[2] - q[2] * c[1], q[2] * c[0] - q[0] * c[2],
-                    q[0] * c[1] - q[1] * c[0]};
-    for (int i = 0; i < 3; i++) out[i] = v[i] + 2 * (q[3] * c[i] + cc[i]);
-}
-
 /* -- Joints (§4) -- */
 
 static uint32_t hash_name(const char *s, size_t n)
@@ -269,8 +251,8 @@ static ossa_status read_joints(reader *r)
             const double *P = r->joints + (size_t)parent * 7;
             double inv[4] = {-P[3], -P[4], -P[5], P[6]}, d[3], lt[3], lq[4];
             for (int i = 0; i < 3; i++) d[i] = J[i] - P[i];
-            quat_rotate(inv, d, lt);
-            quat_mul(inv, J + 3, lq);
+            ossa__quatd_rotate(inv, d, lt);
+            ossa__quatd_mul(inv, J + 3, lq);
             double n = sqrt(lq[0] * lq[0] + lq[1] * lq[1] + lq[2] * lq[2] + lq[3] * lq[3]);
             double k = (lq[3] > 0 ? -1 : 1) / n; /* w <= 0, as IQM writers keep it */
             for (int i = 0; i < 3; i++) bind.translation[i] = (float)lt[i];
@@ -465,7 +447,7 @@ static ossa_status finish_block(reader *r, uint32_t nv, uint32_t nt, uint32_t nw
         for (uint32_t k = 0; k < vr->count; k++) {
             const double *J = r->joints + (size_t)w[k].joint * 7;
             double o[3] = {w[k].offset[0], w[k].offset[1], w[k].offset[2]}, x[3];
-            quat_rotate(J + 3, o, x);
+            ossa__quatd_rotate(J + 3, o, x);
             for (int i = 0; i < 3; i++) {
                 x[i] += J[i];
                 p[i] += w[k].bias * x[i];

@@ -110,23 +110,6 @@ void ossa__md5_out_name(ossa_text_out *o, const char *name)
 
 /* -- Poses -- */
 
-static void quat_mul(const double a[4], const double b[4], double out[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    out[0] = x, out[1] = y, out[2] = z, out[3] = w;
-}
-
-static void quat_rotate(const double q[4], const double v[3], double out[3])
-{
-    double c[3] = {q[1] * v[2] - q[2] * v[1], q[2] * v[0] - q[0] * v[2], q[0] * v[1] - q[1] * v[0]};
-    double cc[3] = {q[1] * c[2] - q[2] * c[1], q[2] * c[0] - q[0] * c[2],
-                    q[0] * c[1] - q[1] * c[0]};
-    for (int i = 0; i < 3; i++) out[i] = v[i] + 2 * (q[3] * c[i] + cc[i]);
-}
-
 /* A rotation as a unit double quaternion (identity when it has no
  * length). */
 static void unit_quat(const float r[4], double q[4])
@@ -168,7 +151,7 @@ static void compose(const ossa_model *m, const ossa_transform *local, double *wo
         }
         const double *P = world + (size_t)p * WORLD;
         ossa__mat4d_mul(P, L, W);
-        quat_mul(P + 16, q, W + 16);
+        ossa__quatd_mul(P + 16, q, W + 16);
         double n = sqrt(W[16] * W[16] + W[17] * W[17] + W[18] * W[18] + W[19] * W[19]);
         for (int i = 16; i < 20; i++) W[i] /= n;
     }
@@ -440,7 +423,7 @@ ossa_status ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float
         const double *B = s->bind + (size_t)(j + s->shift) * 7;
         double skin[16], r[9], dq[4], inv[4] = {-B[3], -B[4], -B[5], B[6]};
         ossa__mat4d_mul(W, s->inverse_bind + (size_t)j * 16, skin);
-        quat_mul(W + 16, inv, dq);
+        ossa__quatd_mul(W + 16, inv, dq);
         rotation_matrix(dq, r);
         double worst = 0;
         for (int c = 0; c < 3; c++)
@@ -460,8 +443,8 @@ ossa_status ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float
             const double *P = world + (size_t)p * WORLD;
             double pinv[4] = {-P[16], -P[17], -P[18], P[19]}, d[3];
             for (int i = 0; i < 3; i++) d[i] = W[12 + i] - P[12 + i];
-            quat_rotate(pinv, d, t);
-            quat_mul(pinv, W + 16, q);
+            ossa__quatd_rotate(pinv, d, t);
+            ossa__quatd_mul(pinv, W + 16, q);
         }
         for (int i = 0; i < 3; i++) out[(size_t)j * 6 + i] = (float)t[i];
         if (!st && !ossa__finite3(out + (size_t)j * 6))
