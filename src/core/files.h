@@ -21,6 +21,10 @@ ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count
  * them beside the path they are given, fill a buffer for each, then write
  * them all at once. */
 
+/* The file name of path without its directory and its last extension
+ * ("a/b.c.d" -> "b.c"), cut to cap - 1 bytes; `fallback` when path is
+ * NULL or empty. Readers name a file's single animation after it. */
+void ossa__path_base_name(const char *path, const char *fallback, char *out, size_t cap);
 /* `path` without its extension (the part after the last '.' of the last
  * path component), as a length. */
 size_t ossa__path_stem(const char *path);

@@ -13,6 +13,19 @@ size_t ossa__path_stem(const char *path)
     return dot && dot != base ? (size_t)(dot - path) : strlen(path);
 }
 
+void ossa__path_base_name(const char *path, const char *fallback, char *out, size_t cap)
+{
+    if (!path || !*path) {
+        snprintf(out, cap, "%s", fallback);
+        return;
+    }
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    const char *dot = strrchr(name, '.');
+    size_t len = dot && dot != name ? (size_t)(dot - name) : strlen(name);
+    snprintf(out, cap, "%.*s", (int)(len < cap ? len : cap - 1), name);
+}
+
 void ossa__file_name_safe(const char *name, char *out, size_t cap)
 {
     size_t k = 0;

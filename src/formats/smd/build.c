@@ -2,6 +2,7 @@
  * order, the bind pose (reference files) or one animation (files without
  * `triangles`), and one mesh per material with welded vertices. */
 #include "formats/smd/smd.h"
+#include "core/files.h"
 
 #include "core/normals.h"
 
@@ -28,21 +29,6 @@ static void key_transform(const smd_key *k, ossa_transform *t)
 static const char *bone_name(const smd_doc *d, uint32_t joint)
 {
     return ossa__intern_str(&d->names, d->node_of[joint]);
-}
-
-/* The file name without directories and extension ("walk" for
- * "anims/walk.smd"), the animation's name (§10). */
-static void base_name(const char *path, char *out, size_t cap)
-{
-    if (!path || !*path) {
-        snprintf(out, cap, "animation");
-        return;
-    }
-    const char *slash = strrchr(path, '/');
-    const char *name = slash ? slash + 1 : path;
-    const char *dot = strrchr(name, '.');
-    size_t len = dot && dot != name ? (size_t)(dot - name) : strlen(name);
-    snprintf(out, cap, "%.*s", (int)(len < cap ? len : cap - 1), name);
 }
 
 /* -- Joints and poses -- */
@@ -211,7 +197,9 @@ static ossa_status animation(smd_doc *d, size_t file_size)
                    "SMD files store no frame rate: %g frames per second assumed", (double)rate);
     }
     char name[256];
-    base_name(d->options->file_name, name, sizeof name);
+    /* The file name without directories and extension ("walk" for
+     * "anims/walk.smd") names the animation (§10). */
+    ossa__path_base_name(d->options->file_name, "animation", name, sizeof name);
     ossa_animation *a = ossa_model_add_animation(m, name, (uint32_t)frames, rate, 0, d->error);
     unsigned char *have = a ? ossa__temp_calloc(m, (size_t)(frames * n) + 1, 1) : NULL;
     unsigned char *used = a ? ossa__temp_calloc(m, (size_t)frames + 1, 1) : NULL;

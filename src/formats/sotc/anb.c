@@ -2,6 +2,7 @@
  * per main bone in one of seven encodings. The reader decodes every frame;
  * the writer picks an encoding per bone and reports the error it costs. */
 #include "formats/sotc/sotc.h"
+#include "core/files.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -121,20 +122,6 @@ void ossa__anb_decode(unsigned flag, const unsigned char *desc, const unsigned c
 
 /* -- Reading -- */
 
-/* "walk" for "dir/walk.anb". */
-static void base_name(const char *path, char *out, size_t cap)
-{
-    if (!path || !*path) {
-        snprintf(out, cap, "anb");
-        return;
-    }
-    const char *slash = strrchr(path, '/');
-    const char *name = slash ? slash + 1 : path;
-    const char *dot = strrchr(name, '.');
-    size_t len = dot && dot != name ? (size_t)(dot - name) : strlen(name);
-    snprintf(out, cap, "%.*s", (int)(len < cap ? len : cap - 1), name);
-}
-
 /* Decoded animations cost 40 bytes per bone and frame, even for bones that
  * cost no bytes in the file (flag 0): refuse sizes out of proportion to the
  * file, as the IQM reader does. */
@@ -223,7 +210,8 @@ ossa_status ossa__anb_read(ossa_model *m, const unsigned char *data, size_t size
     m->flags |= OSSA_MODEL_SKELETON_FROM_POSES | OSSA_MODEL_PARENTS_UNKNOWN;
 
     char name[128];
-    base_name(options->file_name, name, sizeof name);
+    /* "walk" for "dir/walk.anb" */
+    ossa__path_base_name(options->file_name, "anb", name, sizeof name);
     float rate = options->framerate > 0 && isfinite(options->framerate) ? options->framerate
                                                                          : OSSA_DEFAULT_FRAMERATE;
     /* dormin plays animations in a loop. */
