@@ -28,14 +28,23 @@ static void error_reset(ossa_error *error, ossa_code code)
     error->offset = OSSA_NO_OFFSET;
 }
 
-ossa_status ossa__fail(ossa_error *error, ossa_code code, uint64_t offset, const char *fmt, ...)
+ossa_status ossa__failv(ossa_error *error, ossa_code code, uint64_t offset, uint32_t line,
+                        uint32_t column, const char *fmt, va_list ap)
 {
     if (!error) return OSSA_FAILED;
     error_reset(error, code);
     error->offset = offset;
+    error->line = line;
+    error->column = column;
+    vsnprintf(error->message, sizeof error->message, fmt, ap);
+    return OSSA_FAILED;
+}
+
+ossa_status ossa__fail(ossa_error *error, ossa_code code, uint64_t offset, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(error->message, sizeof error->message, fmt, ap);
+    ossa__failv(error, code, offset, 0, 0, fmt, ap);
     va_end(ap);
     return OSSA_FAILED;
 }
@@ -43,13 +52,9 @@ ossa_status ossa__fail(ossa_error *error, ossa_code code, uint64_t offset, const
 ossa_status ossa__fail_line(ossa_error *error, ossa_code code, uint32_t line, uint32_t column,
                             const char *fmt, ...)
 {
-    if (!error) return OSSA_FAILED;
-    error_reset(error, code);
-    error->line = line;
-    error->column = column;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(error->message, sizeof error->message, fmt, ap);
+    ossa__failv(error, code, OSSA_NO_OFFSET, line, column, fmt, ap);
     va_end(ap);
     return OSSA_FAILED;
 }
@@ -80,8 +85,8 @@ void ossa__error_clear(ossa_error *error)
     if (error) memset(error, 0, sizeof *error);
 }
 
-void ossa__warn(ossa_model *model, ossa_code code, uint64_t offset, uint32_t line,
-                uint32_t column, const char *fmt, ...)
+void ossa__warnv(ossa_model *model, ossa_code code, uint64_t offset, uint32_t line,
+                 uint32_t column, const char *fmt, va_list ap)
 {
     ossa_model_internal *in = model->internal;
     ossa_diagnostic *w = ossa__arena_grow(&in->arena, model->warnings, model->num_warnings,
@@ -95,9 +100,15 @@ void ossa__warn(ossa_model *model, ossa_code code, uint64_t offset, uint32_t lin
     n->offset = offset;
     n->line = line;
     n->column = column;
+    vsnprintf(n->message, sizeof n->message, fmt, ap);
+}
+
+void ossa__warn(ossa_model *model, ossa_code code, uint64_t offset, uint32_t line,
+                uint32_t column, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(n->message, sizeof n->message, fmt, ap);
+    ossa__warnv(model, code, offset, line, column, fmt, ap);
     va_end(ap);
 }
 

@@ -117,6 +117,11 @@ ossa_status ossa__fail(ossa_error *error, ossa_code code, uint64_t offset, const
 ossa_status ossa__fail_line(ossa_error *error, ossa_code code, uint32_t line,
                             uint32_t column, const char *fmt, ...) OSSA_PRINTF(5, 6);
 ossa_status ossa__fail_nomem(ossa_error *error);
+/* Both of the above with the caller's arguments, for readers' own
+ * message functions: offset, or line and column (OSSA_NO_OFFSET, 0, 0 for
+ * what is unknown). */
+ossa_status ossa__failv(ossa_error *error, ossa_code code, uint64_t offset, uint32_t line,
+                        uint32_t column, const char *fmt, va_list ap);
 /* Names the file of the current call: a failure later in the same call
  * keeps it (a failure in another call starts from ""). Naming the file of
  * an error already filled only sets its file. */
@@ -131,6 +136,8 @@ void ossa__error_clear(ossa_error *error);
  * runs out (a warning must never turn a good load into a failure). */
 void ossa__warn(ossa_model *model, ossa_code code, uint64_t offset, uint32_t line,
                 uint32_t column, const char *fmt, ...) OSSA_PRINTF(6, 7);
+void ossa__warnv(ossa_model *model, ossa_code code, uint64_t offset, uint32_t line,
+                 uint32_t column, const char *fmt, va_list ap);
 /* Sends one diagnostic (offset unknown, no file) to `fn` when it is set:
  * the writers' and validation's way to report. */
 void ossa__report(ossa_diagnostic_fn fn, void *user, ossa_severity severity, ossa_code code,

@@ -153,13 +153,11 @@ ossa_status ossa__lex_fail(ossa_lexer *lx, const char *at, bool found, const cha
 void ossa__lex_warn(const ossa_lexer *lx, ossa_model *model, ossa_code code, const char *at,
                     const char *fmt, ...)
 {
-    char msg[200];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ossa__warnv(model, code, (uint64_t)(lx->line_start - lx->data), lx->line,
+                ossa__lex_column(lx, at), fmt, ap);
     va_end(ap);
-    ossa__warn(model, code, (uint64_t)(lx->line_start - lx->data), lx->line,
-               ossa__lex_column(lx, at), "%s", msg);
 }
 
 ossa_status ossa__lex_expect(ossa_lexer *lx, const char *word, const char *context)

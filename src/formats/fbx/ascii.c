@@ -49,13 +49,12 @@ static uint32_t column_of(const lexer *lx, const char *at)
 static ossa_status fail_at(lexer *lx, const char *at, const char *fmt, ...) OSSA_PRINTF(3, 4);
 static ossa_status fail_at(lexer *lx, const char *at, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ossa__failv(lx->doc->error, at == lx->end ? OSSA_ERROR_TRUNCATED : OSSA_ERROR_CORRUPT,
+                OSSA_NO_OFFSET, lx->line, column_of(lx, at), fmt, ap);
     va_end(ap);
-    return ossa__fail_line(lx->doc->error, at == lx->end ? OSSA_ERROR_TRUNCATED : OSSA_ERROR_CORRUPT,
-                           lx->line, column_of(lx, at), "%s", msg);
+    return OSSA_FAILED;
 }
 
 /* Skips blanks, line breaks and comments. */

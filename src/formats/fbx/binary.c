@@ -32,12 +32,11 @@ static ossa_status fail(reader *r, uint64_t at, ossa_code kind, const char *fmt,
     OSSA_PRINTF(4, 5);
 static ossa_status fail(reader *r, uint64_t at, ossa_code kind, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ossa__failv(r->doc->error, kind, at, 0, 0, fmt, ap);
     va_end(ap);
-    return ossa__fail(r->doc->error, kind, at, "%s", msg);
+    return OSSA_FAILED;
 }
 
 static void *zalloc(void *opaque, uInt items, uInt size)

@@ -37,33 +37,32 @@ char *ossa__fbx_strdup(fbx_doc *doc, const char *s, size_t len)
 ossa_status ossa__fbx_fail(fbx_doc *doc, const fbx_node *node, const fbx_value *value,
                            ossa_code kind, const char *fmt, ...)
 {
-    char msg[256];
+    uint32_t line = 0, column = 0;
+    uint64_t offset = OSSA_NO_OFFSET;
+    if (doc->ascii) {
+        line = value ? value->line : node ? node->line : 0;
+        column = value ? value->column : node ? node->column : 0;
+    } else {
+        offset = value ? value->offset : node ? node->offset : OSSA_NO_OFFSET;
+    }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ossa__failv(doc->error, kind, offset, line, column, fmt, ap);
     va_end(ap);
-    if (doc->ascii) {
-        uint32_t line = value ? value->line : node ? node->line : 0;
-        uint32_t column = value ? value->column : node ? node->column : 0;
-        return ossa__fail_line(doc->error, kind, line, column, "%s", msg);
-    }
-    uint64_t offset = value ? value->offset : node ? node->offset : OSSA_NO_OFFSET;
-    return ossa__fail(doc->error, kind, offset, "%s", msg);
+    return OSSA_FAILED;
 }
 
 void ossa__fbx_warn(fbx_doc *doc, const fbx_node *node, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     if (doc->ascii)
-        ossa__warn(doc->model, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, node ? node->line : 0,
-                   node ? node->column : 0, "%s", msg);
+        ossa__warnv(doc->model, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, node ? node->line : 0,
+                    node ? node->column : 0, fmt, ap);
     else
-        ossa__warn(doc->model, OSSA_WARNING_IGNORED, node ? node->offset : OSSA_NO_OFFSET, 0, 0,
-                   "%s", msg);
+        ossa__warnv(doc->model, OSSA_WARNING_IGNORED, node ? node->offset : OSSA_NO_OFFSET, 0, 0,
+                    fmt, ap);
+    va_end(ap);
 }
 
 bool ossa__fbx_name_is(const fbx_node *node, const char *name)

@@ -11,12 +11,11 @@
 
 ossa_status ossa__gltf_fail(gltf_reader *r, ossa_code kind, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ossa__failv(r->error, kind, OSSA_NO_OFFSET, 0, 0, fmt, ap);
     va_end(ap);
-    return ossa__fail(r->error, kind, OSSA_NO_OFFSET, "%s", msg);
+    return OSSA_FAILED;
 }
 
 /* -- JSON access -- */

@@ -15,23 +15,22 @@ const float ossa__ill_rx_minus_90[16] = {1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0,
 ossa_status ossa__ill_fail(ossa_error *error, ossa_code kind, ill_loc at, const char *fmt,
                            ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (at.line)
+        ossa__failv(error, kind, OSSA_NO_OFFSET, at.line, at.column, fmt, ap);
+    else
+        ossa__failv(error, kind, at.offset, 0, 0, fmt, ap);
     va_end(ap);
-    if (at.line) return ossa__fail_line(error, kind, at.line, at.column, "%s", msg);
-    return ossa__fail(error, kind, at.offset, "%s", msg);
+    return OSSA_FAILED;
 }
 
 void ossa__ill_warn(ossa_model *model, ossa_code code, ill_loc at, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ossa__warnv(model, code, at.line ? OSSA_NO_OFFSET : at.offset, at.line, at.column, fmt, ap);
     va_end(ap);
-    ossa__warn(model, code, at.line ? OSSA_NO_OFFSET : at.offset, at.line, at.column, "%s", msg);
 }
 
 void ossa__ill_stem(const ossa_load_options *options, const char *fallback, char *out, size_t cap)

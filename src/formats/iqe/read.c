@@ -62,12 +62,11 @@ static ossa_status nomem(parser *ps) { return ossa__fail_nomem(ps->error); }
 static ossa_status fail_at(parser *ps, const char *at, const char *fmt, ...) OSSA_PRINTF(3, 4);
 static ossa_status fail_at(parser *ps, const char *at, const char *fmt, ...)
 {
-    char msg[200];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ossa__failv(ps->error, OSSA_ERROR_CORRUPT, OSSA_NO_OFFSET, ps->line, column_of(ps, at), fmt, ap);
     va_end(ap);
-    return ossa__fail_line(ps->error, OSSA_ERROR_CORRUPT, ps->line, column_of(ps, at), "%s", msg);
+    return OSSA_FAILED;
 }
 
 static void warn_at(parser *ps, ossa_code code, const char *at, const char *fmt, ...)
@@ -78,13 +77,11 @@ static void warn_at(parser *ps, ossa_code code, const char *at, const char *fmt,
         ps->aborted = true;
         return;
     }
-    char msg[200];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ossa__warnv(ps->d->model, code, (uint64_t)(ps->line_start - ps->data), ps->line,
+                column_of(ps, at), fmt, ap);
     va_end(ap);
-    ossa__warn(ps->d->model, code, (uint64_t)(ps->line_start - ps->data), ps->line,
-               column_of(ps, at), "%s", msg);
 }
 
 /* Length of the token at p, for quoting it in messages (at most 40). */

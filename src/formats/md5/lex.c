@@ -240,14 +240,13 @@ void ossa__md5_locate(const md5_lexer *L, const char *at, uint32_t *line, uint32
 
 ossa_status ossa__md5_fail_at(md5_lexer *L, const char *at, const char *fmt, ...)
 {
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     uint32_t line, column;
     ossa__md5_locate(L, at, &line, &column);
-    return ossa__fail_line(L->lx.error, OSSA_ERROR_CORRUPT, line, column, "%s", msg);
+    va_list ap;
+    va_start(ap, fmt);
+    ossa__failv(L->lx.error, OSSA_ERROR_CORRUPT, OSSA_NO_OFFSET, line, column, fmt, ap);
+    va_end(ap);
+    return OSSA_FAILED;
 }
 
 void ossa__md5_warn(md5_lexer *L, ossa_code code, const char *at, const char *fmt, ...)
@@ -256,11 +255,6 @@ void ossa__md5_warn(md5_lexer *L, ossa_code code, const char *at, const char *fm
         L->unusual = true;
         return;
     }
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     uint32_t line, column;
     if (at && (at < L->lx.line_start || at > L->lx.p)) {
         ossa__md5_locate(L, at, &line, &column);
@@ -268,6 +262,9 @@ void ossa__md5_warn(md5_lexer *L, ossa_code code, const char *at, const char *fm
         line = L->lx.line;
         column = ossa__lex_column(&L->lx, at ? at : L->lx.p);
     }
-    ossa__warn(L->model, code, (uint64_t)((at ? at : L->lx.p) - L->lx.data), line, column, "%s",
-               msg);
+    va_list ap;
+    va_start(ap, fmt);
+    ossa__warnv(L->model, code, (uint64_t)((at ? at : L->lx.p) - L->lx.data), line, column, fmt,
+                ap);
+    va_end(ap);
 }

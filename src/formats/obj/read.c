@@ -47,26 +47,23 @@ void ossa__obj_locate(const obj_doc *d, uint64_t at, uint32_t *line, uint32_t *c
 
 ossa_status ossa__obj_fail_at(const obj_doc *d, ossa_code code, uint64_t at, const char *fmt, ...)
 {
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     uint32_t line, column;
     ossa__obj_locate(d, at, &line, &column);
-    return ossa__fail_line(d->error, code, line, column, "%s", msg);
+    va_list ap;
+    va_start(ap, fmt);
+    ossa__failv(d->error, code, OSSA_NO_OFFSET, line, column, fmt, ap);
+    va_end(ap);
+    return OSSA_FAILED;
 }
 
 void ossa__obj_warn_at(const obj_doc *d, ossa_code code, uint64_t at, const char *fmt, ...)
 {
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     uint32_t line, column;
     ossa__obj_locate(d, at, &line, &column);
-    ossa__warn(d->model, code, at - (column - 1), line, column, "%s", msg);
+    va_list ap;
+    va_start(ap, fmt);
+    ossa__warnv(d->model, code, at - (column - 1), line, column, fmt, ap);
+    va_end(ap);
 }
 
 static uint64_t offset_of(const obj_doc *d, const char *p) { return (uint64_t)(p - d->text); }
