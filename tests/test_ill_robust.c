@@ -200,13 +200,7 @@ static void test_truncation(void **state)
 }
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint32_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
-}
+static uint32_t rng(void) { return (uint32_t)(ts_rand(&rng_state) >> 16); }
 
 static void test_patches(void **state)
 {
