@@ -772,7 +772,8 @@ typedef struct ossa_write_options {
                           ossa_error *error);
     void *user;
     /* Threads that write (as ossa_load_options.threads): IQM quantizes
-     * poses, computes bounds and adjacency in parallel. The bytes do not
+     * poses, computes bounds and adjacency in parallel; md5anim computes
+     * bounds in parallel. The bytes do not
      * depend on it. With more than one, the allocator may be called from
      * several threads at once: it must be thread-safe. */
     uint32_t threads;

@@ -72,7 +72,7 @@ static ossa_status frame_bounds(const md5_skeleton *s, uint32_t a, const float *
             memcpy(out, an->bounds, (size_t)an->num_frames * sizeof *out);
             return OSSA_OK;
         }
-        return ossa_model_compute_bounds(m, a, mode, out, error);
+        return ossa__compute_bounds(m, a, mode, out, s->options->threads, error);
     }
     double *world = ossa__temp_calloc(m, s->num_joints, 7 * sizeof *world);
     if (!world) return ossa__fail_nomem(error);
