@@ -152,6 +152,23 @@ static void test_groups_match_job(void **state)
                 for (uint32_t i = 0; i < NV; i++)
                     assert_memory_equal(packed + i * 10, got + info.order[i] * 10,
                                         (with_tangents ? 10 : 6) * sizeof(float));
+                /* Outputs packed at stride 12, where the fast kernels store
+                 * 16 bytes and let the next vertex overwrite the fourth
+                 * float: the same values, nothing written past the end. */
+                float *pos12 = malloc(((size_t)NV * 3 + 4) * 4), *nrm12 = malloc(((size_t)NV * 3 + 4) * 4);
+                for (size_t i = 0; i < (size_t)NV * 3 + 4; i++) pos12[i] = nrm12[i] = 1234.5f;
+                gj.out_positions = pos12, gj.out_positions_stride = 12;
+                gj.out_normals = nrm12, gj.out_normals_stride = 12;
+                assert_int_equal(ossa_grouped_skinning_run(&gj, &e), OSSA_OK);
+                for (uint32_t i = 0; i < NV; i++) {
+                    assert_memory_equal(pos12 + i * 3, packed + i * 10, 12);
+                    assert_memory_equal(nrm12 + i * 3, packed + i * 10 + 3, 12);
+                }
+                for (int c = 0; c < 4; c++) {
+                    assert_true(pos12[NV * 3 + c] == 1234.5f);
+                    assert_true(nrm12[NV * 3 + c] == 1234.5f);
+                }
+                free(pos12), free(nrm12);
                 free(want), free(got), free(packed);
             }
         }

@@ -24,6 +24,7 @@ typedef struct group {
     const float *nrm;      /* 3 per vertex, or NULL */
     const float *tan;      /* 4 per vertex, or NULL */
     const uint32_t *order; /* the source index of each vertex */
+    int unit;              /* k = 1 and every weight is 1: no blend needed */
 } group;
 
 struct ossa_skin_groups {
@@ -40,6 +41,10 @@ struct ossa_skin_groups {
 #define AT(type, base, stride, i) ((type *)(void *)((char *)(base) + (size_t)(i) * (stride)))
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
+
+/* Bytes after the last array of the block: the kernels read a vertex's
+ * 3 floats with one 16-byte load, which may run past an array's end. */
+#define SLACK 16u
 
 ossa_skin_groups *ossa_skin_groups_create(const ossa_skinning_job *mesh,
                                           const ossa_allocator *allocator, ossa_error *error)
@@ -81,15 +86,15 @@ ossa_skin_groups *ossa_skin_groups_create(const ossa_skinning_job *mesh,
     }
     ossa_allocator alloc = {0};
     if (allocator) alloc = *allocator;
-    unsigned char *block = ossa__alloc(&alloc, size + 16);
+    unsigned char *block = ossa__alloc(&alloc, size + 16 + SLACK);
     if (!block) {
         ossa__fail_nomem(error);
         return NULL;
     }
     ossa_skin_groups *s = (ossa_skin_groups *)(void *)block;
-    memset(s, 0, sizeof *s);
+    memset(block, 0, size + 16 + SLACK); /* the slack too: loads read it */
     s->allocator = alloc;
-    s->size = size + 16;
+    s->size = size + 16 + SLACK;
     s->num_vertices = nv;
     s->max_index = max_index;
     s->normals = normals, s->tangents = tangents;
@@ -133,6 +138,9 @@ ossa_skin_groups *ossa_skin_groups_create(const ossa_skinning_job *mesh,
         }
         *ord_out[k]++ = v;
     }
+    group *single = &s->groups[1];
+    single->unit = 1;
+    for (uint32_t i = 0; i < single->count; i++) single->unit &= single->w[i] == 1.0f;
     return s;
 }
 
@@ -242,11 +250,25 @@ static SG_INLINE void sg_store3(float *p, __m128 v)
     _mm_store_ss(p + 2, _mm_movehl_ps(v, v));
 }
 
-/* k, normals and prepared (outputs in the prepared order, packed) are
- * constants after inlining. */
+/* Stores x y z at p; with `wide`, as one 16-byte store whose fourth float
+ * lands where the next vertex of a packed output (stride 12, prepared
+ * order) will be written afterwards. */
+static SG_INLINE void sg_put3(float *p, __m128 v, int wide)
+{
+    if (wide)
+        _mm_storeu_ps(p, v);
+    else
+        sg_store3(p, v);
+}
+
+#define SG_SPLAT(v, i) _mm_shuffle_ps(v, v, _MM_SHUFFLE(i, i, i, i))
+
+/* k, normals, prepared (outputs in the prepared order, packed) and unit
+ * (k = 1 with weight 1: the matrix as it is, which is what multiplying by
+ * 1 gives) are constants after inlining. */
 static SG_INLINE void sse2_loop(const group *g, const ossa_grouped_skinning_job *job,
                                 const sink *o, const uint32_t k, const int normals,
-                                const int prepared)
+                                const int prepared, const int unit)
 {
     const float(*mats)[16] = job->matrices;
     const uint16_t *idx = g->idx;
@@ -255,36 +277,50 @@ static SG_INLINE void sse2_loop(const group *g, const ossa_grouped_skinning_job 
     char *op = (char *)o->pos + (size_t)o->base * o->spos;
     char *on = normals ? (char *)o->nrm + (size_t)o->base * o->snrm : NULL;
     const size_t spos = o->spos, snrm = o->snrm;
+    const int wide_pos = prepared && spos == 12, wide_nrm = prepared && snrm == 12;
     for (uint32_t i = 0; i < g->count; i++, idx += k, w += k, p += 3) {
-        __m128 ww = _mm_set1_ps(w[0]);
         const float *a = mats[idx[0]];
-        __m128 c0 = _mm_mul_ps(ww, _mm_loadu_ps(a)), c1 = _mm_mul_ps(ww, _mm_loadu_ps(a + 4));
-        __m128 c2 = _mm_mul_ps(ww, _mm_loadu_ps(a + 8)), c3 = _mm_mul_ps(ww, _mm_loadu_ps(a + 12));
+        __m128 c0 = _mm_loadu_ps(a), c1 = _mm_loadu_ps(a + 4);
+        __m128 c2 = _mm_loadu_ps(a + 8), c3 = _mm_loadu_ps(a + 12);
+        if (!unit) {
+            __m128 ww = _mm_set1_ps(w[0]);
+            c0 = _mm_mul_ps(ww, c0), c1 = _mm_mul_ps(ww, c1);
+            c2 = _mm_mul_ps(ww, c2), c3 = _mm_mul_ps(ww, c3);
+        }
         for (uint32_t j = 1; j < k; j++) {
-            ww = _mm_set1_ps(w[j]);
+            __m128 ww = _mm_set1_ps(w[j]);
             a = mats[idx[j]];
             c0 = _mm_add_ps(c0, _mm_mul_ps(ww, _mm_loadu_ps(a)));
             c1 = _mm_add_ps(c1, _mm_mul_ps(ww, _mm_loadu_ps(a + 4)));
             c2 = _mm_add_ps(c2, _mm_mul_ps(ww, _mm_loadu_ps(a + 8)));
             c3 = _mm_add_ps(c3, _mm_mul_ps(ww, _mm_loadu_ps(a + 12)));
         }
-        __m128 r = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(p[0])), c3);
-        r = _mm_add_ps(r, _mm_mul_ps(c1, _mm_set1_ps(p[1])));
-        r = _mm_add_ps(r, _mm_mul_ps(c2, _mm_set1_ps(p[2])));
+        /* 16 bytes at p: the block's slack covers the last vertex. */
+        __m128 v = _mm_loadu_ps(p);
+        __m128 r = _mm_add_ps(_mm_mul_ps(c0, SG_SPLAT(v, 0)), c3);
+        r = _mm_add_ps(r, _mm_mul_ps(c1, SG_SPLAT(v, 1)));
+        r = _mm_add_ps(r, _mm_mul_ps(c2, SG_SPLAT(v, 2)));
         /* Prepared order: the outputs advance by their strides. */
         size_t at = prepared ? 0 : order[i];
+        int more = i + 1 < g->count;
         if (normals) {
-            __m128 s = _mm_mul_ps(c0, _mm_set1_ps(n[0]));
-            s = _mm_add_ps(s, _mm_mul_ps(c1, _mm_set1_ps(n[1])));
-            s = _mm_add_ps(s, _mm_mul_ps(c2, _mm_set1_ps(n[2])));
+            v = _mm_loadu_ps(n);
+            __m128 s = _mm_mul_ps(c0, SG_SPLAT(v, 0));
+            s = _mm_add_ps(s, _mm_mul_ps(c1, SG_SPLAT(v, 1)));
+            s = _mm_add_ps(s, _mm_mul_ps(c2, SG_SPLAT(v, 2)));
             n += 3;
-            sg_store3(prepared ? (float *)(void *)on : AT(float, o->nrm, snrm, at), s);
-            if (prepared) on += snrm;
+            if (prepared)
+                sg_put3((float *)(void *)on, s, wide_nrm && more), on += snrm;
+            else
+                sg_store3(AT(float, o->nrm, snrm, at), s);
         }
-        sg_store3(prepared ? (float *)(void *)op : AT(float, o->pos, spos, at), r);
-        if (prepared) op += spos;
+        if (prepared)
+            sg_put3((float *)(void *)op, r, wide_pos && more), op += spos;
+        else
+            sg_store3(AT(float, o->pos, spos, at), r);
     }
 }
+#undef SG_SPLAT
 
 static void group_sse2(const group *g, const ossa_grouped_skinning_job *job, const sink *o)
 {
@@ -294,12 +330,13 @@ static void group_sse2(const group *g, const ossa_grouped_skinning_job *job, con
         return;
     }
     int prepared = o->order == NULL;
-    switch ((g->k * 2 + normals) * 2 + prepared) {
-#define SG_CASE(k, nrm)                                                                         \
-    case ((k) * 2 + (nrm)) * 2: sse2_loop(g, job, o, k, nrm, 0); break;                         \
-    case ((k) * 2 + (nrm)) * 2 + 1: sse2_loop(g, job, o, k, nrm, 1); break;
-        SG_CASE(1, 0) SG_CASE(1, 1) SG_CASE(2, 0) SG_CASE(2, 1)
-        SG_CASE(3, 0) SG_CASE(3, 1) SG_CASE(4, 0) SG_CASE(4, 1)
+    switch (((g->k * 2 + normals) * 2 + prepared) * 2 + g->unit) {
+#define SG_CASE(k, nrm, unit)                                                                   \
+    case (((k) * 2 + (nrm)) * 2) * 2 + (unit): sse2_loop(g, job, o, k, nrm, 0, unit); break;     \
+    case (((k) * 2 + (nrm)) * 2 + 1) * 2 + (unit): sse2_loop(g, job, o, k, nrm, 1, unit); break;
+        SG_CASE(1, 0, 0) SG_CASE(1, 1, 0) SG_CASE(1, 0, 1) SG_CASE(1, 1, 1)
+        SG_CASE(2, 0, 0) SG_CASE(2, 1, 0) SG_CASE(3, 0, 0) SG_CASE(3, 1, 0)
+        SG_CASE(4, 0, 0) SG_CASE(4, 1, 0)
 #undef SG_CASE
     }
 }
@@ -312,10 +349,11 @@ static SG_INLINE OSSA_AVX2 __m128 sg_hsum(__m256 v)
 }
 
 /* Matrices as [column 0 | column 1] and [column 2 | column 3], as in the
- * skinning job: a point is m01 * [x x x x y y y y] + m23 * [z z z z 1 1 1 1]. */
+ * skinning job: a point is m01 * [x x x x y y y y] + m23 * [z z z z 1 1 1 1].
+ * Constants as in sse2_loop. */
 static SG_INLINE OSSA_AVX2 void avx2_loop(const group *g, const ossa_grouped_skinning_job *job,
                                           const sink *o, const uint32_t k, const int normals,
-                                          const int prepared)
+                                          const int prepared, const int unit)
 {
     const float(*mats)[16] = job->matrices;
     const uint16_t *idx = g->idx;
@@ -324,52 +362,45 @@ static SG_INLINE OSSA_AVX2 void avx2_loop(const group *g, const ossa_grouped_ski
     char *op = (char *)o->pos + (size_t)o->base * o->spos;
     char *on = normals ? (char *)o->nrm + (size_t)o->base * o->snrm : NULL;
     const size_t spos = o->spos, snrm = o->snrm;
+    const int wide_pos = prepared && spos == 12, wide_nrm = prepared && snrm == 12;
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256i lo4 = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     const __m256i two = _mm256_set1_epi32(2);
-    uint32_t last = g->count ? g->count - 1 : 0;
     for (uint32_t i = 0; i < g->count; i++, idx += k, w += k, p += 3) {
-        __m256 ww = _mm256_broadcast_ss(&w[0]);
         const float *a = mats[idx[0]];
-        __m256 m01 = _mm256_mul_ps(ww, _mm256_loadu_ps(a));
-        __m256 m23 = _mm256_mul_ps(ww, _mm256_loadu_ps(a + 8));
+        __m256 m01 = _mm256_loadu_ps(a), m23 = _mm256_loadu_ps(a + 8);
+        if (!unit) {
+            __m256 ww = _mm256_broadcast_ss(&w[0]);
+            m01 = _mm256_mul_ps(ww, m01), m23 = _mm256_mul_ps(ww, m23);
+        }
         for (uint32_t j = 1; j < k; j++) {
-            ww = _mm256_broadcast_ss(&w[j]);
+            __m256 ww = _mm256_broadcast_ss(&w[j]);
             a = mats[idx[j]];
             m01 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(a), m01);
             m23 = _mm256_fmadd_ps(ww, _mm256_loadu_ps(a + 8), m23);
         }
-        __m256 xy, zw;
-        if (i < last) { /* 16 bytes at p: the next vertex's x follows */
-            __m256 v = _mm256_castps128_ps256(_mm_loadu_ps(p));
-            xy = _mm256_permutevar8x32_ps(v, lo4);
-            zw = _mm256_blend_ps(_mm256_permutevar8x32_ps(v, two), one, 0xF0);
-        } else {
-            xy = _mm256_blend_ps(_mm256_broadcast_ss(p), _mm256_broadcast_ss(p + 1), 0xF0);
-            zw = _mm256_blend_ps(_mm256_broadcast_ss(p + 2), one, 0xF0);
-        }
+        /* 16 bytes at p: the block's slack covers the last vertex. */
+        __m256 v = _mm256_castps128_ps256(_mm_loadu_ps(p));
+        __m256 xy = _mm256_permutevar8x32_ps(v, lo4);
+        __m256 zw = _mm256_blend_ps(_mm256_permutevar8x32_ps(v, two), one, 0xF0);
         __m128 r = sg_hsum(_mm256_fmadd_ps(m23, zw, _mm256_mul_ps(m01, xy)));
         size_t at = prepared ? 0 : order[i];
+        int more = i + 1 < g->count;
         if (normals) {
-            if (i < last) {
-                __m256 v = _mm256_castps128_ps256(_mm_loadu_ps(n));
-                xy = _mm256_permutevar8x32_ps(v, lo4);
-                zw = _mm256_blend_ps(_mm256_permutevar8x32_ps(v, two), zero, 0xF0);
-            } else {
-                xy = _mm256_blend_ps(_mm256_broadcast_ss(n), _mm256_broadcast_ss(n + 1), 0xF0);
-                zw = _mm256_blend_ps(_mm256_broadcast_ss(n + 2), zero, 0xF0);
-            }
+            v = _mm256_castps128_ps256(_mm_loadu_ps(n));
+            xy = _mm256_permutevar8x32_ps(v, lo4);
+            zw = _mm256_blend_ps(_mm256_permutevar8x32_ps(v, two), zero, 0xF0);
             n += 3;
             __m128 s = sg_hsum(_mm256_fmadd_ps(m23, zw, _mm256_mul_ps(m01, xy)));
-            float *dn = prepared ? (float *)(void *)on : AT(float, o->nrm, snrm, at);
-            _mm_storel_pi((__m64 *)(void *)dn, s);
-            _mm_store_ss(dn + 2, _mm_movehl_ps(s, s));
-            if (prepared) on += snrm;
+            if (prepared)
+                sg_put3((float *)(void *)on, s, wide_nrm && more), on += snrm;
+            else
+                sg_store3(AT(float, o->nrm, snrm, at), s);
         }
-        float *dp = prepared ? (float *)(void *)op : AT(float, o->pos, spos, at);
-        _mm_storel_pi((__m64 *)(void *)dp, r);
-        _mm_store_ss(dp + 2, _mm_movehl_ps(r, r));
-        if (prepared) op += spos;
+        if (prepared)
+            sg_put3((float *)(void *)op, r, wide_pos && more), op += spos;
+        else
+            sg_store3(AT(float, o->pos, spos, at), r);
     }
 }
 
@@ -382,12 +413,13 @@ static OSSA_AVX2 void group_avx2(const group *g, const ossa_grouped_skinning_job
         return;
     }
     int prepared = o->order == NULL;
-    switch ((g->k * 2 + normals) * 2 + prepared) {
-#define SG_CASE(k, nrm)                                                                         \
-    case ((k) * 2 + (nrm)) * 2: avx2_loop(g, job, o, k, nrm, 0); break;                         \
-    case ((k) * 2 + (nrm)) * 2 + 1: avx2_loop(g, job, o, k, nrm, 1); break;
-        SG_CASE(1, 0) SG_CASE(1, 1) SG_CASE(2, 0) SG_CASE(2, 1)
-        SG_CASE(3, 0) SG_CASE(3, 1) SG_CASE(4, 0) SG_CASE(4, 1)
+    switch (((g->k * 2 + normals) * 2 + prepared) * 2 + g->unit) {
+#define SG_CASE(k, nrm, unit)                                                                   \
+    case (((k) * 2 + (nrm)) * 2) * 2 + (unit): avx2_loop(g, job, o, k, nrm, 0, unit); break;     \
+    case (((k) * 2 + (nrm)) * 2 + 1) * 2 + (unit): avx2_loop(g, job, o, k, nrm, 1, unit); break;
+        SG_CASE(1, 0, 0) SG_CASE(1, 1, 0) SG_CASE(1, 0, 1) SG_CASE(1, 1, 1)
+        SG_CASE(2, 0, 0) SG_CASE(2, 1, 0) SG_CASE(3, 0, 0) SG_CASE(3, 1, 0)
+        SG_CASE(4, 0, 0) SG_CASE(4, 1, 0)
 #undef SG_CASE
     }
 }
