@@ -9,49 +9,13 @@ static double effective_rate(float r)
     return r > 0 && isfinite(r) ? (double)r : (double)OSSA_DEFAULT_FRAMERATE;
 }
 
-/* Slerp along the shorter arc in double precision, both keys normalized
- * first; nearly equal keys are blended linearly (sin(theta) would lose
- * every digit) and the result renormalized. */
-static void slerp(const float a[4], const float b[4], double u, float out[4])
-{
-    double qa[4], qb[4], la = 0, lb = 0, dot = 0;
-    for (int c = 0; c < 4; c++) {
-        la += (double)a[c] * a[c];
-        lb += (double)b[c] * b[c];
-    }
-    la = la > 0 ? sqrt(la) : 1;
-    lb = lb > 0 ? sqrt(lb) : 1;
-    for (int c = 0; c < 4; c++) {
-        qa[c] = a[c] / la;
-        qb[c] = b[c] / lb;
-        dot += qa[c] * qb[c];
-    }
-    if (dot < 0) {
-        dot = -dot;
-        for (int c = 0; c < 4; c++) qb[c] = -qb[c];
-    }
-    double wa = 1 - u, wb = u;
-    if (dot < 0.9999) {
-        double theta = acos(dot), s = sin(theta);
-        wa = sin((1 - u) * theta) / s;
-        wb = sin(u * theta) / s;
-    }
-    double r[4], len = 0;
-    for (int c = 0; c < 4; c++) {
-        r[c] = wa * qa[c] + wb * qb[c];
-        len += r[c] * r[c];
-    }
-    len = len > 0 ? sqrt(len) : 1;
-    for (int c = 0; c < 4; c++) out[c] = (float)(r[c] / len);
-}
-
 static void blend(const ossa_transform *a, const ossa_transform *b, double u, ossa_transform *out)
 {
     for (int c = 0; c < 3; c++) {
         out->translation[c] = (float)(a->translation[c] + u * ((double)b->translation[c] - a->translation[c]));
         out->scale[c] = (float)(a->scale[c] + u * ((double)b->scale[c] - a->scale[c]));
     }
-    slerp(a->rotation, b->rotation, u, out->rotation);
+    ossa__quat_slerp(a->rotation, b->rotation, u, out->rotation);
 }
 
 ossa_status ossa_model_resample_animation(ossa_model *model, uint32_t animation, float framerate,

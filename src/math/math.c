@@ -256,6 +256,45 @@ void ossa__mat4d_to_transform(const double m[16], ossa_transform *t)
     }
 }
 
+void ossa__quat_slerp(const float a[4], const float b[4], double t, float out[4])
+{
+    double qa[4], qb[4], la = 0, lb = 0, dot = 0;
+    for (int k = 0; k < 4; k++) {
+        qa[k] = a[k], qb[k] = b[k];
+        la += qa[k] * qa[k];
+        lb += qb[k] * qb[k];
+    }
+    if (!(la > 0 && isfinite(la) && lb > 0 && isfinite(lb))) {
+        out[0] = out[1] = out[2] = 0, out[3] = 1;
+        return;
+    }
+    la = 1 / sqrt(la), lb = 1 / sqrt(lb);
+    for (int k = 0; k < 4; k++) {
+        qa[k] *= la, qb[k] *= lb;
+        dot += qa[k] * qb[k];
+    }
+    double sign = dot < 0 ? -1 : 1;
+    dot = fabs(dot);
+    double wa = 1 - t, wb = t;
+    if (dot < 1 - 1e-12) {
+        double angle = acos(dot), s = sin(angle);
+        wa = sin((1 - t) * angle) / s;
+        wb = sin(t * angle) / s;
+    }
+    wb *= sign;
+    double r[4], len = 0;
+    for (int k = 0; k < 4; k++) {
+        r[k] = wa * qa[k] + wb * qb[k];
+        len += r[k] * r[k];
+    }
+    if (!(len > 0 && isfinite(len))) {
+        out[0] = out[1] = out[2] = 0, out[3] = 1;
+        return;
+    }
+    len = 1 / sqrt(len);
+    for (int k = 0; k < 4; k++) out[k] = (float)(r[k] * len);
+}
+
 void ossa__quatd_mul(const double a[4], const double b[4], double out[4])
 {
     double r[4] = {

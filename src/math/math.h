@@ -38,6 +38,12 @@ void ossa__quatd_rotate(const double q[4], const double v[3], double out[3]);
  * (Shepperd's method, normalized in double; the identity when the matrix
  * gives no finite, nonzero quaternion). */
 void ossa__quat_from_rotation(const double c[3][3], double q[4]);
+/* Slerp from a to b by t along the shorter arc, in double precision. Keys
+ * need not be unit (files round them): each is normalized first, and a key
+ * with no finite, nonzero length gives the identity. Keys whose cosine is
+ * within 1e-12 of 1 are blended linearly (sin(theta) has no digits left
+ * there, and the linear blend is exact to double). The result is unit. */
+void ossa__quat_slerp(const float a[4], const float b[4], double t, float out[4]);
 /* Translation, rotation and scale of an affine matrix: column lengths are
  * the scales (the first negated when the matrix mirrors); a zero column is
  * rebuilt from the other two. Shear is lost. */

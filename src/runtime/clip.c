@@ -83,31 +83,6 @@ void ossa__quat_mul(const float a[4], const float b[4], float out[4])
     memcpy(out, r, sizeof r);
 }
 
-/* Exact slerp along the shorter arc, in double. Inputs unit. */
-void ossa__slerp_reference(const float a[4], const float b[4], double t, float out[4])
-{
-    double d =
-        (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
-    double sign = d < 0 ? -1 : 1;
-    d = fabs(d);
-    double wa, wb;
-    if (d > 1 - 1e-12) {
-        wa = 1 - t, wb = t; /* sin x / x is 1 to double precision here */
-    } else {
-        double th = acos(d), s = sin(th);
-        wa = sin((1 - t) * th) / s;
-        wb = sin(t * th) / s;
-    }
-    wb *= sign;
-    double q[4], n = 0;
-    for (int i = 0; i < 4; i++) {
-        q[i] = wa * a[i] + wb * b[i];
-        n += q[i] * q[i];
-    }
-    n = n > 0 ? 1 / sqrt(n) : 1;
-    for (int i = 0; i < 4; i++) out[i] = (float)(q[i] * n);
-}
-
 double ossa__yaw_of(const float q[4], ossa_axis up)
 {
     int a = up == OSSA_AXIS_X ? 0 : up == OSSA_AXIS_Y ? 1 : 2;

@@ -95,9 +95,8 @@ void ossa__sample_put_reference(const ossa_sample_job *job, uint32_t j, ossa_tra
 /* Root yaw (radians) of a rotation about the up axis, in (-pi, pi]. */
 double ossa__yaw_of(const float q[4], ossa_axis up);
 
-/* Quaternion helpers (double in, float out where it matters). */
+/* Quaternion product, in double (float out). */
 void ossa__quat_mul(const float a[4], const float b[4], float out[4]);
-void ossa__slerp_reference(const float a[4], const float b[4], double t, float out[4]);
 
 /* Fills order[0..n) with the joints sorted by depth (stable). `scratch`
  * holds 2 * n + 1 words. A parent not smaller than its joint counts as -1. */

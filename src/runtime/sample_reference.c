@@ -15,7 +15,7 @@ void ossa__interpolate_reference(const ossa_transform *a, const ossa_transform *
             (float)(a->translation[c] + t * ((double)b->translation[c] - a->translation[c]));
         out->scale[c] = (float)(a->scale[c] + t * ((double)b->scale[c] - a->scale[c]));
     }
-    ossa__slerp_reference(a->rotation, b->rotation, t, out->rotation);
+    ossa__quat_slerp(a->rotation, b->rotation, t, out->rotation);
 }
 
 void ossa__sample_joint_reference(const ossa_clip *clip, uint32_t f0, float alpha, uint32_t joint,

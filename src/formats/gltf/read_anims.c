@@ -144,29 +144,6 @@ static ossa_status read_tracks(gltf_scene *s, uint32_t a, track **out, uint32_t 
     return OSSA_OK;
 }
 
-static void slerp(const float *a, const float *b, double u, float *out)
-{
-    double d = 0;
-    for (int k = 0; k < 4; k++) d += (double)a[k] * b[k];
-    double sign = d < 0 ? -1 : 1, wa, wb;
-    d = fabs(d);
-    if (d > 0.9995) {
-        wa = 1 - u;
-        wb = u;
-    } else {
-        double th = acos(d), sn = sin(th);
-        wa = sin((1 - u) * th) / sn;
-        wb = sin(u * th) / sn;
-    }
-    double q[4], n = 0;
-    for (int k = 0; k < 4; k++) {
-        q[k] = wa * a[k] + wb * sign * b[k];
-        n += q[k] * q[k];
-    }
-    n = n > 0 ? 1 / sqrt(n) : 0;
-    for (int k = 0; k < 4; k++) out[k] = (float)(q[k] * n);
-}
-
 /* The track's value at time t. `cursor` keeps the key interval between
  * calls at increasing times. Times within 1/1000 of a frame of a key give
  * that key exactly. */
@@ -191,7 +168,7 @@ static void sample_track(const track *t, double time, double frame_time, uint32_
     const float *a = t->values + (size_t)k * nc * per + off, *b = t->values + (size_t)(k + 1) * nc * per + off;
     if (t->interp == 0) {
         if (t->path == 1) {
-            slerp(a, b, u, out);
+            ossa__quat_slerp(a, b, u, out);
         } else {
             for (uint32_t c = 0; c < nc; c++) out[c] = (float)(a[c] + (b[c] - (double)a[c]) * u);
         }

@@ -507,42 +507,9 @@ static void sample_keys(const ill_keys *k, int width, double duration, double t,
         for (int i = 0; i < 3; i++) out[i] = a[i] + (b[i] - a[i]) * u;
         return;
     }
-    /* Rotation: slerp on the shorter arc, normalized. */
-    double qa[4], qb[4], na = 0, nb = 0, dot = 0;
-    for (int i = 0; i < 4; i++) {
-        qa[i] = a[i];
-        qb[i] = b[i];
-        na += qa[i] * qa[i];
-        nb += qb[i] * qb[i];
-    }
-    if (!(na > 0) || !(nb > 0)) {
-        for (int i = 0; i < 4; i++) out[i] = i == 3;
-        return;
-    }
-    na = 1 / sqrt(na);
-    nb = 1 / sqrt(nb);
-    for (int i = 0; i < 4; i++) {
-        qa[i] *= na;
-        qb[i] *= nb;
-        dot += qa[i] * qb[i];
-    }
-    if (dot < 0) {
-        dot = -dot;
-        for (int i = 0; i < 4; i++) qb[i] = -qb[i];
-    }
-    double wa = 1 - u, wb = u;
-    if (dot < 0.9999) {
-        double th = acos(dot), s = sin(th);
-        wa = sin((1 - u) * th) / s;
-        wb = sin(u * th) / s;
-    }
-    double len2 = 0;
-    for (int i = 0; i < 4; i++) {
-        out[i] = wa * qa[i] + wb * qb[i];
-        len2 += out[i] * out[i];
-    }
-    len2 = len2 > 0 ? 1 / sqrt(len2) : 0;
-    for (int i = 0; i < 4; i++) out[i] *= len2;
+    float q[4];
+    ossa__quat_slerp(a, b, u, q);
+    for (int i = 0; i < 4; i++) out[i] = q[i];
 }
 
 static void sample_track(const ill_track *tr, double duration, double t, ossa_transform *out)

@@ -7,42 +7,6 @@
 
 #include <math.h>
 
-static void slerp(const float a[4], const float b[4], double t, float out[4])
-{
-    double qa[4], qb[4], la = 0, lb = 0, dot = 0;
-    for (int k = 0; k < 4; k++) {
-        qa[k] = a[k];
-        qb[k] = b[k];
-        la += qa[k] * qa[k];
-        lb += qb[k] * qb[k];
-    }
-    la = la > 0 && isfinite(la) ? 1 / sqrt(la) : 0;
-    lb = lb > 0 && isfinite(lb) ? 1 / sqrt(lb) : 0;
-    for (int k = 0; k < 4; k++) {
-        qa[k] *= la;
-        qb[k] *= lb;
-        dot += qa[k] * qb[k];
-    }
-    if (dot < 0) {
-        dot = -dot;
-        for (int k = 0; k < 4; k++) qb[k] = -qb[k];
-    }
-    double wa = 1 - t, wb = t;
-    if (dot < 1 - 1e-12) {
-        double angle = acos(dot > 1 ? 1 : dot), s = sin(angle);
-        wa = sin((1 - t) * angle) / s;
-        wb = sin(t * angle) / s;
-    }
-    double r[4], len = 0;
-    for (int k = 0; k < 4; k++) {
-        r[k] = wa * qa[k] + wb * qb[k];
-        len += r[k] * r[k];
-    }
-    len = len > 0 && isfinite(len) ? 1 / sqrt(len) : 0;
-    for (int k = 0; k < 4; k++) out[k] = (float)(r[k] * len);
-    if (len == 0) out[3] = 1;
-}
-
 /* The parent-relative pose of every joint at `time`. */
 static void sample(const ossa_model *m, const ossa_animation *a, double time, ossa_transform *out)
 {
@@ -73,7 +37,7 @@ static void sample(const ossa_model *m, const ossa_animation *a, double time, os
             out[j].translation[k] = (float)(x->translation[k] + (y->translation[k] - (double)x->translation[k]) * t);
             out[j].scale[k] = (float)(x->scale[k] + (y->scale[k] - (double)x->scale[k]) * t);
         }
-        slerp(x->rotation, y->rotation, t, out[j].rotation);
+        ossa__quat_slerp(x->rotation, y->rotation, t, out[j].rotation);
     }
 }
 
