@@ -32,9 +32,10 @@ FUZZ_BUILD := build-fuzz
 # recommends; bash runs the shell tests, python3 checks their JSON output and
 # generates the benchmark's large input; locales holds the sources from which
 # test_gltf_locale makes de_DE.UTF-8 (a decimal comma) with localedef;
-# `ossa render` writes PNG through libpng and GIF through giflib.
+# `ossa render` reads and writes PNG through libpng, reads JPEG textures
+# through libjpeg and writes GIF through giflib.
 DEPS       := gcc libc6-dev make cmake pkg-config bash python3 libcmocka-dev libcjson-dev zlib1g-dev locales \
-              libpng-dev libgif-dev
+              libpng-dev libjpeg-dev libgif-dev
 CLANG_DEPS := clang libclang-rt-14-dev
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

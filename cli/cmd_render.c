@@ -21,7 +21,7 @@ static const char usage[] =
     "'ossa convert' (a mesh, then a skeleton, then animation files). The camera\n"
     "is framed on the bounds of the whole animation, so every frame of a sheet\n"
     "or GIF is seen from the same place. Textures: glTF base colour images and\n"
-    "PNG files named by a material beside the model.\n"
+    "PNG or JPEG files named by a material beside the model.\n"
     "\n"
     "Options:\n"
     "  -o, --output OUT   the file to write (default: the first input's name with\n"

@@ -1398,8 +1398,9 @@ ossa_status ossa_render_scene_set_material(ossa_render_scene *scene, uint32_t me
  * the files their materials name beside the model). With `path`, the
  * model file's path (may be NULL), what the model lacks is looked for
  * beside it: the image a material names, else the material's name with
- * the extension .png. Only PNG images are decoded (through libpng); other
- * kinds, missing files and undecodable images leave the mesh as it was
+ * the extension .png, then .jpg. PNG and JPEG images are decoded (through
+ * libpng and libjpeg); other kinds, missing files and undecodable images
+ * leave the mesh as it was
  * and are reported to `diagnostic` (may be NULL) as OSSA_WARNING_IGNORED,
  * one per material. Returns the number of meshes whose material was set. */
 uint32_t ossa_render_scene_load_materials(ossa_render_scene *scene, const ossa_model *model,
@@ -1567,6 +1568,12 @@ ossa_status ossa_render_png_decode(const void *data, size_t size, const ossa_all
                                    ossa_render_image *out, ossa_error *error);
 ossa_status ossa_render_png_write(const ossa_render_image *image, const char *path,
                                   ossa_error *error);
+/* A JPEG (baseline or progressive, grey or colour; CMYK is refused) read
+ * through libjpeg into out->pixels as RGBA8 (alpha 255), as png_decode
+ * does, with the same size limits. Damaged data fails, at the byte the
+ * decoder reached, instead of being filled in. */
+ossa_status ossa_render_jpeg_decode(const void *data, size_t size, const ossa_allocator *allocator,
+                                    ossa_render_image *out, ossa_error *error);
 void ossa_render_free(void *data, const ossa_allocator *allocator); /* NULL is fine */
 
 /* Animated GIF through libgif: add frames one by one, then finish (to a

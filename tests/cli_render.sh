@@ -172,7 +172,7 @@ if [ -d "$shared/data" ]; then
     check "Fox.glb's texture loads quietly" test ! -s "$err"
     expect_rc 0 "CesiumMan.glb (a JPEG texture)" render "$shared/data/gltf/CesiumMan.glb" \
         --size 64x64 -o "$tmp/cesium.png"
-    check "the JPEG is reported" grep -q "not PNG" "$err"
+    check "the JPEG texture loads (nothing said of the material)" sh -c "! grep -q material '$err'"
 else
     skip_part "../shared/data not found"
 fi

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jpeglib.h>
+
 /* -- Models -- */
 
 /* Adds the 6 faces of an axis-aligned box (centre c, half size h) to the
@@ -204,6 +206,52 @@ static inline void rtt_set_color(ossa_render_scene *scene, uint32_t mesh, float 
     m.color[0] = r, m.color[1] = g, m.color[2] = b, m.color[3] = 1;
     ossa_error e;
     assert_int_equal(ossa_render_scene_set_material(scene, mesh, &m, &e), OSSA_OK);
+}
+
+/* -- JPEG files, written with libjpeg itself -- */
+
+/* A JPEG of w x h pixels of `channels` (1: grey, 3: RGB) bytes each, at
+ * `quality`, without chroma subsampling, baseline or progressive; a
+ * malloc'd buffer of *size bytes. */
+static inline unsigned char *rtt_jpeg_encode(const uint8_t *px, uint32_t w, uint32_t h,
+                                             int channels, int quality, bool progressive,
+                                             size_t *size)
+{
+    struct jpeg_compress_struct c;
+    struct jpeg_error_mgr err;
+    c.err = jpeg_std_error(&err);
+    jpeg_create_compress(&c);
+    unsigned char *buf = NULL;
+    unsigned long len = 0;
+    jpeg_mem_dest(&c, &buf, &len);
+    c.image_width = w, c.image_height = h;
+    c.input_components = channels;
+    c.in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&c);
+    jpeg_set_quality(&c, quality, TRUE);
+    for (int i = 0; i < c.num_components; i++)
+        c.comp_info[i].h_samp_factor = c.comp_info[i].v_samp_factor = 1;
+    if (progressive) jpeg_simple_progression(&c);
+    jpeg_start_compress(&c, TRUE);
+    while (c.next_scanline < h) {
+        JSAMPROW row = (JSAMPROW)(px + (size_t)c.next_scanline * w * (size_t)channels);
+        jpeg_write_scanlines(&c, &row, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    /* libjpeg's buffer comes from malloc. */
+    *size = len;
+    return buf;
+}
+
+/* 16 x 16 RGB: 8 x 8 blocks of red, green / blue, white (JPEG's own block
+ * size, so that every block is one flat colour). */
+static inline void rtt_quadrants(uint8_t px[16 * 16 * 3])
+{
+    static const uint8_t colours[4][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 255}};
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++)
+            memcpy(px + (y * 16 + x) * 3, colours[(y / 8) * 2 + x / 8], 3);
 }
 
 #endif

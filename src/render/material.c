@@ -5,7 +5,8 @@
  * readers: the images of a glTF file, the files IQM-style materials name
  * beside the model). Given the model file's path, what the model lacks is
  * looked for beside it: the image a material names, or an image named
- * after the material with ".png". Everything here is best effort: a
+ * after the material with ".png" or ".jpg". Images are PNG or JPEG, the
+ * kinds glTF allows. Everything here is best effort: a
  * picture that cannot be had leaves the mesh's palette colour and says
  * why. */
 #include "core/files.h"
@@ -59,18 +60,21 @@ static void missed(miss *m, const char *file, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Decodes image bytes: only PNG, through libpng. */
+/* Decodes image bytes: PNG through libpng, JPEG through libjpeg. */
 static bool decode(const loader *l, miss *m, const char *file, const char *what, const void *data,
                    size_t size, ossa_render_image *out)
 {
     const char *mime = ossa__image_mime(data, size);
-    if (!mime || strcmp(mime, "image/png") != 0) {
-        missed(m, file, "%s is %s, not PNG (only PNG textures are read)", what,
+    bool png = mime && strcmp(mime, "image/png") == 0;
+    if (!png && !(mime && strcmp(mime, "image/jpeg") == 0)) {
+        missed(m, file, "%s is %s, not PNG or JPEG (the texture kinds read)", what,
                mime ? mime : "not a known image kind");
         return false;
     }
     ossa_error err;
-    if (ossa_render_png_decode(data, size, &l->scene->allocator, out, &err) != OSSA_OK) {
+    ossa_status st = png ? ossa_render_png_decode(data, size, &l->scene->allocator, out, &err)
+                         : ossa_render_jpeg_decode(data, size, &l->scene->allocator, out, &err);
+    if (st != OSSA_OK) {
         missed(m, file, "%s: %s", what, err.message);
         return false;
     }
@@ -100,9 +104,9 @@ static float srgb_from_linear(float c)
 }
 
 /* The texture of a material (name): the image it names, from the model
- * or beside it; failing that, an image named after it with ".png" instead
- * of any extension beside the model (IQM files often name a material
- * after its picture, without the extension or with one that is not PNG). */
+ * or beside it; failing that, an image named after it with ".png", then
+ * ".jpg", instead of any extension beside the model (IQM files often name
+ * a material after its picture, without the extension or with another). */
 static bool find_image(const loader *l, const char *material, const ossa_material_desc *d,
                        bool described, ossa_render_image *img)
 {
@@ -122,8 +126,9 @@ static bool find_image(const loader *l, const char *material, const ossa_materia
     char alt[1024];
     const char *slash = strrchr(name, '/'), *dot = strrchr(name, '.');
     size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - name) : strlen(name);
-    if (stem < sizeof alt - 5) {
-        snprintf(alt, sizeof alt, "%.*s.png", (int)stem, name);
+    static const char *const kinds[] = {".png", ".jpg"};
+    for (int k = 0; k < 2 && stem < sizeof alt - 5; k++) {
+        snprintf(alt, sizeof alt, "%.*s%s", (int)stem, name, kinds[k]);
         if (strcmp(alt, image) != 0 && beside(l, &m, alt, img)) return true;
     }
     if (m.why[0])
@@ -132,7 +137,8 @@ static bool find_image(const loader *l, const char *material, const ossa_materia
         note(l, NULL, "material '%s': image '%s' is neither in the model nor beside it", material,
              image);
     else if (l->path)
-        note(l, NULL, "material '%s': no image '%s' beside the model", material, alt);
+        note(l, NULL, "material '%s': no image '%.*s.png' or '.jpg' beside the model", material,
+             (int)stem, name);
     return false;
 }
 

@@ -6,11 +6,6 @@
 
 #include <png.h>
 
-/* Pictures decoded for textures are capped so that a small hostile file
- * cannot ask for gigabytes. */
-#define MAX_SIDE 16384
-#define MAX_PIXELS (1u << 26)
-
 void ossa_render_free(void *data, const ossa_allocator *allocator)
 {
     ossa__free(allocator, data, 0);
@@ -76,12 +71,13 @@ ossa_status ossa_render_png_decode(const void *data, size_t size, const ossa_all
         return ossa__fail(error, OSSA_ERROR_FORMAT, 0, "not a PNG file");
     if (!png_image_begin_read_from_memory(&pi, data, size))
         return ossa__fail(error, OSSA_ERROR_CORRUPT, OSSA_NO_OFFSET, "PNG: %s", pi.message);
-    if (pi.width == 0 || pi.height == 0 || pi.width > MAX_SIDE || pi.height > MAX_SIDE ||
-        (uint64_t)pi.width * pi.height > MAX_PIXELS) {
+    if (pi.width == 0 || pi.height == 0 || pi.width > RD_MAX_TEXTURE_SIDE ||
+        pi.height > RD_MAX_TEXTURE_SIDE || (uint64_t)pi.width * pi.height > RD_MAX_TEXTURE_PIXELS) {
         png_image_free(&pi);
         return ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
                           "PNG of %ux%u pixels is too large (at most %d on a side, %u in all)",
-                          (unsigned)pi.width, (unsigned)pi.height, MAX_SIDE, MAX_PIXELS);
+                          (unsigned)pi.width, (unsigned)pi.height, RD_MAX_TEXTURE_SIDE,
+                          RD_MAX_TEXTURE_PIXELS);
     }
     pi.format = PNG_FORMAT_RGBA;
     size_t bytes = PNG_IMAGE_SIZE(pi);

@@ -18,6 +18,10 @@
 #define RD_GUARD_PIXELS 16384
 #define RD_MAX_SIDE 16384
 #define RD_MAX_IMAGE_SIDE 8192
+/* Pictures decoded for textures are capped so that a small hostile file
+ * cannot ask for gigabytes. */
+#define RD_MAX_TEXTURE_SIDE 16384
+#define RD_MAX_TEXTURE_PIXELS (1u << 26)
 
 /* Attributes carried from vertices to pixels. Lighting is computed for
  * both sides of a vertex so that a triangle seen from behind can be lit
