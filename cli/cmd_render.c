@@ -39,7 +39,9 @@ static const char usage[] =
     "  --pitch DEG        raise the camera above the horizon (replaces the view's)\n"
     "  --distance D       camera distance in model units (default: fit the model)\n"
     "  --ortho            orthographic projection (default: perspective)\n"
-    "  --skeleton         draw the bones on top of the model\n"
+    "  --skeleton         draw the bones on top of the model (a file without\n"
+    "                     triangles, such as an animation file, shows its bones\n"
+    "                     without asking)\n"
     "  --plain            the model alone on a uniform background: no grid, shadow,\n"
     "                     labels or skeleton (for pictures that tools compare)\n"
     "  --sheet N          a contact sheet of N evenly spaced frames, each labelled\n"
@@ -298,6 +300,10 @@ int cmd_render(int argc, char **argv)
             job.animation = 0;
         }
     }
+    /* Nothing to draw but bones (an animation or skeleton file): the
+     * bones, rather than an empty floor. */
+    if (!rc && model->num_triangles == 0 && model->num_joints && !args.value[OPT_PLAIN])
+        job.flags |= OSSA_RENDER_SKELETON;
     if (!rc) {
         job.model = model;
         job.model_path = args.files[0];

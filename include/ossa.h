@@ -1474,8 +1474,9 @@ ossa_status ossa_render_camera_frame(const ossa_render_camera_options *options,
 /* Bounds of the skinned model over every frame of animation `animation`
  * (exact when the model's vertices times the frames are at most 2^23,
  * else from per-joint boxes, which contain them), or of the bind pose
- * when `animation` is -1. Fails when the index is out of range; a model
- * without positions gives zero bounds. */
+ * when `animation` is -1. Fails when the index is out of range. A model
+ * without positions (a skeleton or an animation file) is bounded by its
+ * joints' positions over the animation's frames (or in the bind pose). */
 ossa_status ossa_render_bounds(const ossa_model *model, int32_t animation, ossa_bounds *out,
                                ossa_error *error);
 

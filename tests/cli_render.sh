@@ -165,6 +165,12 @@ if [ -d "$shared/data" ]; then
     expect_rc 0 "guy.iqm dance" render "$guy" --anim dance --frame 30 -o "$tmp/guy.png"
     expect_picture "guy.iqm" "$tmp/guy.png" 512x512
     check "a material without an image is reported" grep -q "Materialcube" "$err"
+    expect_rc 0 "guyanim.iqm alone" render "$shared/data/iqm/guyanim.iqm" --time 0.5 --size 64x64 \
+        -o "$tmp/guyanim.png"
+    expect_rc 0 "guyanim.iqm alone, --skeleton" render "$shared/data/iqm/guyanim.iqm" --time 0.5 \
+        --size 64x64 --skeleton -o "$tmp/guyanim-skeleton.png"
+    check "a file without triangles shows its bones unasked" cmp -s "$tmp/guyanim.png" \
+        "$tmp/guyanim-skeleton.png"
     expect_rc 0 "guy.iqm mesh + guyanim.iqm animations" \
         render "$guy" "$shared/data/iqm/guyanim.iqm" --anim 2 --sheet 4 -o "$tmp/guy-sheet.png"
     expect_picture "merged sheet" "$tmp/guy-sheet.png" 512x512

@@ -182,21 +182,41 @@ static void test_culling(void **state)
     ossa_error e;
     ossa_render_scene *s = ossa_render_scene_create(m, NULL, &e);
     assert_non_null(s);
+    /* Two loose triangles are an open mesh: both sides show, as in
+     * modelling tools. */
+    ossa_render_scene_info info;
+    ossa_render_scene_get_info(s, &info);
+    assert_int_equal(info.two_sided_meshes, 1);
     ossa_render_options o;
     base_options(&o, &cam);
     rtt_image im;
     rtt_image_init(&im, 64, 64);
     rtt_run(s, &o, &im);
     assert_memory_not_equal(rtt_pixel(&im, 16, 32), BG, 4);
-    assert_memory_equal(rtt_pixel(&im, 48, 32), BG, 4);
-    /* Two-sided for this render: both. */
-    o.flags = OSSA_RENDER_TWO_SIDED;
-    rtt_run(s, &o, &im);
-    assert_memory_not_equal(rtt_pixel(&im, 16, 32), BG, 4);
     assert_memory_not_equal(rtt_pixel(&im, 48, 32), BG, 4);
-    rtt_image_free(&im);
     ossa_render_scene_free(s);
     ossa_model_free(m);
+
+    /* A box whose faces have vertices of their own (welded by position
+     * here) is closed and culls its back faces; one face removed, it is
+     * open and draws both sides. (Culling in pictures: test_render_files,
+     * where a glTF material says single-sided.) */
+    float bpos[24 * 3], bnrm[24 * 3];
+    ossa_triangle btri[12];
+    uint32_t nv = 0, nt = 0;
+    const float c[3] = {0, 0, 0};
+    rtt_box(bpos, bnrm, NULL, btri, &nv, &nt, c, 0.5f);
+    for (int open = 0; open < 2; open++) {
+        m = rtt_model(bpos, bnrm, NULL, nv, btri, open ? nt - 2 : nt, NULL, 0);
+        s = ossa_render_scene_create(m, NULL, &e);
+        assert_non_null(s);
+        ossa_render_scene_get_info(s, &info);
+        assert_int_equal(info.two_sided_meshes, (uint32_t)open);
+        ossa_render_scene_free(s);
+        ossa_model_free(m);
+    }
+
+    rtt_image_free(&im);
 }
 
 /* A cube whose every other triangle is wound the wrong way (its normals
@@ -395,6 +415,55 @@ static void test_near_clipping(void **state)
 }
 
 /* -- Framing -- */
+
+/* A model of joints alone (an animation or skeleton file) is bounded by
+ * its joints: root at the origin, a child 2 up in the bind pose and 3
+ * along x in the one frame of its animation. */
+static void test_bounds_of_joints(void **state)
+{
+    (void)state;
+    ossa_error e;
+    ossa_model *m = ossa_model_create(NULL);
+    assert_non_null(m);
+    ossa_transform t = ossa_transform_identity();
+    assert_int_equal(ossa_model_add_joint(m, "root", -1, &t, &e), 0);
+    t.translation[2] = 2;
+    assert_int_equal(ossa_model_add_joint(m, "tip", 0, &t, &e), 1);
+    ossa_bounds b;
+    assert_int_equal(ossa_render_bounds(m, -1, &b, &e), OSSA_OK);
+    const float bind_min[3] = {0, 0, 0}, bind_max[3] = {0, 0, 2};
+    assert_memory_equal(b.min, bind_min, sizeof bind_min);
+    assert_memory_equal(b.max, bind_max, sizeof bind_max);
+    assert_true(b.radius == 2);
+    assert_non_null(ossa_model_add_animation(m, "swing", 1, 10, 0, &e));
+    ossa_transform frame[2] = {ossa_transform_identity(), ossa_transform_identity()};
+    frame[1].translation[0] = 3;
+    assert_int_equal(ossa_model_set_animation_frames(m, 0, 0, 1, frame, &e), OSSA_OK);
+    assert_int_equal(ossa_render_bounds(m, 0, &b, &e), OSSA_OK);
+    const float anim_min[3] = {0, 0, 0}, anim_max[3] = {3, 0, 0};
+    assert_memory_equal(b.min, anim_min, sizeof anim_min);
+    assert_memory_equal(b.max, anim_max, sizeof anim_max);
+    assert_true(b.radius == 3 && b.xy_radius == 3);
+    /* Framed on those bounds, its bones are in the picture. */
+    ossa_render_scene *s = ossa_render_scene_create(m, NULL, &e);
+    assert_non_null(s);
+    ossa_render_camera_options co;
+    memset(&co, 0, sizeof co);
+    ossa_render_camera cam;
+    assert_int_equal(ossa_render_camera_frame(&co, &b, OSSA_AXIS_Z, 48, 48, &cam, &e), OSSA_OK);
+    ossa_render_options o;
+    base_options(&o, &cam);
+    o.flags = OSSA_RENDER_SKELETON;
+    rtt_image im;
+    rtt_image_init(&im, 48, 48);
+    rtt_run(s, &o, &im);
+    int drawn = 0;
+    for (uint32_t i = 0; i < 48 * 48; i++) drawn += memcmp(im.pixels + 4 * i, BG, 4) != 0;
+    assert_true(drawn > 30);
+    rtt_image_free(&im);
+    ossa_render_scene_free(s);
+    ossa_model_free(m);
+}
 
 static void test_camera_framing(void **state)
 {
@@ -824,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_no_cracks),
         cmocka_unit_test(test_perspective_texture),
         cmocka_unit_test(test_near_clipping),
+        cmocka_unit_test(test_bounds_of_joints),
         cmocka_unit_test(test_camera_framing),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_deterministic_many_vertices),

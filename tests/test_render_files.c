@@ -444,6 +444,75 @@ static void test_materials_gltf(void **state)
     assert_int_equal(info.textured_meshes, 1);
 }
 
+/* Pixels drawn in the left and right halves of a picture. */
+static void halves(const rtt_image *im, uint32_t w, uint32_t h, size_t drawn[2])
+{
+    drawn[0] = drawn[1] = 0;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) drawn[x >= w / 2] += im->depth[y * w + x] < 1;
+}
+
+/* An open mesh draws both sides, unless a glTF material says it has one
+ * (glTF's default, which viewers cull): then a triangle facing away from
+ * the camera is not drawn, except in a render made two-sided. */
+static void test_materials_single_sided(void **state)
+{
+    (void)state;
+    /* Side by side in y = 0: the left one faces the front camera (-Y),
+     * the right one faces away. */
+    const float pos[] = {-0.9f, 0, -0.5f, -0.1f, 0, -0.5f, -0.5f, 0, 0.5f,
+                         0.1f,  0, -0.5f, 0.9f,  0, -0.5f, 0.5f,  0, 0.5f};
+    const ossa_triangle tri[2] = {{{0, 2, 1}}, {{3, 4, 5}}};
+    ossa_error e;
+    ossa_model *m = ossa_model_create(NULL);
+    assert_int_equal(ossa_model_set_num_vertices(m, 6, &e), OSSA_OK);
+    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, &e));
+    assert_int_equal(ossa_model_set_triangles(m, 2, tri, &e), OSSA_OK);
+    assert_true(ossa_model_add_mesh(m, "sheet", "plain", 0, 6, 0, 2, &e) >= 0);
+    char *path = ts_tmp_path("render_single_sided.glb");
+    assert_int_equal(ossa_write_file(m, path, NULL, &e), OSSA_OK);
+    ossa_model_free(m);
+    m = ossa_load_file(path, NULL, &e);
+    assert_non_null(m);
+    ossa_render_scene *s = ossa_render_scene_create(m, NULL, &e);
+    assert_non_null(s);
+    ossa_render_scene_info info;
+    ossa_render_scene_get_info(s, &info);
+    assert_int_equal(info.two_sided_meshes, 1);
+    notes n;
+    memset(&n, 0, sizeof n);
+    ossa_render_scene_load_materials(s, m, path, on_diagnostic, &n);
+    ossa_render_scene_get_info(s, &info);
+    assert_int_equal(info.two_sided_meshes, 0);
+
+    ossa_bounds b;
+    assert_int_equal(ossa_render_bounds(m, -1, &b, &e), OSSA_OK);
+    ossa_render_camera_options co;
+    memset(&co, 0, sizeof co);
+    co.view = OSSA_RENDER_VIEW_FRONT;
+    co.flags = OSSA_RENDER_CAMERA_ORTHOGRAPHIC;
+    ossa_render_camera cam;
+    assert_int_equal(ossa_render_camera_frame(&co, &b, OSSA_AXIS_Z, 64, 64, &cam, &e), OSSA_OK);
+    ossa_render_options o;
+    memset(&o, 0, sizeof o);
+    o.camera = &cam;
+    rtt_image im;
+    rtt_image_init(&im, 64, 64);
+    size_t drawn[2];
+    rtt_run(s, &o, &im);
+    halves(&im, 64, 64, drawn);
+    assert_true(drawn[0] > 100);
+    assert_int_equal(drawn[1], 0);
+    o.flags = OSSA_RENDER_TWO_SIDED;
+    rtt_run(s, &o, &im);
+    halves(&im, 64, 64, drawn);
+    assert_true(drawn[0] > 100 && drawn[1] > 100);
+    rtt_image_free(&im);
+    ossa_render_scene_free(s);
+    ossa_model_free(m);
+    free(path);
+}
+
 static void shared_gltf(const char *rel, uint32_t textured)
 {
     ts_require_shared_data();
@@ -487,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_gif),
         cmocka_unit_test(test_materials_beside),
         cmocka_unit_test(test_materials_gltf),
+        cmocka_unit_test(test_materials_single_sided),
         cmocka_unit_test(test_materials_fox),
         cmocka_unit_test(test_materials_cesium_man),
     };

@@ -173,6 +173,16 @@ static void grow(ossa_bounds *acc, const ossa_bounds *b, bool *any)
     *any = true;
 }
 
+static void grow_point(ossa_bounds *acc, const float p[3], bool *any)
+{
+    ossa_bounds one;
+    memset(&one, 0, sizeof one);
+    for (int c = 0; c < 3; c++) one.min[c] = one.max[c] = p[c];
+    one.xy_radius = sqrtf(p[0] * p[0] + p[1] * p[1]);
+    one.radius = sqrtf(one.xy_radius * one.xy_radius + p[2] * p[2]);
+    grow(acc, &one, any);
+}
+
 static ossa_status bind_bounds(const ossa_model *model, ossa_bounds *out, ossa_error *error)
 {
     const ossa_vertex_array *a = ossa_model_find_array(model, OSSA_VERTEX_POSITION, NULL);
@@ -187,14 +197,38 @@ static ossa_status bind_bounds(const ossa_model *model, ossa_bounds *out, ossa_e
                               "positions cannot be read");
         for (uint32_t v = 0; v < n; v++) {
             const float *p = buf + (size_t)v * a->size;
-            ossa_bounds one;
-            memset(&one, 0, sizeof one);
-            for (uint32_t c = 0; c < 3; c++) one.min[c] = one.max[c] = c < a->size ? p[c] : 0;
-            one.xy_radius = sqrtf(one.min[0] * one.min[0] + one.min[1] * one.min[1]);
-            one.radius = sqrtf(one.xy_radius * one.xy_radius + one.min[2] * one.min[2]);
-            grow(out, &one, &any);
+            float q[3];
+            for (uint32_t c = 0; c < 3; c++) q[c] = c < a->size ? p[c] : 0;
+            grow_point(out, q, &any);
         }
     }
+    return OSSA_OK;
+}
+
+/* A model without positions (a skeleton or an animation file) is framed on
+ * its joints: every frame of the animation, or the bind pose. */
+static ossa_status joint_bounds(const ossa_model *model, int32_t animation, ossa_bounds *out,
+                                ossa_error *error)
+{
+    uint32_t nj = model->num_joints;
+    if (nj == 0) return OSSA_OK;
+    float(*mats)[16] = ossa__temp_calloc(model, nj, sizeof *mats);
+    ossa_transform *bind = ossa__temp_calloc(model, nj, sizeof *bind);
+    if (!mats || !bind) {
+        ossa__temp_free(model, mats);
+        ossa__temp_free(model, bind);
+        return ossa__fail_nomem(error);
+    }
+    for (uint32_t j = 0; j < nj; j++) bind[j] = model->joints[j].bind;
+    const ossa_animation *a = animation >= 0 ? &model->animations[animation] : NULL;
+    uint32_t frames = a && a->frames ? a->num_frames : 0;
+    bool any = false;
+    for (uint32_t f = 0; f < (frames ? frames : 1); f++) {
+        ossa_local_to_model(model, frames ? a->frames + (size_t)f * nj : bind, mats);
+        for (uint32_t j = 0; j < nj; j++) grow_point(out, mats[j] + 12, &any);
+    }
+    ossa__temp_free(model, mats);
+    ossa__temp_free(model, bind);
     return OSSA_OK;
 }
 
@@ -208,7 +242,8 @@ ossa_status ossa_render_bounds(const ossa_model *model, int32_t animation, ossa_
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "animation %ld out of range (the model has %u)", (long)animation,
                           (unsigned)model->num_animations);
-    if (!ossa_model_find_array(model, OSSA_VERTEX_POSITION, NULL)) return OSSA_OK;
+    if (!ossa_model_find_array(model, OSSA_VERTEX_POSITION, NULL) || model->num_vertices == 0)
+        return joint_bounds(model, animation, out, error);
     uint32_t frames = animation >= 0 ? model->animations[animation].num_frames : 0;
     if (frames == 0) return bind_bounds(model, out, error);
 

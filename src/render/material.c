@@ -186,8 +186,11 @@ uint32_t ossa_render_scene_load_materials(ossa_render_scene *scene, const ossa_m
                 set++;
                 given |= textured;
             }
-            /* The file says both sides show (leaves, capes). */
-            if (described && d.double_sided) scene->materials[k].cull = RD_CULL_NONE;
+            /* The file says whether both sides show (leaves, capes) or one
+             * (glTF's default, which viewers cull even on open meshes). */
+            if (described)
+                scene->materials[k].cull =
+                    d.double_sided ? RD_CULL_NONE : scene->materials[k].cull_winding;
         }
         if (!given) ossa_render_free(img.pixels, &scene->allocator);
     }

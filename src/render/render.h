@@ -67,7 +67,8 @@ typedef struct rd_material {
     float flat[3];    /* the colour without a texture, 0..255 */
     uint8_t *texture; /* owned; RGBA8 */
     uint32_t texture_width, texture_height;
-    int cull; /* RD_CULL_*: from the mesh's winding */
+    int cull;         /* RD_CULL_*: what is drawn */
+    int cull_winding; /* RD_CULL_*: from the winding alone (single-sided) */
 } rd_material;
 
 /* A triangle in screen pixels (y down) of constant colour whose alpha is

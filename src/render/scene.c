@@ -1,6 +1,7 @@
 /* The render scene: a model's vertices decoded once into the forms the
  * renderer reads every frame, normals generated when missing, a culling
- * mode per mesh from its winding, and one material per mesh. */
+ * mode per mesh from its winding and whether it is closed, and one
+ * material per mesh. */
 #include "render/render.h"
 
 #include <math.h>
@@ -225,9 +226,80 @@ static int mesh_cull(ossa_render_scene *s, uint32_t first, uint32_t count, bool 
     return RD_CULL_BACK;
 }
 
+/* A vertex record for finding vertices at the same place. */
+typedef struct placed {
+    float p[3];
+    uint32_t index;
+} placed;
+
+static int cmp_placed(const void *a, const void *b)
+{
+    int c = memcmp(((const placed *)a)->p, ((const placed *)b)->p, sizeof(float[3]));
+    if (c) return c;
+    uint32_t x = ((const placed *)a)->index, y = ((const placed *)b)->index;
+    return (x > y) - (x < y);
+}
+
+/* One id per position: vertices at the same place (bitwise) get the
+ * lowest index among them, so that the seams where a mesh splits its
+ * vertices for texture coordinates or hard edges are not taken for holes.
+ * NULL when memory runs out. */
+static uint32_t *position_ids(ossa_render_scene *s)
+{
+    uint32_t n = s->num_vertices;
+    placed *v = ossa__alloc(&s->allocator, (size_t)(n ? n : 1) * sizeof *v);
+    uint32_t *ids = ossa__alloc(&s->allocator, (size_t)(n ? n : 1) * sizeof *ids);
+    if (!v || !ids) {
+        ossa__free(&s->allocator, v, 0);
+        ossa__free(&s->allocator, ids, 0);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        memcpy(v[i].p, s->positions + (size_t)i * 3, sizeof v[i].p);
+        v[i].index = i;
+    }
+    qsort(v, n, sizeof *v, cmp_placed);
+    for (uint32_t i = 0, first = 0; i < n; i++) {
+        if (i == 0 || memcmp(v[i].p, v[i - 1].p, sizeof v[i].p) != 0) first = v[i].index;
+        ids[v[i].index] = first;
+    }
+    ossa__free(&s->allocator, v, 0);
+    return ids;
+}
+
+/* Whether triangles [first, first + count) leave an edge with one
+ * triangle on it (vertices by `ids`): an open mesh (a plane, a cape, a
+ * body with a hole at the neck) shows its back faces from some side. */
+static bool mesh_open(ossa_render_scene *s, const uint32_t *ids, uint32_t first, uint32_t count)
+{
+    if (count == 0 || !ids) return false;
+    uint64_t *edges = ossa__alloc(&s->allocator, (size_t)count * 3 * sizeof *edges);
+    if (!edges) return false;
+    for (uint32_t t = 0; t < count; t++) {
+        const uint32_t *tri = s->triangles + (size_t)(first + t) * 3;
+        for (int k = 0; k < 3; k++) {
+            uint64_t a = ids[tri[k]], b = ids[tri[(k + 1) % 3]];
+            edges[(size_t)t * 3 + k] = a < b ? a << 32 | b : b << 32 | a;
+        }
+    }
+    size_t n = (size_t)count * 3;
+    qsort(edges, n, sizeof *edges, cmp_u64);
+    bool open = false;
+    for (size_t i = 0; i < n && !open;) {
+        size_t j = i + 1;
+        while (j < n && edges[j] == edges[i]) j++;
+        uint32_t a = (uint32_t)(edges[i] >> 32), b = (uint32_t)edges[i];
+        open = j - i == 1 && a != b; /* a collapsed edge bounds nothing */
+        i = j;
+    }
+    ossa__free(&s->allocator, edges, 0);
+    return open;
+}
+
 static void assign_meshes(ossa_render_scene *s, const ossa_model *model)
 {
     uint32_t none = s->num_meshes;
+    uint32_t *ids = (s->flags & OSSA_RENDER_SCENE_TWO_SIDED) ? NULL : position_ids(s);
     for (uint32_t t = 0; t < s->num_triangles; t++) s->triangle_mesh[t] = none;
     for (uint32_t m = s->num_meshes; m-- > 0;) {
         const ossa_mesh *mesh = &model->meshes[m];
@@ -255,8 +327,13 @@ static void assign_meshes(ossa_render_scene *s, const ossa_model *model)
             }
         }
         bool flip = false;
-        mat->cull = (s->flags & OSSA_RENDER_SCENE_TWO_SIDED) ? RD_CULL_NONE
-                                                             : mesh_cull(s, first, count, &flip);
+        mat->cull = mat->cull_winding = RD_CULL_NONE;
+        if (!(s->flags & OSSA_RENDER_SCENE_TWO_SIDED)) {
+            mat->cull_winding = mesh_cull(s, first, count, &flip);
+            /* Both sides of an open mesh, as modelling tools show them,
+             * unless its material says one (ossa_render_scene_load_materials). */
+            mat->cull = mesh_open(s, ids, first, count) ? RD_CULL_NONE : mat->cull_winding;
+        }
         if (flip && m < none) {
             /* The mesh's own vertex range, each vertex once. */
             const ossa_mesh *mesh = &model->meshes[m];
@@ -267,6 +344,7 @@ static void assign_meshes(ossa_render_scene *s, const ossa_model *model)
                 *n = -*n;
         }
     }
+    ossa__free(&s->allocator, ids, 0);
 }
 
 /* -- Joints -- */
