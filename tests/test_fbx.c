@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/materials.h"
+
 #define KT 46186158000LL /* KTime ticks per second */
 #define PI 3.14159265358979323846
 
@@ -313,6 +315,76 @@ static void test_mesh_materials(void **state)
     ossa_model_free(m);
 }
 
+/* Materials as Blender's importer reads them: DiffuseColor as the base
+ * colour, ReflectionFactor as metallic, 1 - sqrt(Shininess) / 10 as
+ * roughness (default shininess 20); a Texture on DiffuseColor as the
+ * base colour texture, named after its Video, whose Content (base64 of
+ * PNG's 8-byte signature) becomes the image. */
+static const char *material_body =
+    "Objects:  {\n"
+    "\tGeometry: 1, \"Geometry::\", \"Mesh\" {\n"
+    "\t\tVertices: *9 {\n\t\t\ta: 0,0,0, 1,0,0, 1,1,0\n\t\t}\n"
+    "\t\tPolygonVertexIndex: *3 {\n\t\t\ta: 0,1,-3\n\t\t}\n"
+    "\t}\n"
+    "\tModel: 2, \"Model::Thing\", \"Mesh\" {\n\t}\n"
+    "\tMaterial: 3, \"Material::red\", \"\" {\n\t\tProperties70:  {\n"
+    "\t\t\tP: \"DiffuseColor\", \"Color\", \"\", \"A\",1,0,0\n"
+    "\t\t\tP: \"ReflectionFactor\", \"Number\", \"\", \"A\",0.25\n"
+    "\t\t\tP: \"Shininess\", \"Number\", \"\", \"A\",36\n\t\t}\n\t}\n"
+    "\tMaterial: 4, \"Material::skin\", \"\" {\n\t}\n"
+    "\tTexture: 5, \"Texture::diffuse\", \"\" {\n"
+    "\t\tRelativeFilename: \"C:\\\\art\\\\skin_source.png\"\n\t}\n"
+    "\tVideo: 6, \"Video::clip\", \"Clip\" {\n"
+    "\t\tFilename: \"D:/textures/skin.png\"\n"
+    "\t\tContent: , \"iVBORw0KGgo=\"\n\t}\n"
+    "}\n"
+    "Connections:  {\n\tC: \"OO\",2,0\n\tC: \"OO\",1,2\n\tC: \"OO\",3,2\n\tC: \"OO\",4,2\n"
+    "\tC: \"OP\",5,4, \"DiffuseColor\"\n\tC: \"OO\",6,5\n}\n";
+
+static void material_of(const ossa_model *m, const char *name, ossa_material_desc *d)
+{
+    char key[128];
+    snprintf(key, sizeof key, "%s%s", OSSA_EXTRA_MATERIAL, name);
+    for (uint32_t i = 0; i < m->num_extras; i++)
+        if (strcmp(m->extras[i].key, key) == 0) {
+            ossa__material_parse(m->extras[i].data, m->extras[i].size, d);
+            return;
+        }
+    fail_msg("no extra %s", key);
+}
+
+static void test_material_descriptions(void **state)
+{
+    (void)state;
+    char *text = fbx_text("", material_body);
+    for (int no_images = 0; no_images < 2; no_images++) {
+        ossa_model *m = must_load(text, RAW | (no_images ? OSSA_LOAD_NO_IMAGES : 0));
+        ossa_material_desc d;
+        material_of(m, "red", &d);
+        const float red[4] = {1, 0, 0, 1};
+        assert_memory_equal(d.base_color, red, sizeof red);
+        assert_true(d.metallic == 0.25f);
+        assert_true(fabsf(d.roughness - 0.4f) < 1e-6f);
+        assert_string_equal(d.tex[OSSA_TEX_BASE_COLOR].image, "");
+        material_of(m, "skin", &d);
+        const float white[4] = {1, 1, 1, 1};
+        assert_memory_equal(d.base_color, white, sizeof white);
+        assert_true(d.metallic == 0);
+        assert_true(fabs(d.roughness - (1 - sqrt(20.0) / 10)) < 1e-6);
+        assert_string_equal(d.tex[OSSA_TEX_BASE_COLOR].image, "skin.png");
+        const ossa_extra *img = ossa__model_image(m, "skin.png");
+        if (no_images) {
+            assert_null(img);
+        } else {
+            assert_non_null(img);
+            assert_int_equal(img->size, 8);
+            assert_memory_equal(img->data, "\x89PNG\r\n\x1a\n", 8);
+        }
+        ossa_model_free(m);
+    }
+    free(text);
+}
+
 /* -- Animation: interpolation and layers (§7.6, §10.4) -- */
 
 static char *anim_text(const char *extra_objects, const char *extra_conns)
@@ -496,10 +568,15 @@ static void test_real_boxes(void **state)
     m = ts_load_shared("fbx/box_ascii.fbx", &file, &size);
     assert_int_equal(m->num_triangles, 12);
     assert_string_equal(m->meshes[0].material, "03 - Default");
-    /* the embedded texture, decoded from base64: a PNG */
-    assert_int_equal(m->num_extras, 1);
-    assert_string_equal(m->extras[0].key, "fbx.image:uv_test.png");
-    assert_memory_equal(m->extras[0].data, "\x89PNG\r\n\x1a\n", 8);
+    /* the embedded texture, decoded from base64: a PNG, the material's
+     * base colour texture */
+    assert_int_equal(m->num_extras, 2);
+    const ossa_extra *img = ossa__model_image(m, "uv_test.png");
+    assert_non_null(img);
+    assert_memory_equal(img->data, "\x89PNG\r\n\x1a\n", 8);
+    ossa_material_desc d;
+    material_of(m, "03 - Default", &d);
+    assert_string_equal(d.tex[OSSA_TEX_BASE_COLOR].image, "uv_test.png");
     ossa_model_free(m);
     free(file);
 }
@@ -573,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_mesh_by_vertice_index_to_direct),
         cmocka_unit_test(test_mesh_by_polygon_and_all_same),
         cmocka_unit_test(test_mesh_materials),
+        cmocka_unit_test(test_material_descriptions),
         cmocka_unit_test(test_interpolation),
         cmocka_unit_test(test_layers_blend),
         cmocka_unit_test(test_full_turn_between_keys),

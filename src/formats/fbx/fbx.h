@@ -191,6 +191,7 @@ typedef enum fbx_kind {
     FBX_CURVE_NODE,
     FBX_CURVE,
     FBX_VIDEO,
+    FBX_TEXTURE,
     FBX_ATTRIBUTE
 } fbx_kind;
 

@@ -2,6 +2,7 @@
  * connections, global settings (§9), the model tree, which models become
  * joints and their bind pose (§10.1, §10.2), then meshes, animations and
  * embedded images. */
+#include "core/materials.h"
 #include "formats/fbx/fbx.h"
 
 #include <stdio.h>
@@ -52,6 +53,7 @@ static fbx_kind kind_of(const fbx_node *n, const fbx_value *sub)
     if (ossa__fbx_name_is(n, "AnimationCurveNode")) return FBX_CURVE_NODE;
     if (ossa__fbx_name_is(n, "AnimationCurve")) return FBX_CURVE;
     if (ossa__fbx_name_is(n, "Video")) return FBX_VIDEO;
+    if (ossa__fbx_name_is(n, "Texture")) return FBX_TEXTURE;
     if (ossa__fbx_name_is(n, "NodeAttribute")) return FBX_ATTRIBUTE;
     return FBX_OTHER;
 }
@@ -569,7 +571,7 @@ static ossa_status add_joints(fbx_scene *sc)
     return OSSA_OK;
 }
 
-/* -- Embedded images and notes -- */
+/* -- Images, materials and notes -- */
 
 static int b64(unsigned char c)
 {
@@ -581,9 +583,29 @@ static int b64(unsigned char c)
     return -1;
 }
 
+/* The name an image goes by: the base name (after either slash) of the
+ * Video's or Texture's file name, else the object's name. */
+static void image_name(const fbx_object *o, char out[OSSA_IMAGE_NAME_MAX])
+{
+    static const char *const keys[] = {"RelativeFilename", "FileName", "Filename"};
+    const fbx_value *fn = NULL;
+    for (int k = 0; k < 3 && !(fn && fn->count); k++) fn = ossa__fbx_child_string(o->node, keys[k]);
+    if (!(fn && fn->count)) {
+        snprintf(out, OSSA_IMAGE_NAME_MAX, "%s", o->name);
+        return;
+    }
+    const char *s = fn->v.s, *e = s + fn->count, *b = s;
+    for (const char *q = s; q < e; q++)
+        if (*q == '/' || *q == '\\') b = q + 1;
+    snprintf(out, OSSA_IMAGE_NAME_MAX, "%.*s", (int)(e - b), b);
+}
+
+/* Every Video with Content (binary bytes, ASCII base64) becomes the image
+ * OSSA_EXTRA_IMAGE + its name (the first of a name wins). */
 static ossa_status add_images(fbx_scene *sc)
 {
     fbx_doc *doc = sc->doc;
+    if (doc->options && (doc->options->flags & OSSA_LOAD_NO_IMAGES)) return OSSA_OK;
     for (uint32_t i = 0; i < sc->num_objs; i++) {
         const fbx_object *o = &sc->objs[i];
         if (o->kind != FBX_VIDEO) continue;
@@ -620,19 +642,83 @@ static ossa_status add_images(fbx_scene *sc)
             continue;
         }
         if (!n) continue;
-        const fbx_value *fn = ossa__fbx_child_string(o->node, "RelativeFilename");
-        if (!fn || !fn->count) fn = ossa__fbx_child_string(o->node, "Filename");
-        char key[320];
-        if (fn && fn->count) {
-            /* The file's base name: what a texture names it by. */
-            const char *s = fn->v.s, *e = s + fn->count, *b = s;
-            for (const char *q = s; q < e; q++)
-                if (*q == '/' || *q == '\\') b = q + 1;
-            snprintf(key, sizeof key, "fbx.image:%.*s", (int)(e - b > 256 ? 256 : e - b), b);
-        } else {
-            snprintf(key, sizeof key, "fbx.image:%.256s", o->name);
-        }
+        char name[OSSA_IMAGE_NAME_MAX];
+        image_name(o, name);
+        if (!name[0] || ossa__model_image(doc->model, name)) continue;
+        char key[sizeof OSSA_EXTRA_IMAGE + OSSA_IMAGE_NAME_MAX];
+        snprintf(key, sizeof key, "%s%s", OSSA_EXTRA_IMAGE, name);
         if (ossa_model_add_extra(doc->model, key, bytes, n, doc->error)) return OSSA_FAILED;
+    }
+    return OSSA_OK;
+}
+
+/* The image of a material's diffuse texture (a Texture connected to its
+ * DiffuseColor, or 3ds Max's diffuse map): its Video's name when it has
+ * one, else its own file name; "" without one. */
+static void diffuse_image(const fbx_scene *sc, const fbx_object *mat, char out[OSSA_IMAGE_NAME_MAX])
+{
+    out[0] = 0;
+    for (uint32_t k = 0; k < mat->num_in && !out[0]; k++) {
+        const fbx_conn *c = &sc->conns[mat->in[k]];
+        if (!c->prop || sc->objs[c->child].kind != FBX_TEXTURE ||
+            !(ossa__fbx_str_is(c->prop, "DiffuseColor") ||
+              ossa__fbx_str_is(c->prop, "3dsMax|maps|texmap_diffuse")))
+            continue;
+        const fbx_object *tex = &sc->objs[c->child];
+        image_name(tex, out);
+        for (uint32_t v = 0; v < tex->num_in; v++) {
+            const fbx_conn *cv = &sc->conns[tex->in[v]];
+            if (!cv->prop && sc->objs[cv->child].kind == FBX_VIDEO) {
+                image_name(&sc->objs[cv->child], out);
+                break;
+            }
+        }
+    }
+}
+
+/* Every named Material as OSSA_EXTRA_MATERIAL + its name, the way Blender's
+ * importer reads it: the diffuse texture as the base colour texture, else
+ * DiffuseColor as the base colour; ReflectionFactor as metallic (0 by
+ * default, where glTF's default is 1) and 1 - sqrt(Shininess) / 10 as
+ * roughness. The renderer and the glTF writer use them; formats that name
+ * an image as a mesh's material name it after the texture. */
+static ossa_status add_materials(fbx_scene *sc)
+{
+    fbx_doc *doc = sc->doc;
+    for (uint32_t i = 0; i < sc->num_objs; i++) {
+        const fbx_object *o = &sc->objs[i];
+        if (o->kind != FBX_MATERIAL || !o->name[0]) continue;
+        char key[sizeof OSSA_EXTRA_MATERIAL + 1024];
+        if (snprintf(key, sizeof key, "%s%s", OSSA_EXTRA_MATERIAL, o->name) >= (int)sizeof key)
+            continue;
+        bool seen = false;
+        for (uint32_t e = 0; e < doc->model->num_extras && !seen; e++)
+            seen = strcmp(doc->model->extras[e].key, key) == 0;
+        if (seen) continue; /* the first material of a name describes it */
+        ossa_material_desc d;
+        ossa__material_defaults(&d);
+        diffuse_image(sc, o, d.tex[OSSA_TEX_BASE_COLOR].image);
+        if (!d.tex[OSSA_TEX_BASE_COLOR].image[0]) {
+            static const double white[3] = {1, 1, 1};
+            double rgb[3];
+            ossa__fbx_prop_numbers(&o->props, "DiffuseColor", rgb, 3, white);
+            for (int c = 0; c < 3; c++)
+                d.base_color[c] = (float)(rgb[c] > 0 ? rgb[c] < 1 ? rgb[c] : 1 : 0);
+        }
+        double metal = ossa__fbx_prop_double(&o->props, "ReflectionFactor", 0);
+        double shine = ossa__fbx_prop_double(&o->props, "Shininess", 20);
+        double rough = 1 - sqrt(shine > 0 ? shine : 0) / 10;
+        d.metallic = (float)(metal > 0 ? metal < 1 ? metal : 1 : 0);
+        d.roughness = (float)(rough > 0 ? rough < 1 ? rough : 1 : 0);
+        ossa_buf text;
+        ossa__buf_init(&text, &doc->scratch.allocator);
+        ossa__material_format(&d, &text);
+        ossa_status st = text.failed ? ossa__fail_nomem(doc->error)
+                                     : ossa_model_add_extra(doc->model, key,
+                                                            text.size ? text.data : (const void *)"",
+                                                            text.size, doc->error);
+        ossa__buf_release(&text);
+        if (st) return st;
     }
     return OSSA_OK;
 }
@@ -691,7 +777,8 @@ ossa_status ossa__fbx_build(fbx_doc *doc)
     if (choose_joints(&sc, mark) || order_joints(&sc, mark) || bind_pose(&sc, &map) ||
         add_joints(&sc))
         return OSSA_FAILED;
-    if (ossa__fbx_build_meshes(&sc) || ossa__fbx_build_animations(&sc) || add_images(&sc))
+    if (ossa__fbx_build_meshes(&sc) || ossa__fbx_build_animations(&sc) || add_images(&sc) ||
+        add_materials(&sc))
         return OSSA_FAILED;
     notes(&sc);
     return OSSA_OK;
