@@ -366,6 +366,7 @@ static void test_material_descriptions(void **state)
         assert_true(d.metallic == 0.25f);
         assert_true(fabsf(d.roughness - 0.4f) < 1e-6f);
         assert_string_equal(d.tex[OSSA_TEX_BASE_COLOR].image, "");
+        assert_true(d.double_sided);
         material_of(m, "skin", &d);
         const float white[4] = {1, 1, 1, 1};
         assert_memory_equal(d.base_color, white, sizeof white);

@@ -680,8 +680,10 @@ static void diffuse_image(const fbx_scene *sc, const fbx_object *mat, char out[O
  * importer reads it: the diffuse texture as the base colour texture, else
  * DiffuseColor as the base colour; ReflectionFactor as metallic (0 by
  * default, where glTF's default is 1) and 1 - sqrt(Shininess) / 10 as
- * roughness. The renderer and the glTF writer use them; formats that name
- * an image as a mesh's material name it after the texture. */
+ * roughness; both sides shown (FBX has no culling flag: Blender shows both
+ * and exports glTF doubleSided). The renderer and the glTF writer use them;
+ * formats that name an image as a mesh's material name it after the
+ * texture. */
 static ossa_status add_materials(fbx_scene *sc)
 {
     fbx_doc *doc = sc->doc;
@@ -710,6 +712,7 @@ static ossa_status add_materials(fbx_scene *sc)
         double rough = 1 - sqrt(shine > 0 ? shine : 0) / 10;
         d.metallic = (float)(metal > 0 ? metal < 1 ? metal : 1 : 0);
         d.roughness = (float)(rough > 0 ? rough < 1 ? rough : 1 : 0);
+        d.double_sided = true;
         ossa_buf text;
         ossa__buf_init(&text, &doc->scratch.allocator);
         ossa__material_format(&d, &text);
