@@ -3,7 +3,9 @@ FILE.fbx OSSA.json OUT.json): imports FILE with Blender's FBX add-on and
 compares it with ossa's dump (tests/blender/fbx_dump.c): joint world
 positions and deformed vertex positions at the bind pose (Blender's rest
 position) and at every key frame of the imported action, within 1e-4 of
-the model's size. Writes a JSON report to OUT.json.
+the model's size; and each material's base colour (when no texture is
+linked), metallic, roughness and base colour image, within 1e-4. Writes a
+JSON report to OUT.json.
 
 Both sides convert to Z-up, front -Y, metres (fbx.md §9): Blender by its
 default import options (axis from GlobalSettings, apply unit scale), ossa
@@ -101,5 +103,43 @@ if arm and arm.animation_data and arm.animation_data.action and ossa["animations
         scene.frame_set(f)
         compare("%s frame %d (ossa frame %d)" % (action.name, f, i), mesh_vertices(), anim["frames"][i], names)
     report["key_frames"] = len(keys)
+
+
+def ossa_material(text):
+    """The fields of an OSSA_EXTRA_MATERIAL text (ossa.h), glTF defaults first."""
+    d = {"base_color": [1.0, 1.0, 1.0], "metallic": 1.0, "roughness": 1.0, "image": ""}
+    for line in text.split("\n"):
+        key, _, rest = line.partition(" ")
+        if key == "base_color":
+            d["base_color"] = [float(x) for x in rest.split()[:3]]
+        elif key in ("metallic", "roughness"):
+            d[key] = float(rest)
+        elif key == "base_color_texture":
+            d["image"] = rest
+    return d
+
+
+for name, text in ossa.get("materials", {}).items():
+    mat = bpy.data.materials.get(name)
+    if not mat or not mat.use_nodes:
+        report["checks"].append({"what": "material %s" % name, "vertices": 0, "joints": 0,
+                                 "worst_joint": "not in Blender's import", "ok": False})
+        report["ok"] = False
+        continue
+    bsdf = next(n for n in mat.node_tree.nodes if n.type == "BSDF_PRINCIPLED")
+    o = ossa_material(text)
+    base = bsdf.inputs["Base Color"]
+    image = ""
+    if base.is_linked and base.links[0].from_node.type == "TEX_IMAGE" and base.links[0].from_node.image:
+        image = base.links[0].from_node.image.name
+    diff = max(abs(bsdf.inputs["Metallic"].default_value - o["metallic"]),
+               abs(bsdf.inputs["Roughness"].default_value - o["roughness"]))
+    if not base.is_linked:
+        diff = max([diff] + [abs(base.default_value[c] - o["base_color"][c]) for c in range(3)])
+    ok = diff <= 1e-4 and image == o["image"]
+    report["checks"].append({"what": "material %s (image '%s' / '%s')" % (name, image, o["image"]),
+                             "vertices": diff, "joints": 0, "worst_joint": "", "ok": ok})
+    if not ok:
+        report["ok"] = False
 
 json.dump(report, open(out_json, "w"), indent=1)

@@ -141,7 +141,24 @@ int main(int argc, char **argv)
         }
         printf("]}");
     }
-    printf("]}\n");
+    /* Material descriptions, their text as it is (ossa.h, OSSA_EXTRA_MATERIAL). */
+    printf("],\n\"materials\": {");
+    int first = 1;
+    size_t prefix = strlen(OSSA_EXTRA_MATERIAL);
+    for (uint32_t e = 0; e < m->num_extras; e++) {
+        const ossa_extra *x = &m->extras[e];
+        if (strncmp(x->key, OSSA_EXTRA_MATERIAL, prefix) != 0) continue;
+        printf("%s\"%s\": \"", first ? "" : ", ", x->key + prefix);
+        first = 0;
+        const unsigned char *t = x->data;
+        for (size_t i = 0; i < x->size; i++) {
+            if (t[i] == '\n') printf("\\n");
+            else if (t[i] == '"' || t[i] == '\\') printf("\\%c", t[i]);
+            else if (t[i] >= 0x20) putchar(t[i]);
+        }
+        printf("\"");
+    }
+    printf("}}\n");
     free(pos), free(idx), free(wgt), free(bind), free(bw), free(ib);
     ossa_model_free(m);
     return 0;
