@@ -243,6 +243,30 @@ static void group_scalar(const group *g, const ossa_grouped_skinning_job *job, c
     }
 }
 
+/* A group's loop for its constants: k, normals, prepared order and unit
+ * weights become compile-time constants in each case. Groups the fast
+ * loops do not cover (tangents, separate normal matrices, more than 4
+ * influences) take the portable one. */
+#define SG_GROUP(name, attr, loop)                                                              \
+    static attr void name(const group *g, const ossa_grouped_skinning_job *job, const sink *o)   \
+    {                                                                                           \
+        int normals = g->nrm && o->nrm;                                                         \
+        if ((g->tan && o->tan) || job->normal_matrices || g->k > 4 || g->k == 0) {              \
+            group_scalar(g, job, o);                                                            \
+            return;                                                                             \
+        }                                                                                       \
+        int prepared = o->order == NULL;                                                        \
+        switch (((g->k * 2 + normals) * 2 + prepared) * 2 + g->unit) {                          \
+            SG_CASE(loop, 1, 0, 0) SG_CASE(loop, 1, 1, 0) SG_CASE(loop, 1, 0, 1)                \
+            SG_CASE(loop, 1, 1, 1) SG_CASE(loop, 2, 0, 0) SG_CASE(loop, 2, 1, 0)                \
+            SG_CASE(loop, 3, 0, 0) SG_CASE(loop, 3, 1, 0) SG_CASE(loop, 4, 0, 0)                \
+            SG_CASE(loop, 4, 1, 0)                                                              \
+        }                                                                                       \
+    }
+#define SG_CASE(loop, k, nrm, unit)                                                             \
+    case (((k) * 2 + (nrm)) * 2) * 2 + (unit): loop(g, job, o, k, nrm, 0, unit); break;          \
+    case (((k) * 2 + (nrm)) * 2 + 1) * 2 + (unit): loop(g, job, o, k, nrm, 1, unit); break;
+
 #ifdef OSSA_HAVE_SSE2
 static SG_INLINE void sg_store3(float *p, __m128 v)
 {
@@ -322,24 +346,7 @@ static SG_INLINE void sse2_loop(const group *g, const ossa_grouped_skinning_job 
 }
 #undef SG_SPLAT
 
-static void group_sse2(const group *g, const ossa_grouped_skinning_job *job, const sink *o)
-{
-    int normals = g->nrm && o->nrm;
-    if ((g->tan && o->tan) || job->normal_matrices || g->k > 4 || g->k == 0) {
-        group_scalar(g, job, o);
-        return;
-    }
-    int prepared = o->order == NULL;
-    switch (((g->k * 2 + normals) * 2 + prepared) * 2 + g->unit) {
-#define SG_CASE(k, nrm, unit)                                                                   \
-    case (((k) * 2 + (nrm)) * 2) * 2 + (unit): sse2_loop(g, job, o, k, nrm, 0, unit); break;     \
-    case (((k) * 2 + (nrm)) * 2 + 1) * 2 + (unit): sse2_loop(g, job, o, k, nrm, 1, unit); break;
-        SG_CASE(1, 0, 0) SG_CASE(1, 1, 0) SG_CASE(1, 0, 1) SG_CASE(1, 1, 1)
-        SG_CASE(2, 0, 0) SG_CASE(2, 1, 0) SG_CASE(3, 0, 0) SG_CASE(3, 1, 0)
-        SG_CASE(4, 0, 0) SG_CASE(4, 1, 0)
-#undef SG_CASE
-    }
-}
+SG_GROUP(group_sse2, , sse2_loop)
 #endif
 
 #ifdef OSSA_HAVE_AVX2
@@ -404,25 +411,7 @@ static SG_INLINE OSSA_AVX2 void avx2_loop(const group *g, const ossa_grouped_ski
     }
 }
 
-static OSSA_AVX2 void group_avx2(const group *g, const ossa_grouped_skinning_job *job,
-                                 const sink *o)
-{
-    int normals = g->nrm && o->nrm;
-    if ((g->tan && o->tan) || job->normal_matrices || g->k > 4 || g->k == 0) {
-        group_scalar(g, job, o);
-        return;
-    }
-    int prepared = o->order == NULL;
-    switch (((g->k * 2 + normals) * 2 + prepared) * 2 + g->unit) {
-#define SG_CASE(k, nrm, unit)                                                                   \
-    case (((k) * 2 + (nrm)) * 2) * 2 + (unit): avx2_loop(g, job, o, k, nrm, 0, unit); break;     \
-    case (((k) * 2 + (nrm)) * 2 + 1) * 2 + (unit): avx2_loop(g, job, o, k, nrm, 1, unit); break;
-        SG_CASE(1, 0, 0) SG_CASE(1, 1, 0) SG_CASE(1, 0, 1) SG_CASE(1, 1, 1)
-        SG_CASE(2, 0, 0) SG_CASE(2, 1, 0) SG_CASE(3, 0, 0) SG_CASE(3, 1, 0)
-        SG_CASE(4, 0, 0) SG_CASE(4, 1, 0)
-#undef SG_CASE
-    }
-}
+SG_GROUP(group_avx2, OSSA_AVX2, avx2_loop)
 #endif
 
 /* -- Jobs ----------------------------------------------------------------------------- */
