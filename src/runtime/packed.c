@@ -6,6 +6,12 @@
 
 #include <math.h>
 
+const float ossa__packed_inv_steps[OSSA_PACKED_MAX_BITS + 1] = {
+    0.0f,         1.0f / 1,      1.0f / 3,      1.0f / 7,      1.0f / 15,
+    1.0f / 31,    1.0f / 63,     1.0f / 127,    1.0f / 255,    1.0f / 511,
+    1.0f / 1023,  1.0f / 2047,   1.0f / 4095,   1.0f / 8191,   1.0f / 16383,
+    1.0f / 32767, 1.0f / 65535,  1.0f / 131071, 1.0f / 262143, 1.0f / 524287};
+
 /* -- Checking ----------------------------------------------------------------- */
 
 #define FAIL(off, ...) return ossa__fail(error, OSSA_ERROR_CORRUPT, (uint64_t)(off), __VA_ARGS__)

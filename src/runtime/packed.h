@@ -177,22 +177,20 @@ static inline uint32_t ossa__read_bits(const unsigned char *keys, uint64_t pos, 
     return (uint32_t)(w & ((1ull << n) - 1));
 }
 
+/* 1 / (2^bits - 1) for bits 0 (0) to OSSA_PACKED_MAX_BITS, rounded once
+ * (packed.c): decoders multiply instead of dividing and get the same
+ * floats. */
+extern const float ossa__packed_inv_steps[OSSA_PACKED_MAX_BITS + 1];
+
 /* Scale and offset of a track's components in a segment: value = offset +
  * q * scale for the quantized q. Written once: the compressor measures
  * its error with the same arithmetic the samplers decode with. */
 static inline void ossa__packed_dequant(const ossa__packed_track *t, const unsigned char *info,
                                         float offset[3], float scale[3])
 {
-    /* 1 / (2^bits - 1), rounded once (a table: the samplers avoid the
-     * division and get the same floats). */
-    static const float inv_steps[OSSA_PACKED_MAX_BITS + 1] = {
-        0.0f,         1.0f / 1,      1.0f / 3,      1.0f / 7,      1.0f / 15,
-        1.0f / 31,    1.0f / 63,     1.0f / 127,    1.0f / 255,    1.0f / 511,
-        1.0f / 1023,  1.0f / 2047,   1.0f / 4095,   1.0f / 8191,   1.0f / 16383,
-        1.0f / 32767, 1.0f / 65535,  1.0f / 131071, 1.0f / 262143, 1.0f / 524287};
     uint32_t bits = OSSA_PACKED_BITS(info[0]);
     int ranged = (info[0] & OSSA_PACKED_RANGED) != 0;
-    float inv = bits <= OSSA_PACKED_MAX_BITS ? inv_steps[bits] : 0.0f;
+    float inv = bits <= OSSA_PACKED_MAX_BITS ? ossa__packed_inv_steps[bits] : 0.0f;
     for (int c = 0; c < 3; c++) {
         float lo8 = ranged ? (float)info[1 + c] : 0.0f, ext8 = ranged ? (float)info[4 + c] : 255.0f;
         float lo = t->extent[c] * (lo8 * (1.0f / 255.0f));

@@ -140,11 +140,6 @@ static inline void decode_tracks(const ossa__packed *p, frame_at *fa, frame_at *
              * record's 6 floats are min xyz, extent xyz: the loads read
              * one word past each (lane 3, unused; the image or the clip
              * block's spare bytes go on). */
-            static const float inv_steps[OSSA_PACKED_MAX_BITS + 1] = {
-                0.0f,         1.0f / 1,      1.0f / 3,      1.0f / 7,      1.0f / 15,
-                1.0f / 31,    1.0f / 63,     1.0f / 127,    1.0f / 255,    1.0f / 511,
-                1.0f / 1023,  1.0f / 2047,   1.0f / 4095,   1.0f / 8191,   1.0f / 16383,
-                1.0f / 32767, 1.0f / 65535,  1.0f / 131071, 1.0f / 262143, 1.0f / 524287};
             __m128 vmin, vext;
             if ((kind & 3u) == OSSA_TRACK_ROTATION) {
                 /* ossa__packed_record's 16-bit ranges. */
@@ -178,7 +173,7 @@ static inline void decode_tracks(const ossa__packed *p, frame_at *fa, frame_at *
             __m128 off =
                 _mm_add_ps(vmin, _mm_mul_ps(vext, _mm_mul_ps(_mm_cvtepi32_ps(ilo), k255)));
             __m128 scl = _mm_mul_ps(_mm_mul_ps(vext, _mm_mul_ps(_mm_cvtepi32_ps(iex), k255)),
-                                    _mm_set1_ps(inv_steps[bits]));
+                                    _mm_set1_ps(ossa__packed_inv_steps[bits]));
             __m128i qa = _mm_set_epi32(0, (int)((wa >> (2 * bits)) & mask),
                                        (int)((wa >> bits) & mask), (int)(wa & mask));
             _mm_storeu_ps(va, _mm_add_ps(off, _mm_mul_ps(_mm_cvtepi32_ps(qa), scl)));
