@@ -57,12 +57,14 @@ static unsigned joint_depth(const ossa_model *model, uint32_t j)
     return depth;
 }
 
-/* Extras whose key ends in ".texture" (SOTC .nto) are short text worth
- * showing; other extras are opaque blobs. */
+/* Extras whose key ends in ".texture" (SOTC .nto) and material
+ * descriptions (OSSA_EXTRA_MATERIAL: base colour, texture, ...) are short
+ * text worth showing; other extras are opaque blobs. */
 static int extra_is_text(const ossa_extra *e)
 {
     size_t n = strlen(e->key), suffix = sizeof ".texture" - 1;
-    return n >= suffix && strcmp(e->key + n - suffix, ".texture") == 0;
+    return (n >= suffix && strcmp(e->key + n - suffix, ".texture") == 0) ||
+           strncmp(e->key, OSSA_EXTRA_MATERIAL, sizeof OSSA_EXTRA_MATERIAL - 1) == 0;
 }
 
 /* -- Text ------------------------------------------------------------------- */
@@ -134,10 +136,15 @@ void cli_info_print_text(FILE *out, const char *file, const ossa_model *model)
             fputs("  ", out);
             cli_print_text(out, e->key);
             fprintf(out, ": %zu bytes", e->size);
-            if (extra_is_text(e)) {
-                char text[256];
-                size_t n = e->size < sizeof text - 1 ? e->size : sizeof text - 1;
-                memcpy(text, e->data, n);
+            if (extra_is_text(e) && e->size) {
+                /* On one line: a description's lines joined by "; ". */
+                char text[512];
+                size_t n = 0;
+                for (size_t k = 0; k < e->size && n + 3 < sizeof text; k++) {
+                    char c = ((const char *)e->data)[k];
+                    if (c != '\n') text[n++] = c;
+                    else if (k + 1 < e->size) text[n++] = ';', text[n++] = ' ';
+                }
                 text[n] = 0;
                 fputs(": ", out);
                 cli_print_text(out, text);

@@ -43,4 +43,14 @@ sys.exit(0 if same_length and a != b else 1)' "$default" "$axes"
 
 expect_rc 0 "info takes the FBX reading options" info --fbx-keep-axes --fbx-keep-units "$fbx"
 
+# The embedded texture of box_ascii.fbx: kept as an image, named by the
+# material's description (which `info` shows), written beside an IQM.
+boxa=$shared/data/fbx/box_ascii.fbx
+expect_rc 0 "info box_ascii.fbx" info "$boxa"
+check "info shows the material's texture" grep -q "ossa.material:03 - Default: .*base_color_texture uv_test.png" "$out"
+expect_rc 0 "info --json box_ascii.fbx" info --json "$boxa"
+check "info --json gives the description's text" grep -q '"text": ".*base_color_texture uv_test.png' "$out"
+expect_rc 0 "box_ascii.fbx to IQM" convert "$boxa" -o "$tmp/boxa.iqm"
+check "the texture is written beside the IQM" cmp -s <(head -c 8 "$tmp/uv_test.png") <(printf '\x89PNG\r\n\x1a\n')
+
 summary
