@@ -2,6 +2,7 @@
  * connections, global settings (§9), the model tree, which models become
  * joints and their bind pose (§10.1, §10.2), then meshes, animations and
  * embedded images. */
+#include "core/lists.h"
 #include "core/materials.h"
 #include "formats/fbx/fbx.h"
 
@@ -600,13 +601,29 @@ static void image_name(const fbx_object *o, char out[OSSA_IMAGE_NAME_MAX])
     snprintf(out, OSSA_IMAGE_NAME_MAX, "%.*s", (int)(e - b), b);
 }
 
+/* Whether `name` is new to `seen` (which then holds it); -1 when memory
+ * runs out. A hash set: files may hold any number of objects of a name. */
+static int first_of_name(fbx_doc *doc, ossa_intern *seen, const char *name)
+{
+    uint32_t before = ossa__intern_count(seen);
+    int64_t id = ossa__intern(doc->model, seen, name, strlen(name));
+    if (id < 0) {
+        ossa__fail_nomem(doc->error);
+        return -1;
+    }
+    return (uint32_t)id == before;
+}
+
 /* Every Video with Content (binary bytes, ASCII base64) becomes the image
  * OSSA_EXTRA_IMAGE + its name (the first of a name wins). */
 static ossa_status add_images(fbx_scene *sc)
 {
     fbx_doc *doc = sc->doc;
     if (doc->options && (doc->options->flags & OSSA_LOAD_NO_IMAGES)) return OSSA_OK;
-    for (uint32_t i = 0; i < sc->num_objs; i++) {
+    ossa_intern seen;
+    memset(&seen, 0, sizeof seen);
+    ossa_status st = OSSA_OK;
+    for (uint32_t i = 0; i < sc->num_objs && !st; i++) {
         const fbx_object *o = &sc->objs[i];
         if (o->kind != FBX_VIDEO) continue;
         const fbx_node *content = ossa__fbx_child(o->node, "Content");
@@ -620,16 +637,21 @@ static ossa_status add_images(fbx_scene *sc)
             n = v->count;
         } else if (v->type == 'S') {
             decoded = ossa__fbx_alloc(doc, v->count / 4 * 3 + 3, 1);
-            if (!decoded) return OSSA_FAILED;
+            if (!decoded) {
+                st = OSSA_FAILED;
+                break;
+            }
             uint32_t acc = 0, bits = 0;
             n = 0;
             for (uint32_t k = 0; k < v->count; k++) {
                 unsigned char c = (unsigned char)v->v.s[k];
                 if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
                 int d = b64(c);
-                if (d < 0)
-                    return ossa__fbx_fail(doc, content, v, OSSA_ERROR_CORRUPT,
-                                          "Video '%s': Content is not base64 (byte %u)", o->name, k);
+                if (d < 0) {
+                    st = ossa__fbx_fail(doc, content, v, OSSA_ERROR_CORRUPT,
+                                        "Video '%s': Content is not base64 (byte %u)", o->name, k);
+                    break;
+                }
                 acc = (acc << 6) | (uint32_t)d;
                 bits += 6;
                 if (bits >= 8) {
@@ -637,6 +659,7 @@ static ossa_status add_images(fbx_scene *sc)
                     decoded[n++] = (unsigned char)(acc >> bits);
                 }
             }
+            if (st) break;
             bytes = decoded;
         } else {
             continue;
@@ -644,12 +667,15 @@ static ossa_status add_images(fbx_scene *sc)
         if (!n) continue;
         char name[OSSA_IMAGE_NAME_MAX];
         image_name(o, name);
-        if (!name[0] || ossa__model_image(doc->model, name)) continue;
+        int first = name[0] ? first_of_name(doc, &seen, name) : 0;
+        if (first < 0) st = OSSA_FAILED;
+        if (first <= 0) continue;
         char key[sizeof OSSA_EXTRA_IMAGE + OSSA_IMAGE_NAME_MAX];
         snprintf(key, sizeof key, "%s%s", OSSA_EXTRA_IMAGE, name);
-        if (ossa_model_add_extra(doc->model, key, bytes, n, doc->error)) return OSSA_FAILED;
+        st = ossa_model_add_extra(doc->model, key, bytes, n, doc->error);
     }
-    return OSSA_OK;
+    ossa__intern_free(doc->model, &seen);
+    return st;
 }
 
 /* The image of a material's diffuse texture (a Texture connected to its
@@ -687,16 +713,19 @@ static void diffuse_image(const fbx_scene *sc, const fbx_object *mat, char out[O
 static ossa_status add_materials(fbx_scene *sc)
 {
     fbx_doc *doc = sc->doc;
-    for (uint32_t i = 0; i < sc->num_objs; i++) {
+    ossa_intern seen;
+    memset(&seen, 0, sizeof seen);
+    ossa_status st = OSSA_OK;
+    for (uint32_t i = 0; i < sc->num_objs && !st; i++) {
         const fbx_object *o = &sc->objs[i];
         if (o->kind != FBX_MATERIAL || !o->name[0]) continue;
         char key[sizeof OSSA_EXTRA_MATERIAL + 1024];
         if (snprintf(key, sizeof key, "%s%s", OSSA_EXTRA_MATERIAL, o->name) >= (int)sizeof key)
             continue;
-        bool seen = false;
-        for (uint32_t e = 0; e < doc->model->num_extras && !seen; e++)
-            seen = strcmp(doc->model->extras[e].key, key) == 0;
-        if (seen) continue; /* the first material of a name describes it */
+        /* The first material of a name describes it. */
+        int first = first_of_name(doc, &seen, o->name);
+        if (first < 0) st = OSSA_FAILED;
+        if (first <= 0) continue;
         ossa_material_desc d;
         ossa__material_defaults(&d);
         diffuse_image(sc, o, d.tex[OSSA_TEX_BASE_COLOR].image);
@@ -716,14 +745,14 @@ static ossa_status add_materials(fbx_scene *sc)
         ossa_buf text;
         ossa__buf_init(&text, &doc->scratch.allocator);
         ossa__material_format(&d, &text);
-        ossa_status st = text.failed ? ossa__fail_nomem(doc->error)
-                                     : ossa_model_add_extra(doc->model, key,
-                                                            text.size ? text.data : (const void *)"",
-                                                            text.size, doc->error);
+        st = text.failed ? ossa__fail_nomem(doc->error)
+                         : ossa_model_add_extra(doc->model, key,
+                                                text.size ? text.data : (const void *)"",
+                                                text.size, doc->error);
         ossa__buf_release(&text);
-        if (st) return st;
     }
-    return OSSA_OK;
+    ossa__intern_free(doc->model, &seen);
+    return st;
 }
 
 static void notes(fbx_scene *sc)
