@@ -285,6 +285,40 @@ static SG_INLINE void sg_put3(float *p, __m128 v, int wide)
         sg_store3(p, v);
 }
 
+/* Where a loop's outputs go: in the prepared order, pointers that advance
+ * by their strides, with 16-byte stores at stride 12; else each vertex at
+ * its source index. */
+typedef struct sg_out {
+    char *pos, *nrm;
+    int wide_pos, wide_nrm;
+} sg_out;
+
+static SG_INLINE sg_out sg_out_begin(const sink *o, const int normals, const int prepared)
+{
+    sg_out c = {(char *)o->pos + (size_t)o->base * o->spos,
+                normals ? (char *)o->nrm + (size_t)o->base * o->snrm : NULL,
+                prepared && o->spos == 12, prepared && o->snrm == 12};
+    return c;
+}
+
+/* Vertex i's position r and, with normals, its normal n. */
+static SG_INLINE void sg_out_put(sg_out *c, const sink *o, const group *g, uint32_t i,
+                                 const int normals, const int prepared, __m128 r, __m128 n)
+{
+    int more = i + 1 < g->count;
+    size_t at = prepared ? 0 : g->order[i];
+    if (normals) {
+        if (prepared)
+            sg_put3((float *)(void *)c->nrm, n, c->wide_nrm && more), c->nrm += o->snrm;
+        else
+            sg_store3(AT(float, o->nrm, o->snrm, at), n);
+    }
+    if (prepared)
+        sg_put3((float *)(void *)c->pos, r, c->wide_pos && more), c->pos += o->spos;
+    else
+        sg_store3(AT(float, o->pos, o->spos, at), r);
+}
+
 #define SG_SPLAT(v, i) _mm_shuffle_ps(v, v, _MM_SHUFFLE(i, i, i, i))
 
 /* k, normals, prepared (outputs in the prepared order, packed) and unit
@@ -297,11 +331,7 @@ static SG_INLINE void sse2_loop(const group *g, const ossa_grouped_skinning_job 
     const float(*mats)[16] = job->matrices;
     const uint16_t *idx = g->idx;
     const float *w = g->w, *p = g->pos, *n = g->nrm;
-    const uint32_t *order = g->order;
-    char *op = (char *)o->pos + (size_t)o->base * o->spos;
-    char *on = normals ? (char *)o->nrm + (size_t)o->base * o->snrm : NULL;
-    const size_t spos = o->spos, snrm = o->snrm;
-    const int wide_pos = prepared && spos == 12, wide_nrm = prepared && snrm == 12;
+    sg_out out = sg_out_begin(o, normals, prepared);
     for (uint32_t i = 0; i < g->count; i++, idx += k, w += k, p += 3) {
         const float *a = mats[idx[0]];
         __m128 c0 = _mm_loadu_ps(a), c1 = _mm_loadu_ps(a + 4);
@@ -324,24 +354,15 @@ static SG_INLINE void sse2_loop(const group *g, const ossa_grouped_skinning_job 
         __m128 r = _mm_add_ps(_mm_mul_ps(c0, SG_SPLAT(v, 0)), c3);
         r = _mm_add_ps(r, _mm_mul_ps(c1, SG_SPLAT(v, 1)));
         r = _mm_add_ps(r, _mm_mul_ps(c2, SG_SPLAT(v, 2)));
-        /* Prepared order: the outputs advance by their strides. */
-        size_t at = prepared ? 0 : order[i];
-        int more = i + 1 < g->count;
+        __m128 s = _mm_setzero_ps();
         if (normals) {
             v = _mm_loadu_ps(n);
-            __m128 s = _mm_mul_ps(c0, SG_SPLAT(v, 0));
+            s = _mm_mul_ps(c0, SG_SPLAT(v, 0));
             s = _mm_add_ps(s, _mm_mul_ps(c1, SG_SPLAT(v, 1)));
             s = _mm_add_ps(s, _mm_mul_ps(c2, SG_SPLAT(v, 2)));
             n += 3;
-            if (prepared)
-                sg_put3((float *)(void *)on, s, wide_nrm && more), on += snrm;
-            else
-                sg_store3(AT(float, o->nrm, snrm, at), s);
         }
-        if (prepared)
-            sg_put3((float *)(void *)op, r, wide_pos && more), op += spos;
-        else
-            sg_store3(AT(float, o->pos, spos, at), r);
+        sg_out_put(&out, o, g, i, normals, prepared, r, s);
     }
 }
 #undef SG_SPLAT
@@ -365,11 +386,7 @@ static SG_INLINE OSSA_AVX2 void avx2_loop(const group *g, const ossa_grouped_ski
     const float(*mats)[16] = job->matrices;
     const uint16_t *idx = g->idx;
     const float *w = g->w, *p = g->pos, *n = g->nrm;
-    const uint32_t *order = g->order;
-    char *op = (char *)o->pos + (size_t)o->base * o->spos;
-    char *on = normals ? (char *)o->nrm + (size_t)o->base * o->snrm : NULL;
-    const size_t spos = o->spos, snrm = o->snrm;
-    const int wide_pos = prepared && spos == 12, wide_nrm = prepared && snrm == 12;
+    sg_out out = sg_out_begin(o, normals, prepared);
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256i lo4 = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     const __m256i two = _mm256_set1_epi32(2);
@@ -391,23 +408,15 @@ static SG_INLINE OSSA_AVX2 void avx2_loop(const group *g, const ossa_grouped_ski
         __m256 xy = _mm256_permutevar8x32_ps(v, lo4);
         __m256 zw = _mm256_blend_ps(_mm256_permutevar8x32_ps(v, two), one, 0xF0);
         __m128 r = sg_hsum(_mm256_fmadd_ps(m23, zw, _mm256_mul_ps(m01, xy)));
-        size_t at = prepared ? 0 : order[i];
-        int more = i + 1 < g->count;
+        __m128 s = _mm_setzero_ps();
         if (normals) {
             v = _mm256_castps128_ps256(_mm_loadu_ps(n));
             xy = _mm256_permutevar8x32_ps(v, lo4);
             zw = _mm256_blend_ps(_mm256_permutevar8x32_ps(v, two), zero, 0xF0);
             n += 3;
-            __m128 s = sg_hsum(_mm256_fmadd_ps(m23, zw, _mm256_mul_ps(m01, xy)));
-            if (prepared)
-                sg_put3((float *)(void *)on, s, wide_nrm && more), on += snrm;
-            else
-                sg_store3(AT(float, o->nrm, snrm, at), s);
+            s = sg_hsum(_mm256_fmadd_ps(m23, zw, _mm256_mul_ps(m01, xy)));
         }
-        if (prepared)
-            sg_put3((float *)(void *)op, r, wide_pos && more), op += spos;
-        else
-            sg_store3(AT(float, o->pos, spos, at), r);
+        sg_out_put(&out, o, g, i, normals, prepared, r, s);
     }
 }
 
