@@ -540,42 +540,12 @@ static void test_iqm_round_trip(void **state)
     free(stem);
 }
 
-/* Every animation gets a file of its own, even when a name repeats and an
- * earlier animation already took the numbered name ("a.3"). */
-static ossa_status collect_paths(void *user, const ossa_output_file *files, size_t count,
-                                 ossa_error *error)
-{
-    (void)error;
-    char *list = user;
-    for (size_t i = 0; i < count; i++) {
-        strcat(list, files[i].path);
-        strcat(list, "\n");
-    }
-    return OSSA_OK;
-}
-
-static void test_animation_files_unique(void **state)
-{
-    (void)state;
-    ossa_error err;
-    ossa_model *m = ossa_model_create(NULL);
-    ossa_model_add_joint(m, "root", -1, NULL, &err);
-    static const char *const names[] = {"x", "a", "a.3", "a"};
-    for (int i = 0; i < 4; i++) assert_non_null(ossa_model_add_animation(m, names[i], 2, 30, 0, &err));
-    char list[1024] = "";
-    ossa_write_options o = {.output = collect_paths, .user = list};
-    assert_int_equal(ossa_write_file(m, "out.illmesh", &o, &err), OSSA_OK);
-    assert_string_equal(list, "out.illmesh\nout.illskel\nout.illanim\nout.a.illanim\nout.a.3.illanim\nout.a.3.2.illanim\n");
-    ossa_model_free(m);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ill_round_trip),  cmocka_unit_test(test_canonical_text),
         cmocka_unit_test(test_names_and_files), cmocka_unit_test(test_animation_only),
         cmocka_unit_test(test_md5_round_trip),  cmocka_unit_test(test_iqm_round_trip),
-        cmocka_unit_test(test_animation_files_unique),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,9 +49,10 @@ ossa_status ossa__output_set_init(ossa_output_set *set, const char *path, size_t
 bool ossa__output_set_has(const ossa_output_set *set, const char *part, const char *ext);
 /* The `part` of the file of animation `index` named `name`: ".NAME"
  * (ossa__file_name_safe, cut to 127 bytes), ".INDEX" when nothing is left
- * of the name, ".NAME.INDEX" when STEM.NAME`ext` is a file of the set
- * already (two animations with one file name), and ".NAME.INDEX.K" (K = 2,
- * 3, ...) while that is taken too. */
+ * of the name, ".NAME.INDEX" (".anim.INDEX" unnamed) when that is a file
+ * of the set already (two animations with one file name), and
+ * ".NAME.INDEX.K" (K = 2, 3, ...) while that is taken too. Every writer of
+ * one file per animation (MD5, SMD, illEngine) names them so. */
 #define OSSA_OUTPUT_PART_SIZE 160
 void ossa__output_set_animation_part(const ossa_output_set *set, const char *name,
                                      uint32_t index, const char *ext,

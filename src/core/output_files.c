@@ -81,12 +81,15 @@ void ossa__output_set_animation_part(const ossa_output_set *set, const char *nam
         snprintf(part, OSSA_OUTPUT_PART_SIZE, ".%s", safe);
     else
         snprintf(part, OSSA_OUTPUT_PART_SIZE, ".%u", index);
+    /* Taken (a repeated name, or an unnamed animation whose index is an
+     * earlier one's name): the index added, to "anim" when unnamed. */
+    const char *stem = safe[0] ? safe : "anim";
     if (ossa__output_set_has(set, part, ext))
-        snprintf(part, OSSA_OUTPUT_PART_SIZE, ".%s.%u", safe, index);
+        snprintf(part, OSSA_OUTPUT_PART_SIZE, ".%s.%u", stem, index);
     /* Taken as well (an earlier animation named "NAME.INDEX"): numbered on
      * until free, which the finite set guarantees. */
     for (uint32_t k = 2; ossa__output_set_has(set, part, ext); k++)
-        snprintf(part, OSSA_OUTPUT_PART_SIZE, ".%s.%u.%u", safe, index, k);
+        snprintf(part, OSSA_OUTPUT_PART_SIZE, ".%s.%u.%u", stem, index, k);
 }
 
 ossa_buf *ossa__output_set_add(ossa_output_set *set, const char *part, const char *ext,

@@ -123,22 +123,8 @@ static ossa_status write_files(const ossa_model *model, const char *path,
                              "animation '%s' has no frames and is not written", an->name);
             continue;
         }
-        char safe[160], part[200];
-        ossa__file_name_safe(an->name, safe, sizeof safe);
-        if (safe[0])
-            snprintf(part, sizeof part, ".%s", safe);
-        else
-            snprintf(part, sizeof part, ".%u", a);
-        /* two animations with one file name: the later gets its index
-         * (again, should that be taken too) */
-        for (int k = 0; k <= 16 && ossa__output_set_has(&set, part, ".md5anim"); k++)
-            snprintf(part, sizeof part, ".%s.%u%.*s", safe[0] ? safe : "anim", a, k,
-                     "________________");
-        if (ossa__output_set_has(&set, part, ".md5anim")) {
-            st = ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
-                            "no free file name for animation %u '%s'", a, an->name);
-            break;
-        }
+        char part[OSSA_OUTPUT_PART_SIZE];
+        ossa__output_set_animation_part(&set, an->name, a, ".md5anim", part);
         b = ossa__output_set_add(&set, part, ".md5anim", error);
         st = b ? ossa__md5_write_anim_text(&s, a, b, error) : OSSA_FAILED;
         if (!st && b->failed) st = ossa__fail_nomem(error);
