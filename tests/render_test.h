@@ -75,6 +75,24 @@ static inline ossa_model *rtt_model(const float *pos, const float *nrm, const fl
     return m;
 }
 
+/* Two triangles side by side in y = 0, one mesh with `material`: the left
+ * one faces the front camera (-Y; clockwise seen from there), the right
+ * one faces away. An open mesh. */
+static inline ossa_model *rtt_facing_pair(const char *material)
+{
+    static const float pos[] = {-0.9f, 0, -0.5f, -0.1f, 0, -0.5f, -0.5f, 0, 0.5f,
+                                0.1f,  0, -0.5f, 0.9f,  0, -0.5f, 0.5f,  0, 0.5f};
+    static const ossa_triangle tri[2] = {{{0, 2, 1}}, {{3, 4, 5}}};
+    ossa_error e;
+    ossa_model *m = ossa_model_create(NULL);
+    assert_non_null(m);
+    assert_int_equal(ossa_model_set_num_vertices(m, 6, &e), OSSA_OK);
+    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, &e));
+    assert_int_equal(ossa_model_set_triangles(m, 2, tri, &e), OSSA_OK);
+    assert_true(ossa_model_add_mesh(m, "pair", material, 0, 6, 0, 2, &e) >= 0);
+    return m;
+}
+
 /* The unit cube (-0.5..0.5 on each axis). */
 static inline ossa_model *rtt_cube(void)
 {
@@ -190,6 +208,21 @@ static inline void rtt_flat_lighting(ossa_render_options *o)
     o->diffuse = 0;
     o->rim = 0;
     o->rim_power = 1;
+}
+
+/* A camera framed by the library on the model's bind-pose bounds, from the
+ * front, orthographic, for a w x h picture. */
+static inline void rtt_frame_front(const ossa_model *m, uint32_t w, uint32_t h,
+                                   ossa_render_camera *cam)
+{
+    ossa_error e;
+    ossa_bounds b;
+    assert_int_equal(ossa_render_bounds(m, -1, &b, &e), OSSA_OK);
+    ossa_render_camera_options co;
+    memset(&co, 0, sizeof co);
+    co.view = OSSA_RENDER_VIEW_FRONT;
+    co.flags = OSSA_RENDER_CAMERA_ORTHOGRAPHIC;
+    assert_int_equal(ossa_render_camera_frame(&co, &b, OSSA_AXIS_Z, w, h, cam, &e), OSSA_OK);
 }
 
 static inline void rtt_run(ossa_render_scene *scene, const ossa_render_options *o, rtt_image *im)

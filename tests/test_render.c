@@ -173,12 +173,8 @@ static void test_culling(void **state)
     (void)state;
     ossa_render_camera cam;
     front_ortho(&cam, 1, 1);
-    /* One triangle facing the camera (clockwise seen from -Y), one behind
-     * it facing away, side by side. */
-    const float pos[] = {-0.9f, 0, -0.5f, -0.1f, 0, -0.5f, -0.5f, 0, 0.5f,
-                         0.1f,  0, -0.5f, 0.9f,  0, -0.5f, 0.5f,  0, 0.5f};
-    const ossa_triangle tri[2] = {{{0, 2, 1}}, {{3, 4, 5}}};
-    ossa_model *m = rtt_model(pos, NULL, NULL, 6, tri, 2, NULL, 0);
+    /* One triangle facing the camera, one facing away, side by side. */
+    ossa_model *m = rtt_facing_pair("");
     ossa_error e;
     ossa_render_scene *s = ossa_render_scene_create(m, NULL, &e);
     assert_non_null(s);

@@ -366,14 +366,8 @@ static uint32_t load_materials(const char *file, const char *material, notes *n,
     ossa_render_scene_get_info(s, info);
     if (info->textured_meshes) {
         /* The front face shows all four texels. */
-        ossa_bounds b;
-        assert_int_equal(ossa_render_bounds(m, -1, &b, &e), OSSA_OK);
-        ossa_render_camera_options co;
-        memset(&co, 0, sizeof co);
-        co.view = OSSA_RENDER_VIEW_FRONT;
-        co.flags = OSSA_RENDER_CAMERA_ORTHOGRAPHIC;
         ossa_render_camera cam;
-        assert_int_equal(ossa_render_camera_frame(&co, &b, OSSA_AXIS_Z, 64, 64, &cam, &e), OSSA_OK);
+        rtt_frame_front(m, 64, 64, &cam);
         ossa_render_options o;
         memset(&o, 0, sizeof o);
         o.camera = &cam;
@@ -458,17 +452,8 @@ static void halves(const rtt_image *im, uint32_t w, uint32_t h, size_t drawn[2])
 static void test_materials_single_sided(void **state)
 {
     (void)state;
-    /* Side by side in y = 0: the left one faces the front camera (-Y),
-     * the right one faces away. */
-    const float pos[] = {-0.9f, 0, -0.5f, -0.1f, 0, -0.5f, -0.5f, 0, 0.5f,
-                         0.1f,  0, -0.5f, 0.9f,  0, -0.5f, 0.5f,  0, 0.5f};
-    const ossa_triangle tri[2] = {{{0, 2, 1}}, {{3, 4, 5}}};
     ossa_error e;
-    ossa_model *m = ossa_model_create(NULL);
-    assert_int_equal(ossa_model_set_num_vertices(m, 6, &e), OSSA_OK);
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, &e));
-    assert_int_equal(ossa_model_set_triangles(m, 2, tri, &e), OSSA_OK);
-    assert_true(ossa_model_add_mesh(m, "sheet", "plain", 0, 6, 0, 2, &e) >= 0);
+    ossa_model *m = rtt_facing_pair("plain");
     char *path = ts_tmp_path("render_single_sided.glb");
     assert_int_equal(ossa_write_file(m, path, NULL, &e), OSSA_OK);
     ossa_model_free(m);
@@ -485,14 +470,8 @@ static void test_materials_single_sided(void **state)
     ossa_render_scene_get_info(s, &info);
     assert_int_equal(info.two_sided_meshes, 0);
 
-    ossa_bounds b;
-    assert_int_equal(ossa_render_bounds(m, -1, &b, &e), OSSA_OK);
-    ossa_render_camera_options co;
-    memset(&co, 0, sizeof co);
-    co.view = OSSA_RENDER_VIEW_FRONT;
-    co.flags = OSSA_RENDER_CAMERA_ORTHOGRAPHIC;
     ossa_render_camera cam;
-    assert_int_equal(ossa_render_camera_frame(&co, &b, OSSA_AXIS_Z, 64, 64, &cam, &e), OSSA_OK);
+    rtt_frame_front(m, 64, 64, &cam);
     ossa_render_options o;
     memset(&o, 0, sizeof o);
     o.camera = &cam;
