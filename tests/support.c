@@ -439,3 +439,13 @@ float ts_random_float(uint64_t *state)
         if (isfinite(f)) return f;
     }
 }
+
+void ts_assert_same_diagnostic(const ossa_diagnostic *a, const ossa_diagnostic *b)
+{
+    assert_int_equal(a->code, b->code);
+    assert_int_equal(a->severity, b->severity);
+    assert_int_equal(a->line, b->line);
+    assert_int_equal(a->column, b->column);
+    assert_true(a->offset == b->offset);
+    assert_string_equal(a->message, b->message);
+}

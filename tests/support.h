@@ -79,6 +79,9 @@ void ts_assert_quat(const float a[4], const float b[4], double tol, bool same_si
 /* -- Random numbers ---------------------------------------------------------- */
 
 /* xorshift64: a repeatable sequence for a given (nonzero) state. */
+/* Two diagnostics alike in every field (code, severity, place, message). */
+void ts_assert_same_diagnostic(const ossa_diagnostic *a, const ossa_diagnostic *b);
+
 uint64_t ts_rand(uint64_t *state);
 /* A finite float with random bits (any exponent, sign and mantissa). */
 float ts_random_float(uint64_t *state);

@@ -119,16 +119,6 @@ static void outcome_free(outcome *o)
     ossa_free_buffer(o->iqm, NULL);
 }
 
-static void assert_same_diagnostic(const ossa_diagnostic *a, const ossa_diagnostic *b)
-{
-    assert_int_equal(a->code, b->code);
-    assert_int_equal(a->severity, b->severity);
-    assert_int_equal(a->line, b->line);
-    assert_int_equal(a->column, b->column);
-    assert_true(a->offset == b->offset);
-    assert_string_equal(a->message, b->message);
-}
-
 /* Loads with 1 thread and with several; everything must match. The serial
  * load must end with `want`, and its error or first warning must say
  * `expect_in_message` (when given). */
@@ -150,11 +140,11 @@ static void check(const text *t, ossa_status want, const char *expect_in_message
             print_error("%u threads: %s\n", counts[c], n.status ? n.error.message : "loaded");
         assert_int_equal(n.status, one.status);
         if (one.status) {
-            assert_same_diagnostic(&n.error, &one.error);
+            ts_assert_same_diagnostic(&n.error, &one.error);
         } else {
             assert_int_equal(n.num_warnings, one.num_warnings);
             for (uint32_t i = 0; i < one.num_warnings; i++)
-                assert_same_diagnostic(&n.warnings[i], &one.warnings[i]);
+                ts_assert_same_diagnostic(&n.warnings[i], &one.warnings[i]);
             assert_int_equal(n.iqe_size, one.iqe_size);
             assert_memory_equal(n.iqe, one.iqe, one.iqe_size);
             assert_int_equal(n.iqm_size, one.iqm_size);

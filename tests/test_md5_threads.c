@@ -217,14 +217,8 @@ static void same_model(const ossa_model *a, const ossa_model *b)
         if (x->channels) assert_memory_equal(x->channels, y->channels, a->num_joints);
     }
     assert_int_equal(a->num_warnings, b->num_warnings);
-    for (uint32_t i = 0; i < a->num_warnings; i++) {
-        const ossa_diagnostic *x = &a->warnings[i], *y = &b->warnings[i];
-        assert_int_equal(x->code, y->code);
-        assert_int_equal(x->line, y->line);
-        assert_int_equal(x->column, y->column);
-        assert_true(x->offset == y->offset);
-        assert_string_equal(x->message, y->message);
-    }
+    for (uint32_t i = 0; i < a->num_warnings; i++)
+        ts_assert_same_diagnostic(&a->warnings[i], &b->warnings[i]);
 }
 
 static void same_error(const ossa_error *a, const ossa_error *b)
