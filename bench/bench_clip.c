@@ -5,7 +5,8 @@
  *   - per model: float and compressed bytes of every animation, the
  *     largest error measured against the bound (ossa_clip_measure);
  *   - sampling + local-to-model of the first animation, float and
- *     compressed, forward (60 Hz) and at random times, ns per joint;
+ *     compressed (without and with a sampling cache), forward (60 Hz) and
+ *     at random times, ns per joint;
  *   - skinning positions + normals, the skinning job and the grouped job
  *     (source order and prepared order), SSE2 and AVX2, ns per vertex.
  * Models: Fox, robot, CesiumMan (glTF) and guy (IQM) from
@@ -57,6 +58,7 @@ typedef struct sampling {
     const ossa_clip *clip;
     ossa_simd level;
     const double *times;
+    ossa_sample_cache *cache; /* or NULL */
     double ns;
 } sampling;
 
@@ -69,6 +71,7 @@ static void time_sampling(sampling *s, int count, uint32_t n, float (*out)[16])
             ossa_sample_job job;
             memset(&job, 0, sizeof job);
             job.clip = s[c].clip, job.simd = s[c].level, job.model = out, job.num_outputs = n;
+            job.cache = s[c].cache;
             double t0 = now();
             for (int i = 0; i < iters; i++) {
                 job.time = s[c].times[i & 1023];
@@ -146,18 +149,26 @@ static void bench_model(const char *path)
         fwd[i] = fmod((i + 0.37) / 60.0, info.duration);
         ran[i] = rnd() * info.duration;
     }
+    /* With a sampling cache, playing forward decodes each key frame once. */
+    ossa_sample_cache *cache = ossa_sample_cache_create(n, NULL, &e);
     static const ossa_simd levels[] = {OSSA_SIMD_SSE2, OSSA_SIMD_AVX2};
-    for (int l = 0; l < 2; l++) {
+    for (int l = 0; l < 2 && cache; l++) {
         if (!ossa_simd_supported(levels[l])) continue;
-        sampling sm[4] = {{cf, levels[l], fwd, 0}, {cf, levels[l], ran, 0},
-                          {cp, levels[l], fwd, 0}, {cp, levels[l], ran, 0}};
-        time_sampling(sm, 4, n, out);
+        sampling sm[6] = {{cf, levels[l], fwd, NULL, 0},  {cf, levels[l], ran, NULL, 0},
+                          {cp, levels[l], fwd, NULL, 0},  {cp, levels[l], ran, NULL, 0},
+                          {cp, levels[l], fwd, cache, 0}, {cp, levels[l], ran, cache, 0}};
+        time_sampling(sm, 6, n, out);
         double ff = sm[0].ns, fr = sm[1].ns, pf = sm[2].ns, pr = sm[3].ns;
+        double cf_ = sm[4].ns, cr = sm[5].ns;
         printf("  sample+local-to-model %-4s: float %.2f (random %.2f), compressed %.2f (random "
                "%.2f) ns/joint: compressed/float %.2f (random %.2f), random/forward float %.2f, "
                "compressed %.2f\n",
                ossa_simd_name(levels[l]), ff, fr, pf, pr, pf / ff, pr / fr, fr / ff, pr / pf);
+        printf("    with a sampling cache: compressed %.2f (random %.2f) ns/joint: compressed/float "
+               "%.2f (random %.2f), random/forward %.2f\n",
+               cf_, cr, cf_ / ff, cr / fr, cr / cf_);
     }
+    ossa_sample_cache_free(cache);
     free(out);
     ossa_clip_free(cp);
 

@@ -1049,10 +1049,31 @@ enum {
     OSSA_SAMPLE_REMOVE_ROOT_MOTION = 2
 };
 
+/* Key frames of a compressed clip decoded by earlier samples, for the
+ * samples that follow (ozz-animation's sampling context). Without one, a
+ * sample of a compressed clip decodes its two key frames every time; with
+ * one, playing forward decodes each key frame once: samples between the
+ * same two frames decode nothing, the next pair decodes one frame. A
+ * random seek decodes what it would without a cache. Samples give the same
+ * bytes with or without it. Float clips ignore it.
+ *
+ * A cache belongs to one playing animation: jobs that run at the same time
+ * need their own. It remembers the clip by its address and header; after
+ * freeing a clip, call ossa_sample_cache_reset before sampling a clip that
+ * may have taken its place. It holds 2 * 320 * ceil(num_joints / 8) bytes
+ * of frames (Fox's 24 joints: 1,920). */
+typedef struct ossa_sample_cache ossa_sample_cache;
+/* For clips of at most num_joints joints; allocator NULL = malloc. */
+ossa_sample_cache *ossa_sample_cache_create(uint32_t num_joints, const ossa_allocator *allocator,
+                                            ossa_error *error);
+void ossa_sample_cache_reset(ossa_sample_cache *cache);
+void ossa_sample_cache_free(ossa_sample_cache *cache); /* NULL is fine */
+
 /* Samples a clip at one time: for every joint, translation and scale are
  * interpolated linearly between the two frames around the time and the
  * rotation by slerp along the shorter arc. Random access costs the same as
- * playing forward: there is no cursor, a sample reads exactly two frames.
+ * playing forward: there is no cursor, a sample reads exactly two frames
+ * (of a compressed clip, it decodes them, unless `cache` holds them).
  *
  * At an exact frame position the frame's (normalized) values come out
  * unchanged. The fast levels compute slerp without trigonometry: the arc is
@@ -1080,6 +1101,9 @@ typedef struct ossa_sample_job {
      * running ossa_local_to_model_job), or NULL. */
     float (*model)[16];
     uint32_t num_outputs; /* entries in each output: >= num_joints */
+    /* Decoded key frames kept for the next sample of a compressed clip, or
+     * NULL (see ossa_sample_cache). */
+    ossa_sample_cache *cache;
 } ossa_sample_job;
 
 ossa_status ossa_sample_validate(const ossa_sample_job *job, ossa_error *error);

@@ -298,4 +298,18 @@ void ossa__packed_frame(const ossa__packed *p, uint32_t f, uint32_t group0, uint
  * the model matrices (at the reference level, the joints are finished). */
 void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level, uint32_t f0, float alpha);
 
+/* Two decoded key frames (ossa.h, ossa_sample_cache) in the block after
+ * this header. */
+#define OSSA_CACHE_EMPTY UINT32_MAX
+struct ossa_sample_cache {
+    ossa_allocator allocator;
+    size_t size;               /* bytes of the single allocation */
+    uint32_t groups;           /* SoA groups each frame holds */
+    const ossa_clip *clip;     /* whose frames these are, or NULL */
+    ossa__packed_header header; /* and that clip's header, to tell a new
+                                   clip at the same address */
+    uint32_t frame[2];         /* key frame index, or OSSA_CACHE_EMPTY */
+    float *frames[2];          /* groups * OSSA_CLIP_GROUP floats, 64-byte aligned */
+};
+
 #endif

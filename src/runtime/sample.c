@@ -85,6 +85,11 @@ ossa_status ossa_sample_validate(const ossa_sample_job *job, ossa_error *error)
                           (unsigned)job->flags);
     if (!isfinite(job->time))
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "sample time is not finite");
+    if (job->cache && clip->packed && job->cache->groups < clip->num_groups)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "sample cache holds %u joints, the clip has %u",
+                          (unsigned)job->cache->groups * OSSA_CLIP_LANES,
+                          (unsigned)clip->num_joints);
     ossa_simd level;
     return ossa__simd_resolve(job->simd, clip->simd, &level, error);
 }

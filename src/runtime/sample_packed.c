@@ -3,7 +3,9 @@
  * stack (the bind pose, the constant records, then each animated track's
  * key), and runs the float sampler's kernels on them. Nothing depends on earlier
  * calls: the frame's segment, bit position and ranges are found from the
- * frame index alone, so a random seek costs what playing forward costs. */
+ * frame index alone, so a random seek costs what playing forward costs.
+ * With a sampling cache (the job's), the decoded frames are whole and kept
+ * in it: a sample decodes only the frames the cache lacks. */
 #include "runtime/packed.h"
 #include "runtime/simd.h"
 #include "runtime/slerp.h"
@@ -247,6 +249,87 @@ static void reference_joint(const float *a, const float *b, float alpha, uint32_
     ossa__interpolate_reference(&x, &y, alpha, out);
 }
 
+/* The kernels over joints [j0, j1) of decoded frames a and b. */
+static void sample_chunk(const ossa_sample_job *job, ossa_simd level, const ossa__slerp_consts *sc,
+                         const float *a, const float *b, uint32_t j0, uint32_t j1)
+{
+    ossa_transform *local = job->local;
+    float(*model)[16] = job->model;
+    switch (level) {
+#ifdef OSSA_HAVE_AVX2
+    case OSSA_SIMD_AVX2: ossa__pavx2_packed_chunk(sc, a, b, j0, j1, local, model); break;
+#endif
+#ifdef OSSA_HAVE_SSE2
+    case OSSA_SIMD_SSE2: ossa__psse2_packed_chunk(sc, a, b, j0, j1, local, model); break;
+#endif
+    case OSSA_SIMD_SCALAR: ossa__pscalar_packed_chunk(sc, a, b, j0, j1, local, model); break;
+    default:
+        for (uint32_t j = j0; j < j1; j++) {
+            ossa_transform t;
+            reference_joint(a, b, sc->alpha, j - j0, &t);
+            ossa__sample_put_reference(job, j, t);
+        }
+        break;
+    }
+}
+
+/* Decodes key frame fa into cache slot 0 and, when fb is set, fb into slot
+ * 1. A slot that holds a frame already holds the clip's template (the bind
+ * pose and the constant records) wherever no track writes: only the
+ * tracks are decoded into it. */
+static void cache_decode(const ossa__packed *p, ossa_simd level, ossa_sample_cache *cache,
+                         uint32_t slot_a, uint32_t fa, uint32_t fb)
+{
+    uint32_t groups = (p->h->num_joints + OSSA_CLIP_LANES - 1) / OSSA_CLIP_LANES;
+    int two = fb != OSSA_CACHE_EMPTY;
+    float *a = cache->frames[slot_a], *b = cache->frames[!slot_a];
+    frame_at at_a, at_b;
+    frame_locate(p, fa, &at_a);
+    if (two) frame_locate(p, fb, &at_b);
+    int same = two && at_a.seg == at_b.seg;
+    chunk_state sa = {0, p->records}, sb = {0, p->records};
+    if (cache->frame[slot_a] == OSSA_CACHE_EMPTY ||
+        (two && cache->frame[!slot_a] == OSSA_CACHE_EMPTY)) {
+        decode_chunk(p, level, 0, groups, &at_a, two ? &at_b : NULL, same, &sa, &sb, a, b);
+    } else if (same) {
+        decode_tracks(p, &at_a, &at_b, 0, groups * OSSA_CLIP_GROUP, &sa, a, b);
+    } else {
+        decode_tracks(p, &at_a, NULL, 0, groups * OSSA_CLIP_GROUP, &sa, a, NULL);
+        if (two) decode_tracks(p, &at_b, NULL, 0, groups * OSSA_CLIP_GROUP, &sb, b, NULL);
+    }
+    cache->frame[slot_a] = fa;
+    if (two) cache->frame[!slot_a] = fb;
+}
+
+/* ossa__packed_sample with a cache (checked to hold the clip's groups):
+ * the frames it lacks are decoded, both in one walk after a seek. */
+static void sample_cached(const ossa_sample_job *job, ossa_simd level, const ossa__packed *p,
+                          uint32_t f0, uint32_t f1, const ossa__slerp_consts *sc)
+{
+    const ossa_clip *clip = job->clip;
+    ossa_sample_cache *cache = job->cache;
+    if (cache->clip != clip || memcmp(&cache->header, p->h, sizeof cache->header) != 0) {
+        cache->clip = clip;
+        memcpy(&cache->header, p->h, sizeof cache->header);
+        cache->frame[0] = cache->frame[1] = OSSA_CACHE_EMPTY;
+    }
+    int two = sc->alpha != 0;
+    int has0 = cache->frame[0] == f0 ? 0 : cache->frame[1] == f0 ? 1 : -1;
+    int has1 = !two ? 0 : cache->frame[0] == f1 ? 0 : cache->frame[1] == f1 ? 1 : -1;
+    if (has0 < 0 && two && has1 < 0) {
+        cache_decode(p, level, cache, 0, f0, f1);
+        has0 = 0, has1 = 1;
+    } else if (has0 < 0) {
+        has0 = two ? !has1 : 0;
+        cache_decode(p, level, cache, (uint32_t)has0, f0, OSSA_CACHE_EMPTY);
+    } else if (has1 < 0) {
+        has1 = !has0;
+        cache_decode(p, level, cache, (uint32_t)has1, f1, OSSA_CACHE_EMPTY);
+    }
+    const float *a = cache->frames[has0], *b = cache->frames[two ? has1 : has0];
+    sample_chunk(job, level, sc, a, b, 0, clip->num_joints);
+}
+
 void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level, uint32_t f0, float alpha)
 {
     const ossa_clip *clip = job->clip;
@@ -254,6 +337,12 @@ void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level, uint32_t f
     ossa__packed p;
     ossa__packed_view(clip, &p);
     uint32_t f1 = f0 + 1 < clip->num_frames ? f0 + 1 : 0;
+    ossa__slerp_consts sc;
+    ossa__slerp_consts_init(&sc, alpha);
+    if (job->cache) {
+        sample_cached(job, level, &p, f0, f1, &sc);
+        return;
+    }
     int two = alpha != 0;
     frame_at fa, fb;
     frame_at *pb = two ? &fb : NULL;
@@ -261,31 +350,12 @@ void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level, uint32_t f
     if (two) frame_locate(&p, f1, &fb);
     int same = two && fa.seg == fb.seg;
     chunk_state sa = {0, p.records}, sb = {0, p.records};
-    ossa__slerp_consts sc;
-    ossa__slerp_consts_init(&sc, alpha);
-    ossa_transform *local = job->local;
-    float(*model)[16] = job->model;
     _Alignas(64) float a[CHUNK * OSSA_CLIP_GROUP], b[CHUNK * OSSA_CLIP_GROUP];
 
     for (uint32_t g0 = 0; g0 < clip->num_groups; g0 += CHUNK) {
         uint32_t g1 = g0 + CHUNK < clip->num_groups ? g0 + CHUNK : clip->num_groups;
         uint32_t j0 = g0 * OSSA_CLIP_LANES, j1 = g1 * OSSA_CLIP_LANES < n ? g1 * OSSA_CLIP_LANES : n;
         decode_chunk(&p, level, g0, g1, &fa, pb, same, &sa, &sb, a, b);
-        switch (level) {
-#ifdef OSSA_HAVE_AVX2
-        case OSSA_SIMD_AVX2: ossa__pavx2_packed_chunk(&sc, a, b, j0, j1, local, model); break;
-#endif
-#ifdef OSSA_HAVE_SSE2
-        case OSSA_SIMD_SSE2: ossa__psse2_packed_chunk(&sc, a, b, j0, j1, local, model); break;
-#endif
-        case OSSA_SIMD_SCALAR: ossa__pscalar_packed_chunk(&sc, a, b, j0, j1, local, model); break;
-        default:
-            for (uint32_t j = j0; j < j1; j++) {
-                ossa_transform t;
-                reference_joint(a, b, alpha, j - j0, &t);
-                ossa__sample_put_reference(job, j, t);
-            }
-            break;
-        }
+        sample_chunk(job, level, &sc, a, b, j0, j1);
     }
 }
