@@ -462,6 +462,52 @@ static void test_interpolation(void **state)
     free(text);
 }
 
+/* Stacks of one joint, `count` of them, each `seconds` long at 1000 fps. */
+static char *long_stacks(int count, long long seconds)
+{
+    char body[8192], *at = body;
+    at += sprintf(at, "Objects:  {\n\tModel: 1, \"Model::J\", \"LimbNode\" {\n\t}\n");
+    for (int i = 0; i < count; i++)
+        at += sprintf(at,
+                      "\tAnimationStack: %d, \"AnimStack::%c\", \"\" {\n\t\tProperties70:  {\n"
+                      "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",0\n"
+                      "\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",%lld\n\t\t}\n\t}\n",
+                      10 + i, 'a' + i, seconds * KT);
+    sprintf(at, "}\nConnections:  {\n\tC: \"OO\",1,0\n}\n");
+    const char *settings = "\t\tP: \"TimeMode\", \"enum\", \"\", \"\",14\n"
+                           "\t\tP: \"CustomFrameRate\", \"double\", \"Number\", \"\",1000\n";
+    return fbx_text(settings, body);
+}
+
+/* A few bytes of text can ask for long animations: each stack has at most
+ * 10^6 frames, and all stacks together at most 64 MiB of poses plus 64
+ * bytes per byte of the file. */
+static void test_pose_budget(void **state)
+{
+    (void)state;
+    /* Two stacks of 500,001 frames of 40 bytes: 38 MiB, within the budget. */
+    char *text = long_stacks(2, 500);
+    ossa_model *m = must_load(text, RAW);
+    assert_int_equal(m->num_animations, 2);
+    assert_int_equal(m->animations[1].num_frames, 500001);
+    ossa_model_free(m);
+    free(text);
+    /* The fourth such stack passes 64 MiB. */
+    text = long_stacks(4, 500);
+    ossa_error err;
+    assert_null(load_text(text, RAW, &err));
+    assert_int_equal(err.code, OSSA_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "AnimationStack 'd': 500001 frames"));
+    assert_non_null(strstr(err.message, "out of proportion to the file"));
+    free(text);
+    /* One stack past 10^6 frames. */
+    text = long_stacks(1, 1001);
+    assert_null(load_text(text, RAW, &err));
+    assert_non_null(strstr(err.message, "1001001 frames at 1000 fps"));
+    assert_non_null(strstr(err.message, "beyond the limit of 1000000"));
+    free(text);
+}
+
 static void test_layers_blend(void **state)
 {
     (void)state;
@@ -653,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_mesh_materials),
         cmocka_unit_test(test_material_descriptions),
         cmocka_unit_test(test_interpolation),
+        cmocka_unit_test(test_pose_budget),
         cmocka_unit_test(test_layers_blend),
         cmocka_unit_test(test_full_turn_between_keys),
         cmocka_unit_test(test_real_huesitos),

@@ -435,12 +435,21 @@ static ossa_status build_stack(ctx *x, const fbx_object *stack, double *world_tm
     double span = ((double)stop - (double)start) / (double)FBX_KTIME_PER_SECOND;
     double frames = floor(span * fps + 0.5) + 1;
     uint32_t J = sc->num_joints;
-    if (!(frames >= 1) || frames > 1e6 || frames * (J ? J : 1) * sizeof(ossa_transform) > 1073741824.0)
+    if (!(frames >= 1) || frames > 1e6)
         return ossa__fbx_fail(doc, stack->node, NULL, OSSA_ERROR_UNSUPPORTED,
-                              "AnimationStack '%s': %.0f frames at %g fps (%.3f s) for %u joints "
-                              "is beyond the limit",
-                              stack->name, frames, fps, span, J);
+                              "AnimationStack '%s': %.0f frames at %g fps (%.3f s) is beyond the "
+                              "limit of 1000000",
+                              stack->name, frames, fps, span);
     uint32_t nf = (uint32_t)frames;
+    uint64_t bytes = (uint64_t)nf * (J ? J : 1) * sizeof(ossa_transform);
+    if (bytes > doc->pose_budget)
+        return ossa__fbx_fail(doc, stack->node, NULL, OSSA_ERROR_UNSUPPORTED,
+                              "AnimationStack '%s': %u frames at %g fps (%.3f s) for %u joints "
+                              "would take %llu MB, out of proportion to the file (%llu MB left "
+                              "for its animations)",
+                              stack->name, nf, fps, span, J, (unsigned long long)(bytes >> 20),
+                              (unsigned long long)(doc->pose_budget >> 20));
+    doc->pose_budget -= bytes;
     ossa_animation *anim =
         ossa_model_add_animation(doc->model, stack->name, nf, (float)fps, 0, doc->error);
     if (!anim) return OSSA_FAILED;

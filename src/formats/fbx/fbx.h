@@ -64,6 +64,7 @@ typedef struct fbx_doc {
     fbx_node root; /* children: the top-level records */
     size_t file_size;
     uint64_t inflate_budget; /* bytes that zlib arrays may still inflate to */
+    uint64_t pose_budget;    /* bytes that animation frames may still take */
 } fbx_doc;
 
 /* -- tree.c -- */
