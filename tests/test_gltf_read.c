@@ -329,6 +329,60 @@ static void triangle_count_limit(void **state)
         fail_msg("error %s '%s'", ossa_code_name(err.code), err.message);
 }
 
+/* `count` animations of one joint sharing one sampler: keys at 0 and 500 s,
+ * 1000 frames per second (500,001 frames, 20 MB each). */
+static ossa_model *long_animations(int count, ossa_error *err)
+{
+    char json[8192];
+    size_t at = (size_t)snprintf(
+        json, sizeof json,
+        "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"skins\":[{\"joints\":[0]}],"
+        /* times 0, 500; translations (0,0,0), (1,2,3) */
+        "\"buffers\":[{\"byteLength\":32,\"uri\":\"data:application/octet-stream;base64,"
+        "AAAAAAAA+kMAAAAAAAAAAAAAAAAAAIA/AAAAQAAAQEA=\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},"
+        "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\","
+        "\"min\":[0],\"max\":[500]},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+        "\"animations\":[");
+    for (int i = 0; i < count; i++)
+        at += (size_t)snprintf(json + at, sizeof json - at,
+                               "%s{\"extras\":{\"framerate\":1000},\"samplers\":[{\"input\":0,"
+                               "\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{"
+                               "\"node\":0,\"path\":\"translation\"}}]}",
+                               i ? "," : "");
+    snprintf(json + at, sizeof json - at, "]}");
+    ossa_load_options o;
+    memset(&o, 0, sizeof o);
+    o.format = OSSA_FORMAT_GLTF;
+    memset(err, 0, sizeof *err);
+    return ossa_load_memory(json, strlen(json), &o, err);
+}
+
+/* Animations sharing one sampler cost a few bytes of JSON each: all of
+ * them together may decode to 64 MiB plus 64 bytes per byte of the file. */
+static void animation_budget(void **state)
+{
+    (void)state;
+    ossa_error err;
+    ossa_model *m = long_animations(3, &err);
+    if (!m) fail_msg("%s", err.message);
+    assert_int_equal(m->num_animations, 3);
+    assert_int_equal(m->animations[2].num_frames, 500001);
+    const float *t = m->animations[2].frames[250000].translation;
+    /* Halfway from (0,0,0) to (1,2,3), whatever the axes become. */
+    TS_ASSERT_NEAR(t[0], 0.5, 1e-6);
+    TS_ASSERT_NEAR(t[0] * t[0] + t[1] * t[1] + t[2] * t[2], 0.25 + 1 + 2.25, 1e-5);
+    ossa_model_free(m);
+    m = long_animations(4, &err);
+    if (m) ossa_model_free(m);
+    assert_null(m);
+    if (err.code != OSSA_ERROR_UNSUPPORTED || !strstr(err.message, "animations[3]: 500001 frames") ||
+        !strstr(err.message, "out of proportion to the file"))
+        fail_msg("error %s '%s'", ossa_code_name(err.code), err.message);
+}
+
 /* A skin of 200000 root joints, a chain of 100000 joints 100000 deep and
  * a chain of 50000 nodes without joints that each show a mesh load with the
  * right structure. (They once took seconds each, when every joint searched
@@ -436,6 +490,7 @@ int main(void)
         cmocka_unit_test(rebound_joints_warning),
         cmocka_unit_test(external_buffer),
         cmocka_unit_test(triangle_count_limit),
+        cmocka_unit_test(animation_budget),
         cmocka_unit_test(large_skeletons),
         cmocka_unit_test(many_joints_blend_indexes),
     };

@@ -228,6 +228,7 @@ static ossa_status buffer(gltf_reader *r, uint32_t i, const gltf_buffer **out)
             st = load_data_uri(r, i, uri, b);
         } else {
             st = load_external(r, i, uri, b);
+            if (!st) r->external_bytes += b->size;
         }
         if (st) return st;
         b->loaded = true;

@@ -31,6 +31,8 @@ typedef struct gltf_reader {
     const ossa_allocator *alloc;
     const unsigned char *file;
     size_t file_size;
+    uint64_t external_bytes; /* of the external buffers loaded so far */
+    uint64_t pose_bytes;     /* of the animations decoded so far */
     bool glb;
     const unsigned char *bin; /* GLB BIN chunk, or NULL */
     size_t bin_size;
