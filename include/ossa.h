@@ -1053,15 +1053,17 @@ enum {
  * samples that follow (ozz-animation's sampling context). Without one, a
  * sample of a compressed clip decodes its two key frames every time; with
  * one, playing forward decodes each key frame once: samples between the
- * same two frames decode nothing, the next pair decodes one frame. A
- * random seek decodes what it would without a cache. Samples give the same
- * bytes with or without it. Float clips ignore it.
+ * same two frames decode nothing, the next pair decodes one frame, with
+ * the ranges of its segment (16 frames) worked out once. A random seek
+ * decodes what it would without a cache. Samples give the same bytes with
+ * or without it. Float clips ignore it.
  *
  * A cache belongs to one playing animation: jobs that run at the same time
  * need their own. It remembers the clip by its address and header; after
  * freeing a clip, call ossa_sample_cache_reset before sampling a clip that
- * may have taken its place. It holds 2 * 320 * ceil(num_joints / 8) bytes
- * of frames (Fox's 24 joints: 1,920). */
+ * may have taken its place. It takes 188 bytes per joint, rounded up to 8
+ * joints, and about 320 more (two frames and a segment's ranges; Fox's 24
+ * joints: 4.8 KB). */
 typedef struct ossa_sample_cache ossa_sample_cache;
 /* For clips of at most num_joints joints; allocator NULL = malloc. */
 ossa_sample_cache *ossa_sample_cache_create(uint32_t num_joints, const ossa_allocator *allocator,

@@ -298,8 +298,17 @@ void ossa__packed_frame(const ossa__packed *p, uint32_t f, uint32_t group0, uint
  * the model matrices (at the reference level, the joints are finished). */
 void ossa__packed_sample(const ossa_sample_job *job, ossa_simd level, uint32_t f0, float alpha);
 
-/* Two decoded key frames (ossa.h, ossa_sample_cache) in the block after
- * this header. */
+/* A track's keys in one segment, ready to decode: value = offset + q *
+ * scale (ossa__packed_dequant's floats). */
+typedef struct ossa__cached_track {
+    uint32_t dest;  /* ossa__packed_dest */
+    uint32_t kind;  /* the record's kind word */
+    uint32_t bits;  /* per component: 0, 3-19 or OSSA_PACKED_RAW_BITS */
+    float offset[3], scale[3];
+} ossa__cached_track;
+
+/* Two decoded key frames (ossa.h, ossa_sample_cache) and the ranges of
+ * one segment's tracks, in the block after this header. */
 #define OSSA_CACHE_EMPTY UINT32_MAX
 struct ossa_sample_cache {
     ossa_allocator allocator;
@@ -310,6 +319,8 @@ struct ossa_sample_cache {
                                    clip at the same address */
     uint32_t frame[2];         /* key frame index, or OSSA_CACHE_EMPTY */
     float *frames[2];          /* groups * OSSA_CLIP_GROUP floats, 64-byte aligned */
+    uint32_t segment;          /* whose tracks `tracks` holds, or OSSA_CACHE_EMPTY */
+    ossa__cached_track *tracks; /* room for 3 * 8 * groups */
 };
 
 #endif

@@ -273,6 +273,53 @@ static void sample_chunk(const ossa_sample_job *job, ossa_simd level, const ossa
     }
 }
 
+/* Fills the cache's track table with segment s's bits and ranges. */
+static void cache_segment(const ossa__packed *p, ossa_sample_cache *cache, uint32_t s)
+{
+    const unsigned char *seg = p->data + p->segments[s];
+    const unsigned char *info = seg + OSSA_PACKED_SEGMENT_HEAD, *rec = p->records;
+    for (uint32_t t = 0; t < p->h->num_tracks; t++, info += ossa__packed_info_size(info[0])) {
+        ossa__packed_track tr;
+        rec += ossa__packed_record(rec, &tr);
+        ossa__cached_track *c = &cache->tracks[t];
+        c->dest = ossa__packed_dest(tr.kind);
+        c->kind = tr.kind;
+        c->bits = OSSA_PACKED_BITS(info[0]);
+        ossa__packed_dequant(&tr, info, c->offset, c->scale);
+    }
+    cache->segment = s;
+}
+
+/* Key frame f's tracks into `out`, a frame that holds the template, with
+ * the cache's table of f's segment. */
+static void cache_tracks(const ossa__packed *p, const ossa_sample_cache *cache, uint32_t f,
+                         float *out)
+{
+    frame_at at;
+    frame_locate(p, f, &at);
+    const unsigned char *keys = at.keys;
+    uint64_t pos = at.pos;
+    for (uint32_t t = 0; t < p->h->num_tracks; t++) {
+        const ossa__cached_track *c = &cache->tracks[t];
+        uint32_t bits = c->bits;
+        float v[4];
+        if (bits == OSSA_PACKED_RAW_BITS) {
+            for (uint32_t k = 0; k < 3; k++) {
+                uint32_t u = ossa__read_bits(keys, pos + 32 * k, 32);
+                memcpy(&v[k], &u, 4);
+            }
+        } else {
+            uint64_t mask = (1ull << bits) - 1;
+            uint64_t w = ossa__load_le64(keys + (pos >> 3)) >> (pos & 7);
+            v[0] = c->offset[0] + (float)(uint32_t)(w & mask) * c->scale[0];
+            v[1] = c->offset[1] + (float)(uint32_t)((w >> bits) & mask) * c->scale[1];
+            v[2] = c->offset[2] + (float)(uint32_t)((w >> (2 * bits)) & mask) * c->scale[2];
+        }
+        put(c->kind, v, out + c->dest);
+        pos += 3 * bits;
+    }
+}
+
 /* Decodes key frame fa into cache slot 0 and, when fb is set, fb into slot
  * 1. A slot that holds a frame already holds the clip's template (the bind
  * pose and the constant records) wherever no track writes: only the
@@ -291,11 +338,17 @@ static void cache_decode(const ossa__packed *p, ossa_simd level, ossa_sample_cac
     if (cache->frame[slot_a] == OSSA_CACHE_EMPTY ||
         (two && cache->frame[!slot_a] == OSSA_CACHE_EMPTY)) {
         decode_chunk(p, level, 0, groups, &at_a, two ? &at_b : NULL, same, &sa, &sb, a, b);
+    } else if (!two) {
+        /* Playing forward: one frame at a time, the segment's ranges
+         * worked out once for its 16 frames. */
+        uint32_t s = ossa__packed_segment_of(fa, p->h->num_segments);
+        if (cache->segment != s) cache_segment(p, cache, s);
+        cache_tracks(p, cache, fa, a);
     } else if (same) {
         decode_tracks(p, &at_a, &at_b, 0, groups * OSSA_CLIP_GROUP, &sa, a, b);
     } else {
         decode_tracks(p, &at_a, NULL, 0, groups * OSSA_CLIP_GROUP, &sa, a, NULL);
-        if (two) decode_tracks(p, &at_b, NULL, 0, groups * OSSA_CLIP_GROUP, &sb, b, NULL);
+        decode_tracks(p, &at_b, NULL, 0, groups * OSSA_CLIP_GROUP, &sb, b, NULL);
     }
     cache->frame[slot_a] = fa;
     if (two) cache->frame[!slot_a] = fb;
@@ -312,6 +365,7 @@ static void sample_cached(const ossa_sample_job *job, ossa_simd level, const oss
         cache->clip = clip;
         memcpy(&cache->header, p->h, sizeof cache->header);
         cache->frame[0] = cache->frame[1] = OSSA_CACHE_EMPTY;
+        cache->segment = OSSA_CACHE_EMPTY;
     }
     int two = sc->alpha != 0;
     int has0 = cache->frame[0] == f0 ? 0 : cache->frame[1] == f0 ? 1 : -1;
