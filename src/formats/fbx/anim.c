@@ -196,11 +196,13 @@ static double eval_curve(ctx *x, const curve *cv, int64_t kt)
     }
     int64_t t0 = ossa__fbx_array_int(cv->times, lo), t1 = ossa__fbx_array_int(cv->times, lo + 1);
     double v0 = key_value(cv, lo), v1 = key_value(cv, lo + 1);
-    double s = t1 > t0 ? (double)(kt - t0) / (double)(t1 - t0) : 1;
+    /* Differences in double: a hostile file's key times may lie at the
+     * ends of int64 (exact for every time below 2^53 ticks, 54 hours). */
+    double s = t1 > t0 ? ((double)kt - (double)t0) / ((double)t1 - (double)t0) : 1;
     uint32_t flags = cv->flags ? (uint32_t)ossa__fbx_array_int(cv->flags, cv->attr[lo]) : 4;
     if (flags & 2) return (flags & 0x100) ? v1 : v0;
     if (!(flags & 8)) return v0 + (v1 - v0) * s;
-    double dt = (double)(t1 - t0) / (double)FBX_KTIME_PER_SECOND;
+    double dt = ((double)t1 - (double)t0) / (double)FBX_KTIME_PER_SECOND;
     uint32_t a = cv->attr[lo];
     double sr, sl;
     if (flags & 0x200) {
@@ -422,6 +424,15 @@ static void stack_range(ctx *x, const fbx_object *stack, const stack_data *sd, i
     *stop = any ? hi : 0;
 }
 
+/* start + ticks rounded, kept inside int64 (a stack may start or stop at
+ * its ends). */
+static int64_t ktime_after(int64_t start, double ticks)
+{
+    double t = floor(ticks + 0.5);
+    int64_t off = t < 9.2e18 ? (int64_t)t : INT64_MAX; /* ticks >= 0 */
+    return start > INT64_MAX - off ? INT64_MAX : start + off;
+}
+
 static ossa_status build_stack(ctx *x, const fbx_object *stack, double *world_tmp)
 {
     fbx_scene *sc = x->sc;
@@ -454,7 +465,7 @@ static ossa_status build_stack(ctx *x, const fbx_object *stack, double *world_tm
         ossa_model_add_animation(doc->model, stack->name, nf, (float)fps, 0, doc->error);
     if (!anim) return OSSA_FAILED;
     for (uint32_t f = 0; f < nf; f++) {
-        int64_t kt = start + (int64_t)floor((double)f * (double)FBX_KTIME_PER_SECOND / fps + 0.5);
+        int64_t kt = ktime_after(start, (double)f * (double)FBX_KTIME_PER_SECOND / fps);
         for (uint32_t j = 0; j < J; j++) {
             uint32_t o = sc->joint_obj[j];
             double local[16];
