@@ -1,8 +1,9 @@
 /*
  * Compressed clip (.ossaclip) fuzz target: load from memory (which checks
  * every count, offset and bit position), then sample at every SIMD level,
- * with and without root-motion removal, ask for root motion and check that
- * the clip's image is the input itself.
+ * with and without root-motion removal, with a sampling cache against
+ * without one (the same bytes), ask for root motion and check that the
+ * clip's image is the input itself.
  */
 #include "fuzz_common.h"
 
@@ -39,6 +40,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (ossa_sample_run(&job, NULL) != OSSA_OK) __builtin_trap();
         }
     }
+    /* With a sampling cache: playing forward across frames and segments,
+     * then a seek, each sample the same bytes as without the cache. */
+    ossa_sample_cache *cache = ossa_sample_cache_create(n, NULL, NULL);
+    ossa_transform *again = calloc(n, sizeof *again);
+    for (int i = 0; cache && again && local && i < 40; i++) {
+        ossa_sample_job job = {0};
+        job.clip = clip;
+        job.time = i < 39 ? i * 0.45 / info.framerate : 0.5 * info.duration;
+        job.local = local;
+        job.num_outputs = n;
+        if (ossa_sample_run(&job, NULL) != OSSA_OK) __builtin_trap();
+        job.local = again;
+        job.cache = cache;
+        if (ossa_sample_run(&job, NULL) != OSSA_OK) __builtin_trap();
+        if (memcmp(local, again, info.num_joints * sizeof *local) != 0) __builtin_trap();
+    }
+    free(again);
+    ossa_sample_cache_free(cache);
     ossa_root_motion motion;
     ossa_clip_root_motion(clip, -1, 9.5, OSSA_WRAP_LOOP, &motion);
     ossa_clip_root_motion(clip, 0, 2, OSSA_WRAP_CLAMP, &motion);
