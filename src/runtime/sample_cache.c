@@ -6,6 +6,12 @@ ossa_sample_cache *ossa_sample_cache_create(uint32_t num_joints, const ossa_allo
                                             ossa_error *error)
 {
     uint32_t groups = num_joints / OSSA_CLIP_LANES + (num_joints % OSSA_CLIP_LANES != 0);
+    uint64_t per_group =
+        2 * OSSA_CLIP_GROUP * sizeof(float) + 3 * OSSA_CLIP_LANES * sizeof(ossa__cached_track);
+    if ((uint64_t)groups * per_group > SIZE_MAX / 2) {
+        ossa__fail_nomem(error);
+        return NULL;
+    }
     size_t frame = (size_t)groups * OSSA_CLIP_GROUP * sizeof(float);
     size_t head = (sizeof(ossa_sample_cache) + 63) & ~(size_t)63;
     size_t tracks = (size_t)groups * 3 * OSSA_CLIP_LANES * sizeof(ossa__cached_track);
