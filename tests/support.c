@@ -168,6 +168,17 @@ ossa_model *ts_load_shared(const char *rel, unsigned char **file, size_t *size)
     return ts_load(*file, *size);
 }
 
+ossa_clip *ts_compress(const ossa_model *m, uint32_t a, float bound)
+{
+    ossa_clip_options o = {0};
+    o.compression = OSSA_CLIP_COMPRESSED;
+    o.max_error = bound;
+    ossa_error e;
+    ossa_clip *c = ossa_clip_create(m, a, &o, &e);
+    if (!c) fail_msg("compress: %s", e.message);
+    return c;
+}
+
 unsigned char *ts_write(const ossa_model *m, const ossa_write_options *options, size_t *size)
 {
     static const ossa_write_options iqm = {.format = OSSA_FORMAT_IQM};

@@ -49,6 +49,9 @@ ossa_model *ts_load(const void *data, size_t size);
 /* Reads $OSSA_SHARED_DIR/data/<rel> into *file (see ts_read_shared) and
  * loads it. free() *file. */
 ossa_model *ts_load_shared(const char *rel, unsigned char **file, size_t *size);
+/* Animation `a` of `m` as a compressed clip within `bound` (0: the default
+ * bound); fails the test on error. */
+ossa_clip *ts_compress(const ossa_model *m, uint32_t a, float bound);
 /* Writes with `options` (NULL: IQM, default bounds) and fails the test on
  * error. Free with ossa_free_buffer(result, NULL). */
 unsigned char *ts_write(const ossa_model *m, const ossa_write_options *options, size_t *size);

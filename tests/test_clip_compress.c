@@ -105,17 +105,6 @@ static double clip_error(const ossa_model *m, uint32_t a, const ossa_clip *clip,
     return worst;
 }
 
-static ossa_clip *compress(const ossa_model *m, uint32_t a, float bound)
-{
-    ossa_clip_options o = {0};
-    o.compression = OSSA_CLIP_COMPRESSED;
-    o.max_error = bound;
-    ossa_error e;
-    ossa_clip *c = ossa_clip_create(m, a, &o, &e);
-    if (!c) fail_msg("compress: %s", e.message);
-    return c;
-}
-
 /* Every animation within the bound, by this file's metric and by
  * ossa_clip_measure; returns total float and compressed bytes. */
 static void check_model(const ossa_model *m, const char *label, float bound, size_t *raw,
@@ -123,7 +112,7 @@ static void check_model(const ossa_model *m, const char *label, float bound, siz
 {
     *raw = *packed = 0;
     for (uint32_t a = 0; a < m->num_animations; a++) {
-        ossa_clip *c = compress(m, a, bound);
+        ossa_clip *c = ts_compress(m, a, bound);
         ossa_clip_info info;
         ossa_clip_get_info(c, &info);
         assert_int_equal(info.compression, OSSA_CLIP_COMPRESSED);
@@ -244,7 +233,7 @@ static void test_random_times(void **state)
     for (int mi = 0; mi < 2; mi++) {
         ossa_model *x = models[mi];
         uint32_t n = x->num_joints;
-        ossa_clip *packed = compress(x, 0, 0), *floats = ossa_clip_create(x, 0, NULL, NULL);
+        ossa_clip *packed = ts_compress(x, 0, 0), *floats = ossa_clip_create(x, 0, NULL, NULL);
         ossa_clip_info info;
         ossa_clip_get_info(packed, &info);
         ossa_transform *lp = calloc(n, sizeof *lp), *lf = calloc(n, sizeof *lf),
@@ -323,7 +312,7 @@ static void test_keys_identical(void **state)
         uint32_t n = x->num_joints;
         ossa_transform *ref = calloc(n, sizeof *ref), *got = calloc(n, sizeof *got);
         for (uint32_t a = 0; a < x->num_animations; a++) {
-            ossa_clip *c = compress(x, a, bounds[mi]);
+            ossa_clip *c = ts_compress(x, a, bounds[mi]);
             ossa_clip_info info;
             ossa_clip_get_info(c, &info);
             for (uint32_t f = 0; f < info.num_frames; f++) {
@@ -394,7 +383,7 @@ static void test_save_load(void **state)
 {
     (void)state;
     ossa_model *m = adversarial(ADV_SCALE);
-    ossa_clip *c1 = compress(m, 0, 0), *c2 = compress(m, 0, 0);
+    ossa_clip *c1 = ts_compress(m, 0, 0), *c2 = ts_compress(m, 0, 0);
     size_t s1, s2;
     const unsigned char *d1 = ossa_clip_data(c1, &s1), *d2 = ossa_clip_data(c2, &s2);
     assert_int_equal(s1, s2);

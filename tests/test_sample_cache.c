@@ -57,17 +57,6 @@ static ossa_model *synthetic(double phase)
     return m;
 }
 
-static ossa_clip *compress(const ossa_model *m, uint32_t a, float bound)
-{
-    ossa_clip_options o = {0};
-    o.compression = OSSA_CLIP_COMPRESSED;
-    o.max_error = bound;
-    ossa_error e;
-    ossa_clip *c = ossa_clip_create(m, a, &o, &e);
-    if (!c) fail_msg("compress: %s", e.message);
-    return c;
-}
-
 /* Samples `clip` at `job`'s settings without and with `cache`: the local
  * poses and model matrices must be the same bytes. */
 static void same_with_cache(ossa_sample_job job, ossa_sample_cache *cache, uint32_t n,
@@ -127,7 +116,7 @@ static void test_same_bytes(void **state)
 {
     (void)state;
     ossa_model *m = synthetic(0);
-    ossa_clip *clip = compress(m, 0, 0);
+    ossa_clip *clip = ts_compress(m, 0, 0);
     ossa_error e;
     ossa_sample_cache *cache = ossa_sample_cache_create(m->num_joints, NULL, &e);
     assert_non_null(cache);
@@ -141,7 +130,7 @@ static void test_same_bytes(void **state)
     if (fox) {
         ossa_sample_cache *big = ossa_sample_cache_create(fox->num_joints, NULL, &e);
         for (uint32_t a = 0; a < fox->num_animations; a++) {
-            ossa_clip *c = compress(fox, a, 0);
+            ossa_clip *c = ts_compress(fox, a, 0);
             play(c, big, "Fox");
             ossa_clip_free(c);
         }
@@ -159,8 +148,8 @@ static void test_clips_take_turns(void **state)
 {
     (void)state;
     ossa_model *m = synthetic(0), *other = synthetic(1.7);
-    ossa_clip *a = compress(m, 0, 0), *b = compress(other, 0, 0);
-    ossa_clip *tight = compress(m, 0, 1e-5f); /* same animation, another bound */
+    ossa_clip *a = ts_compress(m, 0, 0), *b = ts_compress(other, 0, 0);
+    ossa_clip *tight = ts_compress(m, 0, 1e-5f); /* same animation, another bound */
     ossa_sample_cache *cache = ossa_sample_cache_create(m->num_joints, NULL, NULL);
     assert_non_null(cache);
     const ossa_clip *clips[3] = {a, b, tight};
@@ -174,7 +163,7 @@ static void test_clips_take_turns(void **state)
     }
     for (int round = 0; round < 4; round++) {
         ossa_clip_free(a);
-        a = compress(round % 2 ? other : m, 0, 0);
+        a = ts_compress(round % 2 ? other : m, 0, 0);
         ossa_sample_cache_reset(cache);
         ossa_sample_job job = {0};
         job.clip = a;
@@ -195,7 +184,7 @@ static void test_too_small(void **state)
 {
     (void)state;
     ossa_model *m = synthetic(0);
-    ossa_clip *packed = compress(m, 0, 0), *floats = ossa_clip_create(m, 0, NULL, NULL);
+    ossa_clip *packed = ts_compress(m, 0, 0), *floats = ossa_clip_create(m, 0, NULL, NULL);
     ossa_sample_cache *small = ossa_sample_cache_create(8, NULL, NULL);
     assert_non_null(small);
     uint32_t n = m->num_joints;
