@@ -129,6 +129,7 @@ static void test_same_bytes(void **state)
     ossa_model *fox = ts_load_shared("gltf/Fox.glb", &buf, &size);
     if (fox) {
         ossa_sample_cache *big = ossa_sample_cache_create(fox->num_joints, NULL, &e);
+        assert_non_null(big);
         for (uint32_t a = 0; a < fox->num_animations; a++) {
             ossa_clip *c = ts_compress(fox, a, 0);
             play(c, big, "Fox");
