@@ -235,6 +235,18 @@ static void test_writer_text(void **state)
     assert_non_null(strstr(text, "vn 0 0 -1\nvn 0 0 -1\nvn 0 0 -1\nf 3//3 2//2 1//1\n"));
     free(text);
     ossa_model_free(m);
+
+    /* A name may not start a comment, nor end in a '\' that would join the
+     * face after it to its line. */
+    m = small_model("a#b\\");
+    text = tf_write(m, &o, &size);
+    assert_non_null(strstr(text, "\nusemtl a_b_\nf 3/3/3 2/2/2 1/1/1\n"));
+    again = tf_load_with(OBJ, text, NULL);
+    assert_int_equal(again->num_triangles, 1);
+    assert_string_equal(again->meshes[0].material, "a_b_");
+    ossa_model_free(again);
+    free(text);
+    ossa_model_free(m);
 }
 
 typedef struct wrote_list {

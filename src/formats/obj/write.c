@@ -34,15 +34,15 @@ static void unmap_axes(const ossa_write_options *o, const float *in, float *out)
     }
 }
 
-/* Names go to the end of a line: line breaks would end it, and a '#'
- * would start a comment. */
+/* Names go to the end of a line: line breaks would end it, a '#' would
+ * start a comment, and a '\' at the end would join the next line to it. */
 static bool put_name(ossa_text_out *t, const char *s)
 {
     bool changed = false;
     for (; *s; s++) {
         char c = *s;
         if (c == '\n' || c == '\r') c = ' ';
-        if (c == '#') c = '_';
+        if (c == '#' || (c == '\\' && !s[1])) c = '_';
         changed |= c != *s;
         ossa__out_char(t, c);
     }
@@ -230,7 +230,8 @@ static ossa_status write_obj(const ossa_model *m, const ossa_write_options *o, c
              (unsigned long long)bad_uv);
     if (renamed)
         ossa__write_warn(o, OSSA_WARNING_RENAMED,
-             "%u mesh or material names hold line breaks or '#': written with ' ' and '_'",
+             "%u mesh or material names hold line breaks, '#' or a final '\\': written with ' ' "
+             "and '_'",
              renamed);
     return OSSA_OK;
 }
