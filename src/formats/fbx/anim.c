@@ -456,7 +456,7 @@ static ossa_status build_stack(ctx *x, const fbx_object *stack, double *world_tm
     if (bytes > doc->pose_budget)
         return ossa__fbx_fail(doc, stack->node, NULL, OSSA_ERROR_UNSUPPORTED,
                               "AnimationStack '%s': %u frames at %g fps (%.3f s) for %u joints "
-                              "would take %llu MB, out of proportion to the file (%llu MB left "
+                              "would take %llu MiB, out of proportion to the file (%llu MiB left "
                               "for its animations)",
                               stack->name, nf, fps, span, J, (unsigned long long)(bytes >> 20),
                               (unsigned long long)(doc->pose_budget >> 20));
