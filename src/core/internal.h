@@ -150,6 +150,18 @@ void ossa__write_note(const ossa_write_options *options, const char *fmt, ...) O
 
 /* -- Little-endian access --------------------------------------------------- */
 
+/* The most that decoded poses may take for a file of `source_bytes`:
+ * frames cost 40 bytes per joint however few bytes the file spends on them
+ * (a constant track, a jump in time, a sampler shared by many animations),
+ * so readers refuse more than 64 MiB plus 64 bytes per byte of the file,
+ * and more than 1 GiB in any case. Real files decode to a few times their
+ * size; the fixed allowance covers long static animations in small files. */
+static inline uint64_t ossa__decode_limit(uint64_t source_bytes)
+{
+    uint64_t limit = ((uint64_t)64 << 20) + source_bytes * 64;
+    return limit < ((uint64_t)1 << 30) ? limit : (uint64_t)1 << 30;
+}
+
 static inline uint16_t ossa__rd16(const unsigned char *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 static inline uint32_t ossa__rd32(const unsigned char *p)
 {

@@ -16,11 +16,8 @@ void ossa__fbx_doc_init(fbx_doc *doc, ossa_model *model, const ossa_load_options
     /* zlib arrays may inflate to 64 times the file in total (§11), plus a
      * little for tiny files with one honest compressed array. */
     doc->inflate_budget = (uint64_t)size * 64 + (1u << 20);
-    /* A stack's frames cost 40 bytes per joint however few keys the file
-     * spends on them: every stack together gets 64 MiB plus 64 bytes per
-     * byte of the file, at most 1 GiB, as SMD's frames do. */
-    uint64_t poses = ((uint64_t)64 << 20) + (uint64_t)size * 64;
-    doc->pose_budget = poses < ((uint64_t)1 << 30) ? poses : (uint64_t)1 << 30;
+    /* Shared by every animation stack of the file. */
+    doc->pose_budget = ossa__decode_limit(size);
 }
 
 void ossa__fbx_doc_release(fbx_doc *doc) { ossa__arena_release(&doc->scratch); }

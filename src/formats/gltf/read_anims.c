@@ -275,12 +275,10 @@ static ossa_status read_animation(gltf_scene *s, uint32_t a, input_cache *cache)
         uint32_t frames, flags;
         const cJSON *an = r->animations.items[a];
         frame_grid(s, an, tracks, n, &rate, &fps, &frames, &flags);
-        /* Frames cost 40 bytes per joint however few keys the file spends
-         * on them: every animation together gets 64 MiB plus 64 bytes per
-         * byte of the file and its external buffers, at most 1 GiB. */
+        /* One budget for every animation of the file, its external buffers
+         * counted as part of it. */
         uint64_t bytes = (uint64_t)frames * J * sizeof(ossa_transform);
-        uint64_t limit = ((uint64_t)64 << 20) + ((uint64_t)r->file_size + r->external_bytes) * 64;
-        limit = limit < ((uint64_t)1 << 30) ? limit : (uint64_t)1 << 30;
+        uint64_t limit = ossa__decode_limit((uint64_t)r->file_size + r->external_bytes);
         uint64_t left = limit > r->pose_bytes ? limit - r->pose_bytes : 0;
         if (bytes > left) {
             st = ossa__gltf_fail(r, OSSA_ERROR_UNSUPPORTED,

@@ -618,15 +618,6 @@ done:
 
 /* -- Animations (§8) -- */
 
-/* Frames are padded to the joint count, so a few bytes of text ("pq" on
- * its own line) can stand for a whole frame: the decoded size is capped in
- * proportion to the file, as for IQM. */
-static uint64_t decode_limit(size_t file_size)
-{
-    uint64_t limit = ((uint64_t)64 << 20) + (uint64_t)file_size * 64;
-    return limit < ((uint64_t)1 << 30) ? limit : (uint64_t)1 << 30;
-}
-
 static ossa_status build_animations(builder *b)
 {
     iqe_doc *d = b->d;
@@ -635,12 +626,12 @@ static ossa_status build_animations(builder *b)
     for (size_t a = 0; a < d->anims.count; a++) {
         const iqe_anim *an = &IQE_AT(d->anims, iqe_anim, a);
         decoded += (uint64_t)an->num_frames * nj * sizeof(ossa_transform);
-        if (decoded > decode_limit(d->size))
+        if (decoded > ossa__decode_limit(d->size))
             return ossa__fail_line(b->error, OSSA_ERROR_UNSUPPORTED, an->line, 1,
                                    "the animations would decode to %llu MiB, out of proportion "
                                    "to a %zu-byte file (limit %llu MiB)",
                                    (unsigned long long)(decoded >> 20), d->size,
-                                   (unsigned long long)(decode_limit(d->size) >> 20));
+                                   (unsigned long long)(ossa__decode_limit(d->size) >> 20));
     }
     iqe_chunk *chunk = d->chunks;
     uint32_t at = 0;     /* float position in the chunk */

@@ -427,17 +427,6 @@ static void decode_frame(const iqm_reader *r, const iqm_pose *poses, uint32_t nu
     }
 }
 
-/* Decoded animations may be far larger than the file (constant channels
- * cost no bytes, animations may share frames and bounds): refuse sizes out
- * of proportion to the file rather than exhausting memory. Real files decode
- * to a few times their size; an animated-but-static model of many frames
- * may reach more, hence the generous fixed allowance. */
-static uint64_t decode_limit(size_t file_size)
-{
-    uint64_t limit = ((uint64_t)64 << 20) + (uint64_t)file_size * 64;
-    return limit < ((uint64_t)1 << 30) ? limit : (uint64_t)1 << 30;
-}
-
 static ossa_status read_animations(iqm_reader *r, const iqm_pose *poses)
 {
     ossa_model *m = r->model;
@@ -467,12 +456,12 @@ static ossa_status read_animations(iqm_reader *r, const iqm_pose *poses)
         decoded += (uint64_t)ossa__rd32(p + 8) * ((uint64_t)m->num_joints * sizeof(ossa_transform) +
                                                   (ofs_bounds ? sizeof(ossa_bounds) : 0));
     }
-    if (decoded > decode_limit(r->size))
+    if (decoded > ossa__decode_limit(r->size))
         return ossa__fail(r->error, OSSA_ERROR_UNSUPPORTED, ofs,
                           "the animations would decode to %llu MiB, out of proportion to a "
                           "%zu-byte file (limit %llu MiB)",
                           (unsigned long long)(decoded >> 20), r->size,
-                          (unsigned long long)(decode_limit(r->size) >> 20));
+                          (unsigned long long)(ossa__decode_limit(r->size) >> 20));
 
     ossa_transform *scratch = NULL;
     if (r->old_of_new && num_poses) {

@@ -34,15 +34,6 @@ typedef struct anim_reader {
 
 static ossa_status nomem(anim_reader *r) { return ossa__fail_nomem(r->error); }
 
-/* Animations are decoded to a full transform per joint per frame, so a
- * few bytes of text ("frame 3 { }") can stand for a whole frame: the
- * decoded size is capped in proportion to the file, as for IQE and IQM. */
-static uint64_t decode_limit(size_t file_size)
-{
-    uint64_t limit = ((uint64_t)64 << 20) + (uint64_t)file_size * 64;
-    return limit < ((uint64_t)1 << 30) ? limit : (uint64_t)1 << 30;
-}
-
 static ossa_status header_int(anim_reader *r, const char *keyword, int64_t min, int64_t max,
                               uint32_t *out)
 {
@@ -466,12 +457,12 @@ ossa_status ossa__md5_read_anim(md5_lexer *L, ossa_model *m, const ossa_load_opt
                                  r.nf, r.nj, r.nac, left);
     uint64_t decoded = (uint64_t)r.nf * r.nj * sizeof(ossa_transform);
     size_t size = (size_t)(L->lx.end - L->lx.data);
-    if (decoded > decode_limit(size))
+    if (decoded > ossa__decode_limit(size))
         return ossa__md5_fail_at(L, at,
                                  "numFrames %u x numJoints %u would decode to %llu MiB, out of "
                                  "proportion to a %zu-byte file (limit %llu MiB)",
                                  r.nf, r.nj, (unsigned long long)(decoded >> 20), size,
-                                 (unsigned long long)(decode_limit(size) >> 20));
+                                 (unsigned long long)(ossa__decode_limit(size) >> 20));
 
     r.h = ossa__temp_calloc(m, r.nj, sizeof *r.h);
     r.parents = ossa__temp_calloc(m, r.nj, sizeof *r.parents);

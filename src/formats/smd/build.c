@@ -10,15 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Decoded frames cost 40 bytes per bone and frame however few bytes the
- * text spends on them (a `time` can jump ahead and the gap is filled):
- * refuse sizes out of proportion to the file, as the other readers do. */
-static uint64_t decode_limit(size_t file_size)
-{
-    uint64_t limit = ((uint64_t)64 << 20) + (uint64_t)file_size * 64;
-    return limit < ((uint64_t)1 << 30) ? limit : (uint64_t)1 << 30;
-}
-
 static void key_transform(const smd_key *k, ossa_transform *t)
 {
     *t = ossa_transform_identity();
@@ -181,7 +172,7 @@ static ossa_status animation(smd_doc *d, size_t file_size)
     int64_t first = order[0]->time, last = order[nt - 1]->time;
     uint64_t frames = (uint64_t)(last - first) + 1;
     uint32_t n = m->num_joints;
-    if (frames * n > decode_limit(file_size) / sizeof(ossa_transform)) {
+    if (frames * n > ossa__decode_limit(file_size) / sizeof(ossa_transform)) {
         ossa_status st = ossa__fail_line(
             d->error, OSSA_ERROR_CORRUPT, order[nt - 1]->line, 1,
             "frames %lld to %lld of %u bones would take %llu MB, out of proportion to the file",

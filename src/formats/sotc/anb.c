@@ -122,15 +122,6 @@ void ossa__anb_decode(unsigned flag, const unsigned char *desc, const unsigned c
 
 /* -- Reading -- */
 
-/* Decoded animations cost 40 bytes per bone and frame, even for bones that
- * cost no bytes in the file (flag 0): refuse sizes out of proportion to the
- * file, as the IQM reader does. */
-static uint64_t decode_limit(size_t file_size)
-{
-    uint64_t limit = ((uint64_t)64 << 20) + (uint64_t)file_size * 64;
-    return limit < ((uint64_t)1 << 30) ? limit : (uint64_t)1 << 30;
-}
-
 ossa_status ossa__anb_read(ossa_model *m, const unsigned char *data, size_t size,
                             const ossa_load_options *options, ossa_error *error)
 {
@@ -152,7 +143,7 @@ ossa_status ossa__anb_read(ossa_model *m, const unsigned char *data, size_t size
         ossa__xff_need(&x, descs_at, n, 4, e + 0x10, "bone descriptors", error))
         return OSSA_FAILED;
     uint64_t decoded = (uint64_t)frames * n * sizeof(ossa_transform);
-    if (decoded > decode_limit(size))
+    if (decoded > ossa__decode_limit(size))
         return ossa__fail(error, OSSA_ERROR_UNSUPPORTED, xff_file(&x, e + 4),
                           "%u frames of %u bones would decode to %llu MiB, out of proportion to a "
                           "%zu-byte file",
