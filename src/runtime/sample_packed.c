@@ -290,15 +290,13 @@ static void cache_segment(const ossa__packed *p, ossa_sample_cache *cache, uint3
     cache->segment = s;
 }
 
-/* Key frame f's tracks into `out`, a frame that holds the template, with
- * the cache's table of f's segment. */
-static void cache_tracks(const ossa__packed *p, const ossa_sample_cache *cache, uint32_t f,
-                         float *out)
+/* The tracks of the key frame at `at` into `out`, a frame that holds the
+ * template, with the cache's table of that frame's segment. */
+static void cache_tracks(const ossa__packed *p, const ossa_sample_cache *cache,
+                         const frame_at *at, float *out)
 {
-    frame_at at;
-    frame_locate(p, f, &at);
-    const unsigned char *keys = at.keys;
-    uint64_t pos = at.pos;
+    const unsigned char *keys = at->keys;
+    uint64_t pos = at->pos;
     for (uint32_t t = 0; t < p->h->num_tracks; t++) {
         const ossa__cached_track *c = &cache->tracks[t];
         uint32_t bits = c->bits;
@@ -343,7 +341,7 @@ static void cache_decode(const ossa__packed *p, ossa_simd level, ossa_sample_cac
          * worked out once for its 16 frames. */
         uint32_t s = ossa__packed_segment_of(fa, p->h->num_segments);
         if (cache->segment != s) cache_segment(p, cache, s);
-        cache_tracks(p, cache, fa, a);
+        cache_tracks(p, cache, &at_a, a);
     } else if (same) {
         decode_tracks(p, &at_a, &at_b, 0, groups * OSSA_CLIP_GROUP, &sa, a, b);
     } else {
