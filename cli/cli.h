@@ -29,6 +29,7 @@ int cmd_clip_stats(int argc, char **argv);
 int clip_output_wanted(int argc, char **argv);
 int clip_output_run(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_formats(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 
 /* -- Arguments -------------------------------------------------------------- */
@@ -56,6 +57,7 @@ typedef struct cli_occurrence {
 } cli_occurrence;
 
 #define CLI_MAX_OPTIONS 40
+#define CLI_MAX_FORMAT_OPTIONS 32
 
 typedef struct cli_args {
     /* value[i] belongs to options[i]: NULL when absent, "" for a flag that
@@ -66,7 +68,21 @@ typedef struct cli_args {
     cli_occurrence *ordered; /* CLI_ORDERED options, in order */
     int num_ordered;
     int help; /* --help or -h was given */
+    /* Format options given as flags (format_flags.c), by where they
+     * apply: an option that formats have for reading and for writing
+     * ("obj.axes") goes to both. */
+    ossa_option load_options[CLI_MAX_FORMAT_OPTIONS];
+    uint32_t num_load_options;
+    ossa_option write_options[CLI_MAX_FORMAT_OPTIONS];
+    uint32_t num_write_options;
 } cli_args;
+
+/* When `arg` is a format option's flag (--fbx-keep-units, --obj-axes X,
+ * -O NAME=VALUE, or an older alias such as --ill-text), adds it to `args`
+ * and returns 0, setting *used_next when it took `next` (may be NULL) as
+ * its value; -1 when it is no such flag; else a usage error's exit code. */
+int cli_format_flag(cli_args *args, const char *command, const char *arg, const char *next,
+                    int *used_next);
 
 /* Parses argv[1..argc) against `options` (terminated by a NULL name).
  * Options and file names may be mixed in any order; "--" ends options.
@@ -117,33 +133,16 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
  * a command's option table (before the NULL entry) and read them back with
  * cli_load_options_from_args. */
 #define CLI_LOAD_OPTIONS                                                                   \
-    {"--fps", NULL, 1}, {"--influences", NULL, 1}, {"--ill-text", NULL, 0},                \
-        {"--ill-binary", NULL, 0}, {"--md5-fix", NULL, 0}, {"--no-md5-fix", NULL, 0},       \
-        {"--ill-v0a", NULL, 0}, {"--ill-v0b", NULL, 0}, {"--nto-swap-size", NULL, 0},       \
-        {"--smd-turn", NULL, 0}, {"--obj-blender-axes", NULL, 0},                          \
-        {"--fbx-keep-axes", NULL, 0}, {"--fbx-keep-units", NULL, 0},                       \
-        {"--allow-parent-paths", NULL, 0}
+    {"--fps", NULL, 1}, {"--influences", NULL, 1}, {"--allow-parent-paths", NULL, 0}
 #define CLI_LOAD_OPTIONS_HELP                                                              \
     "Reading options:\n"                                                                   \
     "  --fps N            frame rate for files that store none (SOTC .anb) or that\n"     \
     "                     are resampled (illEngine ILLANIM1, glTF); default 30\n"          \
     "  --influences N     blend influences kept per vertex, 1..8 (default 4)\n"            \
-    "  --ill-text, --ill-binary\n"                                                          \
-    "                     read illEngine files as text / binary (default: detect)\n"       \
-    "  --md5-fix, --no-md5-fix\n"                                                           \
-    "                     apply / never apply the Rx(-90) correction of MD5-derived\n"      \
-    "                     illEngine content (default: detect)\n"                          \
-    "  --ill-v0a, --ill-v0b\n"                                                               \
-    "                     illEngine text meshes: texcoord before (v0a, 2-3 Dec 2012)\n"     \
-    "                     or after (v0b) the blend data (default: detect)\n"     \
-    "  --nto-swap-size    SOTC .nto: high size nibble is the width (default: low;\n"   \
-    "                     the order is unsettled)\n"                                      \
-    "  --smd-turn         SMD: turn the model +90 degrees about Z, as studiomdl does\n"   \
-    "  --obj-blender-axes OBJ: Blender's axes, (x, y, z) -> (x, -z, y) (default: the\n"   \
-    "                     IQM SDK's (x, y, z) -> (z, x, y))\n"                             \
-    "  --fbx-keep-axes    FBX: keep the file's axes (default: Z up, front -Y)\n"         \
-    "  --fbx-keep-units   FBX: keep the file's units (default: metres)\n"                 \
-    "  --allow-parent-paths  read files a model names outside its folder (../x.bin)\n"
+    "  --allow-parent-paths  read files a model names outside its folder (../x.bin)\n"    \
+    "  --FORMAT-NAME [VALUE], -O FORMAT.NAME=VALUE\n"                                      \
+    "                     an option of one format (`ossa formats` lists them all),\n"     \
+    "                     e.g. --fbx-keep-units, --smd-turn, --obj-axes blender\n"
 
 /* Fills `out` from the CLI_LOAD_OPTIONS in `args` (a zeroed struct when
  * none is given). On a bad value prints a usage error for `command` and

@@ -68,6 +68,17 @@ int cli_parse_args(int argc, char **argv, const cli_option *options, cli_args *a
         }
         const char *value;
         int k = find_option(options, arg, &value);
+        int used_next, rc = k < 0 ? cli_format_flag(args, command, arg, i + 1 < argc ? argv[i + 1] : NULL,
+                                                    &used_next)
+                                  : -1;
+        if (rc == 0) {
+            i += used_next;
+            continue;
+        }
+        if (rc > 0) {
+            cli_args_free(args);
+            return rc;
+        }
         if (k < 0) {
             /* Quote only the option itself, not a "=value" that follows. */
             int len = (int)strcspn(arg, "=");
@@ -214,23 +225,8 @@ int cli_load_options_from_args(const char *command, const cli_option *options,
                                    OSSA_MAX_COMPONENTS, influences);
         out->max_influences = (uint32_t)v;
     }
-    if (option_value(options, args, "--ill-text")) out->flags |= OSSA_LOAD_ILL_TEXT;
-    if (option_value(options, args, "--ill-binary")) out->flags |= OSSA_LOAD_ILL_BINARY;
-    if (option_value(options, args, "--md5-fix")) out->flags |= OSSA_LOAD_ILL_MD5_FIX;
-    if (option_value(options, args, "--no-md5-fix")) out->flags |= OSSA_LOAD_ILL_NO_MD5_FIX;
-    if ((out->flags & OSSA_LOAD_ILL_TEXT) && (out->flags & OSSA_LOAD_ILL_BINARY))
-        return cli_usage_error(command, "--ill-text and --ill-binary exclude each other");
-    if ((out->flags & OSSA_LOAD_ILL_MD5_FIX) && (out->flags & OSSA_LOAD_ILL_NO_MD5_FIX))
-        return cli_usage_error(command, "--md5-fix and --no-md5-fix exclude each other");
-    if (option_value(options, args, "--ill-v0a")) out->flags |= OSSA_LOAD_ILL_MESH_V0A;
-    if (option_value(options, args, "--ill-v0b")) out->flags |= OSSA_LOAD_ILL_MESH_V0B;
-    if ((out->flags & OSSA_LOAD_ILL_MESH_V0A) && (out->flags & OSSA_LOAD_ILL_MESH_V0B))
-        return cli_usage_error(command, "--ill-v0a and --ill-v0b exclude each other");
-    if (option_value(options, args, "--nto-swap-size")) out->flags |= OSSA_LOAD_NTO_SWAP_SIZE;
-    if (option_value(options, args, "--smd-turn")) out->flags |= OSSA_LOAD_SMD_TURN;
-    if (option_value(options, args, "--obj-blender-axes")) out->flags |= OSSA_LOAD_OBJ_BLENDER_AXES;
-    if (option_value(options, args, "--fbx-keep-axes")) out->flags |= OSSA_LOAD_FBX_KEEP_AXES;
-    if (option_value(options, args, "--fbx-keep-units")) out->flags |= OSSA_LOAD_FBX_KEEP_UNITS;
+    out->format_options = args->load_options;
+    out->num_format_options = args->num_load_options;
     if (option_value(options, args, "--allow-parent-paths")) out->flags |= OSSA_LOAD_ALLOW_PARENT_PATHS;
     return 0;
 }
@@ -241,6 +237,16 @@ int cli_parse_input_args(const char *command, const char *usage, int argc, char 
     int rc = cli_parse_args(argc, argv, options, args);
     if (rc) return rc;
     rc = cli_load_options_from_args(command, options, args, load);
+    if (rc) {
+        cli_args_free(args);
+        return rc;
+    }
+    for (uint32_t i = 0; !rc && i < args->num_write_options; i++) {
+        const ossa_option *o = &args->write_options[i];
+        int also_read = 0;
+        for (uint32_t k = 0; k < args->num_load_options; k++) also_read |= args->load_options[k].name == o->name;
+        if (!also_read) rc = cli_usage_error(command, "option '%s' applies to writing (convert)", o->name);
+    }
     if (rc) {
         cli_args_free(args);
         return rc;

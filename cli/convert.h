@@ -39,6 +39,11 @@ typedef struct convert_plan {
 
     ossa_load_options load;   /* shared reading options (framerate per input) */
     ossa_write_options write; /* format, bounds, flags; callbacks set per run */
+    /* The format options `load` and `write` point to; room for the ones
+     * convert's own flags add (--embed, --sparse-channels, --time) and one
+     * more a run may add (gltf.embed for standard output). */
+    ossa_option load_options[CLI_MAX_FORMAT_OPTIONS];
+    ossa_option write_options[CLI_MAX_FORMAT_OPTIONS + 4];
     const char *anim;         /* --anim, or NULL */
     const char *output;       /* -o; "-" = stdout */
     const char *out_dir;      /* --out-dir */

@@ -293,8 +293,12 @@ static int output_options(const cli_args *args, convert_plan *plan)
                                bounds);
         w->bounds = bounds_modes[i].mode;
     }
-    if (args->value[OPT_EMBED]) w->flags |= OSSA_WRITE_GLTF_EMBED;
-    if (args->value[OPT_SPARSE_CHANNELS]) w->flags |= OSSA_WRITE_GLTF_SPARSE_CHANNELS;
+    memcpy(plan->write_options, args->write_options, args->num_write_options * sizeof *args->write_options);
+    w->format_options = plan->write_options;
+    w->num_format_options = args->num_write_options;
+    if (args->value[OPT_EMBED]) plan->write_options[w->num_format_options++] = (ossa_option){"gltf.embed", "on"};
+    if (args->value[OPT_SPARSE_CHANNELS])
+        plan->write_options[w->num_format_options++] = (ossa_option){"gltf.sparse_channels", "on"};
     const char *images = args->value[OPT_IMAGES];
     if (images) {
         if (strcmp(images, "beside") == 0) w->images = OSSA_IMAGES_BESIDE;
@@ -303,15 +307,13 @@ static int output_options(const cli_args *args, convert_plan *plan)
         else return usage_error("unknown --images mode '%s' (beside, embed, none)", images);
     }
     /* The mesh posed at a moment of --anim, for formats that take a pose
-     * (OBJ): the writer skins it; the others ignore the flag. */
+     * (OBJ): the writer skins it; the others ignore the option. */
     const char *time = args->value[OPT_TIME];
     if (time) {
-        char *end;
-        double t = strtod(time, &end);
-        if (end == time || *end || !isfinite(t))
+        double t;
+        if (!cli_parse_number(time, &t))
             return usage_error("--time needs a finite number of seconds, not '%s'", time);
-        w->flags |= OSSA_WRITE_POSED;
-        w->time = t;
+        plan->write_options[w->num_format_options++] = (ossa_option){"obj.pose_time", time};
     }
     /* Several files written beside OUT under derived names could replace
      * files the user never named: refused unless --force. */
@@ -334,6 +336,11 @@ int convert_plan_parse(int argc, char **argv, void (*print_usage)(void), convert
     if (args.num_files == 0) rc = cli_usage_error("convert", "no input file");
     if (!rc) rc = output_options(&args, plan);
     if (!rc) rc = cli_load_options_from_args("convert", options, &args, &plan->load);
+    if (!rc) {
+        /* The options outlive the arguments in the plan. */
+        memcpy(plan->load_options, args.load_options, args.num_load_options * sizeof *args.load_options);
+        plan->load.format_options = plan->load_options;
+    }
     if (!rc) {
         /* One conversion reads and writes on every CPU; a batch runs one
          * conversion per thread instead. */

@@ -475,6 +475,7 @@ int convert_run(const convert_plan *plan, const convert_input *inputs, int n, co
     ossa_model *model = convert_load(plan, inputs, n);
     if (!model) return CLI_EXIT_INPUT;
     ossa_write_options w = plan->write;
+    ossa_option format_options[CLI_MAX_FORMAT_OPTIONS + 4];
     write_report report = {out, NULL, 0, kept};
     w.diagnostic = print_diagnostic;
     w.wrote = note_written;
@@ -482,7 +483,10 @@ int convert_run(const convert_plan *plan, const convert_input *inputs, int n, co
     int to_terminal = strcmp(out, "-") == 0;
     if (to_terminal) {
         w.output = to_stdout;
-        w.flags |= OSSA_WRITE_GLTF_EMBED; /* one .gltf file, its buffer inside */
+        /* one .gltf file, its buffer inside */
+        memcpy(format_options, w.format_options, w.num_format_options * sizeof *format_options);
+        format_options[w.num_format_options++] = (ossa_option){"gltf.embed", "on"};
+        w.format_options = format_options;
         /* nothing can go beside standard output: glTF keeps its images
          * inside, other formats write none */
         if (w.images == OSSA_IMAGES_DEFAULT)

@@ -11,8 +11,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const ossa_format outputs[] = {OSSA_FORMAT_AUTO}; /* the kind read */
     ossa_load_options load = {0};
     load.format = OSSA_FORMAT_ILLMESH; /* any illEngine id: the magic picks the kind */
-    load.flags = OSSA_LOAD_ILL_BINARY;
+    static const ossa_option binary = {"ill.encoding", "binary"}, as_text = {"ill.encoding", "text"};
+    load.format_options = &binary;
+    load.num_format_options = 1;
     ossa_load_options text = load;
-    text.flags = OSSA_LOAD_ILL_TEXT;
+    text.format_options = &as_text;
     return fuzz_round_trip(data, size, &load, &text, outputs, 1, 0);
 }

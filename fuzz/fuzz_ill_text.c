@@ -10,6 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const ossa_format outputs[] = {OSSA_FORMAT_AUTO}; /* the kind read */
     ossa_load_options load = {0};
     load.format = OSSA_FORMAT_ILLMESH; /* any illEngine id: the magic picks the kind */
-    load.flags = OSSA_LOAD_ILL_TEXT;
+    static const ossa_option text = {"ill.encoding", "text"};
+    load.format_options = &text;
+    load.num_format_options = 1;
     return fuzz_round_trip(data, size, &load, &load, outputs, 1, 0);
 }

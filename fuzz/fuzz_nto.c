@@ -16,7 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&load, 0, sizeof load);
         load.format = OSSA_FORMAT_SOTC_NTO;
         load.file_name = "fuzz.nto";
-        load.flags = swap ? OSSA_LOAD_NTO_SWAP_SIZE : 0;
+        static const ossa_option high = {"sotc.nto_width", "high"};
+        load.format_options = &high;
+        load.num_format_options = (uint32_t)swap;
         ossa_error error;
         ossa_model *model = ossa_load_memory(data, size, &load, &error);
         if (!model) continue;

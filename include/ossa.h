@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 #define OSSA_VERSION_MAJOR 0
-#define OSSA_VERSION_MINOR 1
+#define OSSA_VERSION_MINOR 2
 #define OSSA_VERSION_PATCH 0
 
 /* The one place the version is set: CMakeLists.txt reads these three
@@ -620,7 +620,58 @@ uint32_t ossa_model_validate(const ossa_model *model, ossa_diagnostic_fn fn, voi
 
 /* -- Reading and writing --------------------------------------------------- */
 
+/* -- Format options ----------------------------------------------------------
+ *
+ * What only one format understands is not a field or flag of the shared
+ * options but a named option, "FORMAT.NAME" (the format family's name:
+ * "fbx", "gltf", "ill", "sotc", "obj", ...), with its value as text:
+ *
+ *   ossa_option opts[] = {{"fbx.keep_units", "on"}, {"obj.axes", "blender"}};
+ *   load.format_options = opts;
+ *   load.num_format_options = 2;
+ *
+ * A load or write checks the options of the format it reads or writes: a
+ * name that format does not have, or a value of the wrong kind, fails with
+ * OSSA_ERROR_ARGUMENT naming it. Options of other formats are ignored (one
+ * list can serve a batch of mixed files); a name whose family is no format
+ * fails. When a name is given twice, the last value counts.
+ * ossa_format_options lists every format's options with their
+ * documentation (docs/formats/FORMAT.md has more). */
+typedef struct ossa_option {
+    const char *name;  /* "fbx.keep_units" */
+    const char *value; /* "on"; NULL = "on" (for switches) */
+} ossa_option;
+
+typedef enum ossa_option_type {
+    /* on/off: "on", "off", "1", "0", "true", "false", "yes", "no" */
+    OSSA_OPTION_SWITCH = 0,
+    OSSA_OPTION_CHOICE, /* one of the words of ossa_option_info.choices */
+    OSSA_OPTION_NUMBER  /* a finite number (C syntax, any locale) */
+} ossa_option_type;
+
+typedef struct ossa_option_info {
+    const char *name;          /* "fbx.keep_units" */
+    ossa_option_type type;
+    const char *choices;       /* CHOICE: the words, space-separated; else "" */
+    const char *default_value; /* the value that applies when the option is absent */
+    const char *description;   /* one line */
+} ossa_option_info;
+
+/* The options of `format` for reading (writing = 0) or writing (nonzero):
+ * sets *out to a static table (valid for the life of the program) and
+ * returns its length; 0 (and *out NULL) when it has none. */
+uint32_t ossa_format_options(ossa_format format, int writing, const ossa_option_info **out);
+
+/* -- Option structs ------------------------------------------------------------
+ *
+ * Every option struct starts with `struct_size`: 0 means the layout of
+ * ossa 0.2 (every field of this header), otherwise sizeof the struct as
+ * the program was compiled. Fields added in later versions are read only
+ * when struct_size covers them; a struct larger than the library knows is
+ * accepted when the bytes it does not know are zero. */
+
 typedef struct ossa_load_options {
+    uint32_t struct_size;      /* 0, or sizeof(ossa_load_options) */
     ossa_format format;        /* OSSA_FORMAT_AUTO (0) = detect */
     /* For messages and detection by extension, and the base of the sibling
      * files some formats name (see ossa_load_memory). */
@@ -633,6 +684,9 @@ typedef struct ossa_load_options {
      * frame grid: 0 = the format's default (30). */
     float framerate;
     uint32_t flags; /* OSSA_LOAD_* */
+    /* Options of one format ("fbx.keep_units"): see ossa_option. */
+    const ossa_option *format_options;
+    uint32_t num_format_options;
     /* Optional: reads the files that the loaded file names (see
      * ossa_load_memory), instead of the file system. `path` is the name
      * the file gives, resolved against the directory of file_name, after
@@ -655,41 +709,16 @@ typedef struct ossa_load_options {
     uint32_t threads;
 } ossa_load_options;
 
-/* Load flags; each names the format it applies to, others ignore it. */
+/* Load flags, for every format. */
 enum {
-    OSSA_LOAD_ILL_TEXT = 1u << 0,     /* illEngine: force the ASCII reader */
-    OSSA_LOAD_ILL_BINARY = 1u << 1,   /* illEngine: force the binary reader */
-    OSSA_LOAD_ILL_MD5_FIX = 1u << 2,  /* illEngine: force the Rx(-90) correction */
-    OSSA_LOAD_ILL_NO_MD5_FIX = 1u << 3, /* illEngine: never apply it */
-    /* illEngine text meshes: force the attribute order of December 2-3,
-     * 2012 (v0a: texcoord before blend data) or the later one (v0b);
-     * default: detect (docs/formats/ill.md §3) */
-    OSSA_LOAD_ILL_MESH_V0A = 1u << 4,
-    OSSA_LOAD_ILL_MESH_V0B = 1u << 5,
-    /* SOTC .nto: take the high size nibble (byte 0x1E) as log2 width and
-     * the low one as log2 height; default: low = width (docs/formats/sotc.md §8) */
-    OSSA_LOAD_NTO_SWAP_SIZE = 1u << 6,
-    /* FBX: keep the file's axes (default: converted to ossa's Z-up, front
-     * -Y, from GlobalSettings; docs/formats/fbx.md) */
-    OSSA_LOAD_FBX_KEEP_AXES = 1u << 7,
-    /* FBX: keep the file's units (default: metres, UnitScaleFactor / 100) */
-    OSSA_LOAD_FBX_KEEP_UNITS = 1u << 8,
-    /* SMD: turn the model +90 degrees about Z, as studiomdl does when it
-     * compiles (front -Y becomes +X); default: coordinates as written */
-    OSSA_LOAD_SMD_TURN = 1u << 9,
-    /* OBJ: Blender's axis mapping, (x, y, z) -> (x, -z, y) (Y up to Z up
-     * only); default: the IQM SDK's (x, y, z) -> (z, x, y), which also
-     * turns the front (+Z) to +X (docs/formats/obj.md) */
-    OSSA_LOAD_OBJ_BLENDER_AXES = 1u << 10,
-    /* Every format: read files that the loaded file names outside its own
-     * folder (a ".." that climbs above it, or an absolute path); by
-     * default they are refused with OSSA_ERROR_ACCESS (see
-     * ossa_load_memory). */
-    OSSA_LOAD_ALLOW_PARENT_PATHS = 1u << 11,
-    /* Every format: keep no image bytes (OSSA_EXTRA_IMAGE): neither the
-     * images a glTF file holds or names nor those that IQM-style materials
-     * name beside the file are read. Materials are kept. */
-    OSSA_LOAD_NO_IMAGES = 1u << 12
+    /* Read files that the loaded file names outside its own folder (a
+     * ".." that climbs above it, or an absolute path); by default they are
+     * refused with OSSA_ERROR_ACCESS (see ossa_load_memory). */
+    OSSA_LOAD_ALLOW_PARENT_PATHS = 1u << 0,
+    /* Keep no image bytes (OSSA_EXTRA_IMAGE): neither the images a glTF
+     * file holds or names nor those that IQM-style materials name beside
+     * the file are read. Materials are kept. */
+    OSSA_LOAD_NO_IMAGES = 1u << 1
 };
 
 /* `options` may be NULL. Returns NULL and fills `error` on failure. The
@@ -718,7 +747,7 @@ typedef struct ossa_output_file {
 /* Where a write puts the model's images (OSSA_EXTRA_IMAGE). */
 typedef enum ossa_images {
     /* glTF: EMBED for .glb and for .gltf written to memory or with
-     * OSSA_WRITE_GLTF_EMBED, else BESIDE; other formats: BESIDE. */
+     * the option "gltf.embed", else BESIDE; other formats: BESIDE. */
     OSSA_IMAGES_DEFAULT = 0,
     /* Image files beside the output, named by the glTF uri, or by the
      * mesh's material in formats whose material names an image file (IQM,
@@ -737,21 +766,22 @@ typedef enum ossa_images {
 } ossa_images;
 
 typedef struct ossa_write_options {
+    uint32_t struct_size;    /* 0, or sizeof(ossa_write_options) */
     ossa_format format;      /* AUTO = from the file name (ossa_write_file) */
     /* Per-frame bounds to store: IQM and MD5 files (the formats that hold
      * them; MD5 needs bounds, so NONE and a missing STORED give
      * conservative ones); other writers ignore it. DEFAULT = conservative. */
     ossa_bounds_mode bounds;
     const ossa_allocator *allocator; /* NULL = malloc/free; buffers and temporaries */
-    /* For formats that hold one animation (SOTC .anb): its index. */
+    /* The animation that formats which take one (OSSA_HOLDS_PICKS_ANIMATION)
+     * take: the one a SOTC .anb holds, the one an animation-only MD5 or SMD
+     * file gets first, the one OBJ is posed in ("obj.pose_time"). */
     uint32_t animation;
     ossa_images images; /* where the model's images go */
-    /* With OSSA_WRITE_POSED: the time, in seconds, of animation `animation`
-     * at which a format that holds one static mesh (OBJ) is posed; looped
-     * or clamped as the animation's OSSA_ANIMATION_LOOP says, frame rate 0
-     * taken as OSSA_DEFAULT_FRAMERATE. */
-    double time;
     uint32_t flags; /* OSSA_WRITE_* */
+    /* Options of one format ("gltf.embed"): see ossa_option. */
+    const ossa_option *format_options;
+    uint32_t num_format_options;
     /* Optional: receives (with `user`) every warning of the write, once per
      * problem that does not stop it but loses data (OSSA_WARNING_DROPPED:
      * channels a format cannot hold, rotations quantized beyond a small
@@ -779,26 +809,14 @@ typedef struct ossa_write_options {
     uint32_t threads;
 } ossa_write_options;
 
-/* Write flags; each names the format it applies to, others ignore it. */
+/* Write flags, for every format. */
 enum {
-    OSSA_WRITE_GLTF_EMBED = 1u << 0, /* .gltf: buffers as data URIs, no .bin */
-    /* OBJ: the mesh skinned at `animation`, `time` instead of the bind pose */
-    OSSA_WRITE_POSED = 1u << 1,
-    /* OBJ: the inverse of OSSA_LOAD_OBJ_BLENDER_AXES, (x, y, z) -> (x, z, -y) */
-    OSSA_WRITE_OBJ_BLENDER_AXES = 1u << 2,
-    /* glTF: each animation keys only the channels it moves (or holds away
-     * from the bind pose). Default: every animation keys every channel
-     * that any animation of the file moves, with one constant key where it
-     * does not move, because players that switch or blend actions (Blender,
-     * three.js) keep the last value of a channel an action leaves unkeyed. */
-    OSSA_WRITE_GLTF_SPARSE_CHANNELS = 1u << 3,
-    /* Flags of every format start at bit 16. */
     /* ossa_write_file of a format that writes several files (illEngine,
      * MD5, SMD, .gltf with its .bin): fail with OSSA_ERROR_EXISTS, writing
      * nothing, when any of them exists. Writes of one file replace it as
      * usual. (Checked before writing: another process may still create a
      * file in between.) */
-    OSSA_WRITE_NO_REPLACE = 1u << 16
+    OSSA_WRITE_NO_REPLACE = 1u << 0
 };
 
 /* Encodes into a new buffer; free it with ossa_free_buffer. */

@@ -143,7 +143,9 @@ expect_rc 0 "info of the uncorrected model" info --json "$tmp/raw.iqm"
 check "bounds keep the raw Z-up vertex" json_check "$out" \
     'abs(d["bounds"]["max"][2] - 30) < 1e-4'
 expect_rc 2 "--md5-fix with --no-md5-fix" info --md5-fix --no-md5-fix "$tmp/hero.illskel"
-expect_rc 2 "--ill-v0a with --ill-v0b" info --ill-v0a --ill-v0b "$tmp/hero.illmesh"
+expect_rc 2 "two vertex orders" info --ill-vertex-order texcoord-first --ill-vertex-order blend-first "$tmp/hero.illmesh"
+expect_rc 2 "an order that is none" info --ill-vertex-order v0a "$tmp/hero.illmesh"
+expect_rc 0 "-O with an order" info -O ill.vertex_order=blend-first "$tmp/hero.illmesh"
 expect_rc 1 "--ill-binary on a text file" info --ill-binary "$tmp/hero.illskel"
 expect_rc 0 "--ill-text on a text file" info --ill-text "$tmp/hero.illskel"
 

@@ -128,10 +128,11 @@ static inline void gt_export_and_validate(const ossa_model *m, const char *name)
     static const struct {
         const char *suffix;
         ossa_format format;
-        uint32_t flags;
+        uint32_t num_options;
     } kinds[] = {{".glb", OSSA_FORMAT_GLB, 0},
                  {".gltf", OSSA_FORMAT_GLTF, 0},
-                 {"_embedded.gltf", OSSA_FORMAT_GLTF, OSSA_WRITE_GLTF_EMBED}};
+                 {"_embedded.gltf", OSSA_FORMAT_GLTF, 1}};
+    static const ossa_option embed = {"gltf.embed", "on"};
     char *png = ts_tmp_path("skin.png");
     FILE *f = fopen(png, "wb");
     assert_non_null(f);
@@ -145,7 +146,8 @@ static inline void gt_export_and_validate(const ossa_model *m, const char *name)
         ossa_write_options o;
         memset(&o, 0, sizeof o);
         o.format = kinds[k].format;
-        o.flags = kinds[k].flags;
+        o.format_options = &embed;
+        o.num_format_options = kinds[k].num_options;
         ossa_error err;
         ossa_status st = ossa_write_file(m, path, &o, &err);
         if (st) print_error("%s: %s\n", path, err.message);

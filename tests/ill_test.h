@@ -15,23 +15,27 @@
 
 /* -- Loading ------------------------------------------------------------------ */
 
-static inline ossa_model *it_try(const void *data, size_t size, uint32_t flags, float fps,
+/* `options`: format options as ts_options_parse reads them ("ill.encoding=text"), or NULL. */
+static inline ossa_model *it_try(const void *data, size_t size, const char *options, float fps,
                                  const char *name, ossa_error *err)
 {
     ossa_load_options o;
     memset(&o, 0, sizeof o);
-    o.flags = flags;
+    ts_options opts;
+    ts_options_parse(&opts, options);
+    o.format_options = opts.list;
+    o.num_format_options = opts.count;
     o.framerate = fps;
     o.file_name = name;
     memset(err, 0, sizeof *err);
     return ossa_load_memory(data, size, &o, err);
 }
 
-static inline ossa_model *it_load_bytes(const void *data, size_t size, uint32_t flags,
+static inline ossa_model *it_load_bytes(const void *data, size_t size, const char *options,
                                         const char *name)
 {
     ossa_error err;
-    ossa_model *m = it_try(data, size, flags, 0, name, &err);
+    ossa_model *m = it_try(data, size, options, 0, name, &err);
     if (!m) {
         char buf[600];
         print_error("load failed: %s\n", ossa_error_format(&err, buf, sizeof buf));
@@ -40,19 +44,19 @@ static inline ossa_model *it_load_bytes(const void *data, size_t size, uint32_t 
     return m;
 }
 
-static inline ossa_model *it_load(const char *text, uint32_t flags, const char *name)
+static inline ossa_model *it_load(const char *text, const char *options, const char *name)
 {
-    return it_load_bytes(text, strlen(text), flags, name);
+    return it_load_bytes(text, strlen(text), options, name);
 }
 
 /* Loading must fail with `kind` at line:column (text) or at `offset`
  * (binary, line 0). */
-static inline void it_expect_error_at(const void *data, size_t size, uint32_t flags,
+static inline void it_expect_error_at(const void *data, size_t size, const char *options,
                                       ossa_code kind, uint32_t line, uint32_t column,
                                       uint64_t offset, const char *needle, int at_line)
 {
     ossa_error err;
-    ossa_model *m = it_try(data, size, flags, 0, "t", &err);
+    ossa_model *m = it_try(data, size, options, 0, "t", &err);
     char buf[600];
     if (m) {
         ossa_model_free(m);
@@ -68,11 +72,11 @@ static inline void it_expect_error_at(const void *data, size_t size, uint32_t fl
                  needle ? " with " : "", needle ? needle : "");
     }
 }
-#define IT_TEXT_ERROR(text, flags, kind, line, column, needle)                                     \
-    it_expect_error_at((text), strlen(text), (flags), (kind), (line), (column), 0, (needle),       \
+#define IT_TEXT_ERROR(text, options, kind, line, column, needle)                                     \
+    it_expect_error_at((text), strlen(text), (options), (kind), (line), (column), 0, (needle),       \
                        __LINE__)
-#define IT_BYTES_ERROR(data, size, flags, kind, offset, needle)                                    \
-    it_expect_error_at((data), (size), (flags), (kind), 0, 0, (offset), (needle), __LINE__)
+#define IT_BYTES_ERROR(data, size, options, kind, offset, needle)                                    \
+    it_expect_error_at((data), (size), (options), (kind), 0, 0, (offset), (needle), __LINE__)
 
 static inline bool it_has_warning(const ossa_model *m, const char *needle)
 {

@@ -460,3 +460,24 @@ void ts_assert_same_diagnostic(const ossa_diagnostic *a, const ossa_diagnostic *
     assert_true(a->offset == b->offset);
     assert_string_equal(a->message, b->message);
 }
+
+void ts_options_parse(ts_options *o, const char *spec)
+{
+    memset(o, 0, sizeof *o);
+    if (!spec) return;
+    assert_true(strlen(spec) < sizeof o->text);
+    strcpy(o->text, spec);
+    for (char *p = o->text; *p;) {
+        while (*p == ' ') *p++ = 0;
+        if (!*p) break;
+        assert_true(o->count < sizeof o->list / sizeof *o->list);
+        ossa_option *opt = &o->list[o->count++];
+        opt->name = p;
+        while (*p && *p != ' ' && *p != '=') p++;
+        if (*p == '=') {
+            *p++ = 0;
+            opt->value = p;
+            while (*p && *p != ' ') p++;
+        }
+    }
+}

@@ -85,6 +85,16 @@ void ts_assert_quat(const float a[4], const float b[4], double tol, bool same_si
 /* Two diagnostics alike in every field (code, severity, place, message). */
 void ts_assert_same_diagnostic(const ossa_diagnostic *a, const ossa_diagnostic *b);
 
+/* Format options from a spec such as "fbx.keep_axes obj.axes=blender"
+ * (space-separated NAME or NAME=VALUE; a bare NAME is a switch turned
+ * on): the strings live in the struct. NULL or "" gives none. */
+typedef struct ts_options {
+    char text[256];
+    ossa_option list[8];
+    uint32_t count;
+} ts_options;
+void ts_options_parse(ts_options *o, const char *spec);
+
 uint64_t ts_rand(uint64_t *state);
 /* A finite float with random bits (any exponent, sign and mantissa). */
 float ts_random_float(uint64_t *state);

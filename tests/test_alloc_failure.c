@@ -553,7 +553,9 @@ static void test_every_reader(void **state)
     /* The embedded form of .gltf too. */
     void *data;
     size_t size;
-    ossa_write_options embed = {.format = OSSA_FORMAT_GLTF, .flags = OSSA_WRITE_GLTF_EMBED};
+    static const ossa_option embed_option = {"gltf.embed", "on"};
+    ossa_write_options embed = {.format = OSSA_FORMAT_GLTF, .format_options = &embed_option,
+                                .num_format_options = 1};
     ossa_error err;
     assert_int_equal(ossa_write_memory(m, &embed, &data, &size, &err), OSSA_OK);
     sweep_reader(OSSA_FORMAT_GLTF, "embedded.gltf", data, size);

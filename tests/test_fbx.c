@@ -30,17 +30,27 @@ static char *fbx_text(const char *settings, const char *body)
     return s;
 }
 
-static ossa_model *load_text(const char *text, uint32_t flags, ossa_error *err)
+static ossa_model *load_text_flags(const char *text, const char *options, uint32_t flags,
+                                   ossa_error *err)
 {
     ossa_load_options o = {0};
     o.flags = flags;
+    ts_options opts;
+    ts_options_parse(&opts, options);
+    o.format_options = opts.list;
+    o.num_format_options = opts.count;
     return ossa_load_memory(text, strlen(text), &o, err);
 }
 
-static ossa_model *must_load(const char *text, uint32_t flags)
+static ossa_model *load_text(const char *text, const char *options, ossa_error *err)
+{
+    return load_text_flags(text, options, 0, err);
+}
+
+static ossa_model *must_load(const char *text, const char *options)
 {
     ossa_error err;
-    ossa_model *m = load_text(text, flags, &err);
+    ossa_model *m = load_text(text, options, &err);
     if (!m) {
         char b[600];
         fail_msg("load failed: %s", ossa_error_format(&err, b, sizeof b));
@@ -48,7 +58,7 @@ static ossa_model *must_load(const char *text, uint32_t flags)
     return m;
 }
 
-#define RAW (OSSA_LOAD_FBX_KEEP_AXES | OSSA_LOAD_FBX_KEEP_UNITS)
+#define RAW "fbx.keep_axes fbx.keep_units"
 
 /* -- Independent quaternion arithmetic -- */
 
@@ -172,10 +182,10 @@ static void test_axes_and_units(void **state)
     TS_ASSERT_NEAR(fabs(b->scale[1]), 3, 1e-6); /* axes permuted, scales follow */
     TS_ASSERT_NEAR(fabs(b->scale[2]), 2, 1e-6);
     ossa_model_free(m);
-    m = must_load(text, OSSA_LOAD_FBX_KEEP_AXES);
+    m = must_load(text, "fbx.keep_axes");
     TS_ASSERT_NEAR(m->joints[0].bind.translation[1], 2 * 2.54, 1e-5);
     ossa_model_free(m);
-    m = must_load(text, OSSA_LOAD_FBX_KEEP_UNITS);
+    m = must_load(text, "fbx.keep_units");
     TS_ASSERT_NEAR(m->joints[0].bind.translation[1], -300, 1e-4);
     ossa_model_free(m);
     free(text);
@@ -358,7 +368,9 @@ static void test_material_descriptions(void **state)
     (void)state;
     char *text = fbx_text("", material_body);
     for (int no_images = 0; no_images < 2; no_images++) {
-        ossa_model *m = must_load(text, RAW | (no_images ? OSSA_LOAD_NO_IMAGES : 0));
+        ossa_error err;
+        ossa_model *m = load_text_flags(text, RAW, no_images ? OSSA_LOAD_NO_IMAGES : 0, &err);
+        assert_non_null(m);
         ossa_material_desc d;
         material_of(m, "red", &d);
         const float red[4] = {1, 0, 0, 1};
@@ -452,7 +464,10 @@ static void test_interpolation(void **state)
     /* --fps overrides the file's rate: 9 frames at 8 fps */
     text = anim_text("", "");
     ossa_load_options o = {0};
-    o.flags = RAW;
+    ts_options raw;
+    ts_options_parse(&raw, RAW);
+    o.format_options = raw.list;
+    o.num_format_options = raw.count;
     o.framerate = 8;
     ossa_error err;
     m = ossa_load_memory(text, strlen(text), &o, &err);

@@ -209,7 +209,9 @@ static unsigned char *build(uint32_t version, size_t *size, layout *L)
 static ossa_model *load(const unsigned char *d, size_t n, const ossa_allocator *a, ossa_error *err)
 {
     ossa_load_options o = {0};
-    o.flags = OSSA_LOAD_FBX_KEEP_AXES | OSSA_LOAD_FBX_KEEP_UNITS;
+    static const ossa_option raw[] = {{"fbx.keep_axes", "on"}, {"fbx.keep_units", "on"}};
+    o.format_options = raw;
+    o.num_format_options = 2;
     o.allocator = a;
     return ossa_load_memory(d, n, &o, err);
 }

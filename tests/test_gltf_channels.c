@@ -2,7 +2,7 @@
  * three.js mixers keep the last value of a channel an action does not
  * key): by default every animation keys every channel that any animation
  * of the file moves, one constant STEP key where it does not move;
- * OSSA_WRITE_GLTF_SPARSE_CHANNELS keeps only what each animation moves.
+ * the option gltf.sparse_channels keeps only what each animation moves.
  * The frame rate is in each animation's extras and read back. */
 #include "gltf_test.h"
 
@@ -77,12 +77,15 @@ static ossa_model *two_actions(void)
     return m;
 }
 
-static cJSON *written(const ossa_model *m, uint32_t flags, unsigned char **data, size_t *size)
+static cJSON *written(const ossa_model *m, const char *options, unsigned char **data, size_t *size)
 {
     ossa_write_options o;
     memset(&o, 0, sizeof o);
     o.format = OSSA_FORMAT_GLB;
-    o.flags = flags;
+    ts_options opts;
+    ts_options_parse(&opts, options);
+    o.format_options = opts.list;
+    o.num_format_options = opts.count;
     *data = ts_write(m, &o, size);
     return gt_json_of(*data, *size);
 }
@@ -183,7 +186,7 @@ static void sparse_channels_flag(void **state)
     ossa_model *m = two_actions();
     unsigned char *glb;
     size_t size;
-    cJSON *root = written(m, OSSA_WRITE_GLTF_SPARSE_CHANNELS, &glb, &size);
+    cJSON *root = written(m, "gltf.sparse_channels", &glb, &size);
     assert_true(channel_set(root, 0) == 1ull << 0);
     assert_true(channel_set(root, 1) == 1ull << (1 * 3 + 1));
     ossa_model *b = gt_load_ok(glb, size, OSSA_FORMAT_GLB);

@@ -263,7 +263,9 @@ static void gltf_keeps_materials(void **state)
         char *path = ts_path_join(dir, names[k]);
         notes n;
         ossa_write_options o = options_for(k ? OSSA_FORMAT_GLTF : OSSA_FORMAT_GLB, OSSA_IMAGES_DEFAULT, &n);
-        if (k == 2) o.flags = OSSA_WRITE_GLTF_EMBED;
+        static const ossa_option embed = {"gltf.embed", "on"};
+        o.format_options = &embed;
+        o.num_format_options = k == 2;
         assert_int_equal(ossa_write_file(m, path, &o, &err), OSSA_OK);
         assert_int_equal(n.count, 0);
         ossa_model *b = ossa_load_file(path, NULL, &err);

@@ -149,7 +149,7 @@ static void test_mesh1_groups(void **state)
     assert_int_equal(m->num_triangles, 3);
     ossa_model_free(m);
     /* ILLMESH1 exists in binary only */
-    IT_BYTES_ERROR(w.b, w.n, OSSA_LOAD_ILL_TEXT, OSSA_ERROR_UNSUPPORTED, 0, "binary only");
+    IT_BYTES_ERROR(w.b, w.n, "ill.encoding=text", OSSA_ERROR_UNSUPPORTED, 0, "binary only");
 }
 
 /* -- ILLSKEL0 ------------------------------------------------------------------ */
@@ -231,7 +231,7 @@ static void test_skeleton(void **state)
     assert_int_equal(m->num_warnings, 0);
     ossa_model_free(m);
 
-    m = it_load_bytes(w.b, w.n, OSSA_LOAD_ILL_NO_MD5_FIX, "s.illskel");
+    m = it_load_bytes(w.b, w.n, "ill.md5_fix=off", "s.illskel");
     assert_false(has_extra(m, OSSA_EXTRA_MESH_TO_BIND));
     ossa_model_free(m);
     md5_bones(b, false);
@@ -240,7 +240,7 @@ static void test_skeleton(void **state)
     assert_false(has_extra(m, OSSA_EXTRA_MESH_TO_BIND));
     assert_int_equal(m->joints[0].parent, -1);
     ossa_model_free(m);
-    m = it_load_bytes(w.b, w.n, OSSA_LOAD_ILL_MD5_FIX, "s.illskel");
+    m = it_load_bytes(w.b, w.n, "ill.md5_fix=on", "s.illskel");
     assert_true(has_extra(m, OSSA_EXTRA_MESH_TO_BIND));
     ossa_model_free(m);
 
@@ -280,21 +280,26 @@ static void test_detection(void **state)
     ossa_model_free(m);
     /* forced text: the second token is not a count */
     ossa_error err;
-    m = it_try(w.b, w.n, OSSA_LOAD_ILL_TEXT, 0, "ten.illskel", &err);
+    m = it_try(w.b, w.n, "ill.encoding=text", 0, "ten.illskel", &err);
     assert_null(m);
     assert_int_equal(err.line, 2);
     /* and an ASCII file forced binary fails cleanly */
     const char *text = "ILLSKEL0\n1\n1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n\n-1\nroot\n";
-    m = it_try(text, strlen(text), OSSA_LOAD_ILL_BINARY, 0, "t.illskel", &err);
+    m = it_try(text, strlen(text), "ill.encoding=binary", 0, "t.illskel", &err);
     if (m) ossa_model_free(m);
     /* text detection: "ILLSKEL0\n1..." */
     m = it_load(text, 0, "t.illskel");
     assert_string_equal(m->joints[0].name, "root");
     ossa_model_free(m);
-    /* both flags */
-    m = it_try(text, strlen(text), OSSA_LOAD_ILL_BINARY | OSSA_LOAD_ILL_TEXT, 0, "t", &err);
+    /* an encoding that is none, and an option illEngine does not have */
+    m = it_try(text, strlen(text), "ill.encoding=binary ill.encoding=bogus", 0, "t", &err);
     assert_null(m);
     assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
+    assert_non_null(strstr(err.message, "'ill.encoding' is one of auto text binary, not 'bogus'"));
+    m = it_try(text, strlen(text), "ill.encodings=text", 0, "t", &err);
+    assert_null(m);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
+    assert_non_null(strstr(err.message, "reading illskel has no such option"));
     /* a magic alone, or cut short */
     m = it_try("ILLSK", 5, 0, 0, "x.illskel", &err);
     assert_null(m);

@@ -146,7 +146,7 @@ static void invariant(const ossa_model *m)
     size_t size;
     ossa_error err;
     if (ossa_write_memory(m, &o, &out, &size, &err) != OSSA_OK) return;
-    ossa_model *again = it_try(out, size, OSSA_LOAD_ILL_TEXT, 0, "again", &err);
+    ossa_model *again = it_try(out, size, "ill.encoding=text", 0, "again", &err);
     if (!again) {
         char buf[600];
         print_error("%.*s\n", (int)(size < 2000 ? size : 2000), (const char *)out);
@@ -225,11 +225,11 @@ static void test_patches(void **state)
                     copy[at] = (unsigned char)(r >> 8);
             }
             /* forcing the reader too, as the fuzz targets do */
-            uint32_t flags = trial % 3 == 1 ? OSSA_LOAD_ILL_TEXT
-                             : trial % 3 == 2 ? OSSA_LOAD_ILL_BINARY
-                                              : 0;
+            const char *encoding = trial % 3 == 1   ? "ill.encoding=text"
+                                   : trial % 3 == 2 ? "ill.encoding=binary"
+                                                    : NULL;
             ossa_error err;
-            ossa_model *m = it_try(copy, s[i].size, flags, 0, s[i].name, &err);
+            ossa_model *m = it_try(copy, s[i].size, encoding, 0, s[i].name, &err);
             runs++;
             if (m) {
                 loaded++;

@@ -121,7 +121,7 @@ static void test_mesh_layout_ambiguous(void **state)
     assert_int_equal(m->num_warnings, 0);
     ossa_model_free(m);
     /* forced v0b: the first two blend values are then the texcoord's */
-    m = it_load(box_v0a, OSSA_LOAD_ILL_MESH_V0B, "box.illmesh");
+    m = it_load(box_v0a, "ill.vertex_order=blend-first", "box.illmesh");
     it_vertex(m, OSSA_VERTEX_BLENDINDEXES, NULL, 0, v);
     assert_true(v[0] == 1 && v[1] == 0 && v[2] == 0 && v[3] == 0);
     it_vertex(m, OSSA_VERTEX_BLENDWEIGHTS, NULL, 0, v);
@@ -137,7 +137,7 @@ static void test_mesh_layout_ambiguous(void **state)
     assert_true(v[0] == 0 && v[1] == 0);
     ossa_model_free(m);
     /* and forced back to v0a */
-    m = it_load(blank, OSSA_LOAD_ILL_MESH_V0A, "box.illmesh");
+    m = it_load(blank, "ill.vertex_order=texcoord-first", "box.illmesh");
     it_vertex(m, OSSA_VERTEX_TEXCOORD, NULL, 0, v);
     assert_true(v[0] == 1 && v[1] == 0);
     ossa_model_free(m);
@@ -165,7 +165,7 @@ static void test_mesh_layout_conflicts(void **state)
     assert_true(v[0] == 0.2f && v[1] == 0);
     assert_true(it_has_warning(m, "all of them as v0a"));
     ossa_model_free(m);
-    m = it_load(b, OSSA_LOAD_ILL_MESH_V0A, "x.illmesh");
+    m = it_load(b, "ill.vertex_order=texcoord-first", "x.illmesh");
     it_vertex(m, OSSA_VERTEX_TEXCOORD, NULL, 0, v);
     assert_true(v[0] == 0 && v[1] == 1);
     assert_int_equal(m->num_warnings, 0);
@@ -201,7 +201,7 @@ static void test_mesh_errors(void **state)
     IT_TEXT_ERROR("ILLMESH0\n1 0 0 0 0 0\n4000000000 0\n", 0, OSSA_ERROR_TRUNCATED, 3, 1,
                   "cannot fit");
     /* forced text on something that is not */
-    IT_TEXT_ERROR("ILLMESH0x 1 0", OSSA_LOAD_ILL_TEXT, OSSA_ERROR_FORMAT, 1, 1, "magic");
+    IT_TEXT_ERROR("ILLMESH0x 1 0", "ill.encoding=text", OSSA_ERROR_FORMAT, 1, 1, "magic");
     /* trailing data is ignored, as the engine did */
     ossa_model *m = it_load("ILLMESH0\n1 0 0 0 0 0\n0 0\nanything at all", 0, "e.illmesh");
     assert_int_equal(m->num_vertices, 0);
@@ -633,7 +633,7 @@ static void test_anim1_errors(void **state)
     /* a huge duration would decode to more frames than the file justifies */
     IT_TEXT_ERROR("ILLANIM1 1e30 1 a 0 0 0", 0, OSSA_ERROR_UNSUPPORTED, 1, 10, "frames");
     /* ILLANIM1 has no binary form */
-    IT_TEXT_ERROR("ILLANIM1 1 0", OSSA_LOAD_ILL_BINARY, OSSA_ERROR_UNSUPPORTED, 0, 0, "text only");
+    IT_TEXT_ERROR("ILLANIM1 1 0", "ill.encoding=binary", OSSA_ERROR_UNSUPPORTED, 0, 0, "text only");
 }
 
 /* -- The Rx(-90) correction (docs/formats/ill.md §10) ---------------------------- */
@@ -720,7 +720,7 @@ static void test_md5_correction(void **state)
 
     /* suppressed: the vertex stays at its Z-up MD5 position */
     ossa_model *m = it_load(mesh, 0, "m.illmesh");
-    m = it_merge(m, it_load(skel, OSSA_LOAD_ILL_NO_MD5_FIX, "s.illskel"));
+    m = it_merge(m, it_load(skel, "ill.md5_fix=off", "s.illskel"));
     float raw[3];
     md5_vertex(m, raw, n);
     ossa_model_free(m);
@@ -739,7 +739,7 @@ static void test_md5_correction(void **state)
     assert_true(p[0] == raw[0] && p[1] == raw[1] && p[2] == raw[2]);
     ossa_model_free(m);
     m = it_load(mesh, 0, "m.illmesh");
-    m = it_merge(m, it_load(skel, OSSA_LOAD_ILL_MD5_FIX, "s.illskel"));
+    m = it_merge(m, it_load(skel, "ill.md5_fix=on", "s.illskel"));
     md5_vertex(m, p, n);
     assert_true(p[0] == raw[0] && p[1] == raw[2] && p[2] == -raw[1]);
     ossa_model_free(m);

@@ -205,13 +205,16 @@ static void test_writer_text(void **state)
     free(text);
 
     /* Blender's axes: OBJ (x, y, z) = ossa (x, z, -y) */
-    o.flags = OSSA_WRITE_OBJ_BLENDER_AXES;
+    const ossa_option blender = {"obj.axes", "blender"};
+    o.format_options = &blender;
+    o.num_format_options = 1;
     text = tf_write(m, &o, &size);
     assert_non_null(strstr(text, "\nv 1 3 -2\nv 4 6 -5\n"));
     assert_non_null(strstr(text, "\nvn 1 0 0\n"));
     ossa_load_options lo;
     memset(&lo, 0, sizeof lo);
-    lo.flags = OSSA_LOAD_OBJ_BLENDER_AXES;
+    lo.format_options = &blender;
+    lo.num_format_options = 1;
     again = tf_load_with(OBJ, text, &lo);
     tf_get(again, OSSA_VERTEX_POSITION, again->triangles[0].v[0], p);
     TF_NEAR(p[0], 1, 0);
@@ -228,7 +231,7 @@ static void test_writer_text(void **state)
     assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, NULL));
     ossa_triangle tri = {{0, 1, 2}};
     assert_int_equal(ossa_model_set_triangles(m, 1, &tri, NULL), OSSA_OK);
-    o.flags = 0;
+    o.num_format_options = 0;
     text = tf_write(m, &o, &size);
     /* (0,0,0) (0,1,0) (0,0,1) turns clockwise seen from -x: its normal is
      * ossa -x, OBJ (0, 0, -1) */
@@ -366,13 +369,14 @@ static void test_posed(void **state)
     (void)state;
     ossa_model *m = tf_load_shared("iqm/guy.iqm");
     uint32_t anim = 0;
-    double time = 0.73; /* between frames */
+    double time = 0.73; /* between frames: the option's value below */
     ossa_write_options o;
     memset(&o, 0, sizeof o);
     o.format = OBJ;
-    o.flags = OSSA_WRITE_POSED;
+    ossa_option pose = {"obj.pose_time", "0.73"};
+    o.format_options = &pose;
+    o.num_format_options = 1;
     o.animation = anim;
-    o.time = time;
     size_t size;
     char *text = tf_write(m, &o, &size);
     ossa_model *posed = tf_load_with(OBJ, text, NULL);
@@ -444,7 +448,7 @@ static void test_posed(void **state)
     assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_FAILED);
     assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     o.animation = 0;
-    o.time = NAN;
+    pose.value = "nan";
     assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_FAILED);
     assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
     ossa_model_free(m);

@@ -61,7 +61,9 @@ static void test_basic(void **state)
     /* Blender's axes: (x, y, z) -> (x, -z, y) */
     ossa_load_options o;
     memset(&o, 0, sizeof o);
-    o.flags = OSSA_LOAD_OBJ_BLENDER_AXES;
+    const ossa_option blender = {"obj.axes", "blender"};
+    o.format_options = &blender;
+    o.num_format_options = 1;
     m = tf_load_with(OBJ, "v 1 2 3\nv 4 5 6\nv 7 8 9.5\nvn 0 1 0\nf 1//1 2//1 3//1\n", &o);
     EXPECT3(m, OSSA_VERTEX_POSITION, 2, 1, -3, 2); /* the first corner, reversed to last */
     EXPECT3(m, OSSA_VERTEX_NORMAL, 0, 0, 0, 1);

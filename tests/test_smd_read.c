@@ -514,7 +514,9 @@ static void test_detect_and_turn(void **state)
 
     ossa_load_options o;
     memset(&o, 0, sizeof o);
-    o.flags = OSSA_LOAD_SMD_TURN;
+    const ossa_option turn = {"smd.turn", NULL};
+    o.format_options = &turn;
+    o.num_format_options = 1;
     ossa_model *m = tf_load_with(SMD, text, &o);
     /* +90 degrees about Z: (x, y, z) -> (-y, x, z), for the root's
      * translation and rotation and for the mesh */

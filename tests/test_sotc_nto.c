@@ -71,12 +71,15 @@ static nto_built build(const nto_spec *s)
     return b;
 }
 
-static ossa_model *load(const unsigned char *data, size_t size, uint32_t flags, ossa_error *err)
+/* `high_width`: the option sotc.nto_width=high */
+static ossa_model *load(const unsigned char *data, size_t size, bool high_width, ossa_error *err)
 {
     ossa_load_options o;
     memset(&o, 0, sizeof o);
     o.format = OSSA_FORMAT_SOTC_NTO;
-    o.flags = flags;
+    static const ossa_option high = {"sotc.nto_width", "high"};
+    o.format_options = &high;
+    o.num_format_options = high_width;
     memset(err, 0, sizeof *err);
     return ossa_load_memory(data, size, &o, err);
 }
@@ -89,10 +92,10 @@ static const ossa_extra *extra(const ossa_model *m, const char *key)
 }
 
 /* Loads `b` and compares the texture text. */
-static void expect_text(const nto_built *b, uint32_t flags, const char *want)
+static void expect_text(const nto_built *b, bool high_width, const char *want)
 {
     ossa_error err;
-    ossa_model *m = load(b->data, b->size, flags, &err);
+    ossa_model *m = load(b->data, b->size, high_width, &err);
     if (!m) fail_msg("load failed: %s", err.message);
     assert_int_equal(m->source_format, OSSA_FORMAT_SOTC_NTO);
     assert_int_equal(m->num_joints, 0);
@@ -128,7 +131,7 @@ static void test_kinds(void **state)
     snprintf(want, sizeof want,
              "width=16 height=8 kind=rgba32 mips=2 swizzle=0x03 version=3 pixels=0x%x palette=0x0",
              b.pixels);
-    expect_text(&b, 0, want);
+    expect_text(&b, false, want);
     free(b.data);
 
     b = build(&pal8);
@@ -136,7 +139,7 @@ static void test_kinds(void **state)
              "width=8 height=16 kind=8bit-palette mips=1 swizzle=0x01 version=3 pixels=0x%x "
              "palette=0x%x",
              b.pixels, b.palette);
-    expect_text(&b, 0, want);
+    expect_text(&b, false, want);
     free(b.data);
 
     b = build(&pal4);
@@ -144,7 +147,7 @@ static void test_kinds(void **state)
              "width=32 height=32 kind=4bit-palette mips=3 swizzle=0x00 version=3 pixels=0x%x "
              "palette=0x%x",
              b.pixels, b.palette);
-    expect_text(&b, 0, want);
+    expect_text(&b, false, want);
     free(b.data);
 }
 
@@ -158,7 +161,7 @@ static void test_nibble_order(void **state)
     snprintf(want, sizeof want,
              "width=8 height=16 kind=rgba32 mips=2 swizzle=0x03 version=3 pixels=0x%x palette=0x0",
              b.pixels);
-    expect_text(&b, OSSA_LOAD_NTO_SWAP_SIZE, want);
+    expect_text(&b, true, want);
     free(b.data);
 
     /* 1x256 RGBA32 either way is 1024 bytes; 0x80: low 0 (width 1), high 8. */
@@ -168,11 +171,11 @@ static void test_nibble_order(void **state)
     snprintf(want, sizeof want,
              "width=1 height=256 kind=rgba32 mips=2 swizzle=0x03 version=3 pixels=0x%x palette=0x0",
              b.pixels);
-    expect_text(&b, 0, want);
+    expect_text(&b, false, want);
     snprintf(want, sizeof want,
              "width=256 height=1 kind=rgba32 mips=2 swizzle=0x03 version=3 pixels=0x%x palette=0x0",
              b.pixels);
-    expect_text(&b, OSSA_LOAD_NTO_SWAP_SIZE, want);
+    expect_text(&b, true, want);
     free(b.data);
 }
 
@@ -191,7 +194,7 @@ static void test_header_position(void **state)
              "width=8 height=16 kind=8bit-palette mips=1 swizzle=0x01 version=3 pixels=0x%x "
              "palette=0x%x",
              b.pixels, b.palette);
-    expect_text(&b, 0, want);
+    expect_text(&b, false, want);
     free(b.data);
 
     b = build(&pal8);
@@ -202,7 +205,7 @@ static void test_header_position(void **state)
              "width=8 height=16 kind=8bit-palette mips=1 swizzle=0x01 version=3 pixels=0x%x "
              "palette=0x%x",
              b.pixels, b.palette);
-    expect_text(&b, 0, want);
+    expect_text(&b, false, want);
 
     /* Neither place holds "NTO2". */
     b.data[b.ro] = 'X';
@@ -352,7 +355,7 @@ static void test_random_patches(void **state)
                 copy[at % b.size] = (unsigned char)rand();
             }
             ossa_error err;
-            ossa_model *m = load(copy, b.size, (uint32_t)(round & 1) * OSSA_LOAD_NTO_SWAP_SIZE,
+            ossa_model *m = load(copy, b.size, round & 1,
                                  &err);
             if (m) ossa_model_validate(m, NULL, NULL);
             ossa_model_free(m);

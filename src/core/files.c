@@ -320,10 +320,10 @@ ossa_status ossa_write_output_files(const ossa_output_file *files, size_t count,
 {
     ossa__error_begin(error, count ? files[0].path : "");
     ossa_write_options opts;
-    if (options)
-        opts = *options;
-    else
-        memset(&opts, 0, sizeof opts);
+    if (ossa__copy_sized(&opts, sizeof opts, options, OSSA__WRITE_OPTIONS_0_2, "ossa_write_options",
+                         error))
+        return OSSA_FAILED;
+    opts.struct_size = sizeof opts;
     opts.output = NULL; /* these are the files an output callback received */
     return ossa__write_files_atomic(files, count, &opts, error);
 }

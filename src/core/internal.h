@@ -132,6 +132,20 @@ void ossa__error_begin(ossa_error *error, const char *file);
 /* Every field zero: the state a successful public call leaves. */
 void ossa__error_clear(ossa_error *error);
 
+/* Copies a caller's option struct, which starts with uint32_t struct_size
+ * (ossa.h), into `dst` (this library's struct, dst_size bytes): a size of
+ * 0 means `first_size` bytes (the layout of ossa 0.2), fields the caller's
+ * struct lacks are zero, and a larger struct passes only when the bytes
+ * beyond dst_size are zero. `src` NULL gives all zero. Fails with
+ * OSSA_ERROR_ARGUMENT, naming `what`. */
+ossa_status ossa__copy_sized(void *dst, size_t dst_size, const void *src, size_t first_size,
+                             const char *what, ossa_error *error);
+/* The sizes of the option structs of ossa 0.2, what struct_size 0 means:
+ * when a field is added to a struct, this becomes the offset of the new
+ * field (offsetof), never the new sizeof. */
+#define OSSA__LOAD_OPTIONS_0_2 sizeof(ossa_load_options)
+#define OSSA__WRITE_OPTIONS_0_2 sizeof(ossa_write_options)
+
 /* Records a non-fatal problem in the model; silently drops it when memory
  * runs out (a warning must never turn a good load into a failure). */
 void ossa__warn(ossa_model *model, ossa_code code, uint64_t offset, uint32_t line,

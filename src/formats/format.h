@@ -4,8 +4,9 @@
 #define OSSA_FORMAT_H
 
 #include "core/files.h"
+#include "formats/options.h"
 
-typedef struct ossa_format_ops {
+struct ossa_format_ops {
     ossa_format id;
     const char *name;       /* "iqm" */
     const char *extensions; /* space-separated, with dots: ".iqm" */
@@ -35,7 +36,16 @@ typedef struct ossa_format_ops {
      * the format stores images itself (glTF). 0: none; a write reports
      * the model's images as dropped. */
     uint8_t images;
-} ossa_format_ops;
+    /* The family name of the format's options ("fbx" of "fbx.keep_units"),
+     * shared by the formats of one family ("ill" for the four illEngine
+     * files), and its options for reading and for writing (options.h).
+     * NULL / 0 when it has none. */
+    const char *option_family;
+    const ossa_option_info *load_options;
+    uint32_t num_load_options;
+    const ossa_option_info *write_options;
+    uint32_t num_write_options;
+};
 
 enum { OSSA__IMAGES_NAMED = 1, OSSA__IMAGES_STORED = 2 };
 
@@ -45,6 +55,8 @@ void ossa__report_unheld(const ossa_model *model, const ossa_format_ops *ops,
                          const ossa_write_options *options);
 
 const ossa_format_ops *ossa__format_ops(ossa_format id);
+/* Whether some format's options are called name[0..n) ("fbx"). */
+bool ossa__format_family_exists(const char *name, size_t n);
 
 extern const ossa_format_ops ossa__iqm_format;
 extern const ossa_format_ops ossa__iqe_format;

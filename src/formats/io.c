@@ -12,36 +12,46 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The caller's load options as this library's struct (its size set, so
+ * that passing the copy on reads every field). */
+static ossa_status load_options_copy(ossa_load_options *out, const ossa_load_options *in,
+                                     ossa_error *error)
+{
+    if (ossa__copy_sized(out, sizeof *out, in, OSSA__LOAD_OPTIONS_0_2, "ossa_load_options", error))
+        return OSSA_FAILED;
+    out->struct_size = sizeof *out;
+    return OSSA_OK;
+}
+
 ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_options *options,
                              ossa_error *error)
 {
-    ossa_load_options defaults;
-    if (!options) {
-        memset(&defaults, 0, sizeof defaults);
-        options = &defaults;
-    }
-    ossa__error_begin(error, options->file_name);
+    ossa__error_begin(error, NULL);
+    ossa_load_options opts;
+    if (load_options_copy(&opts, options, error)) return NULL;
+    ossa__error_set_file(error, opts.file_name);
     if (!data && size) {
         ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "no data");
         return NULL;
     }
-    ossa_format fmt = options->format;
+    ossa_format fmt = opts.format;
     if (fmt == OSSA_FORMAT_AUTO) fmt = ossa_format_detect(data, size);
-    if (fmt == OSSA_FORMAT_AUTO) fmt = ossa_format_from_name(options->file_name);
+    if (fmt == OSSA_FORMAT_AUTO) fmt = ossa_format_from_name(opts.file_name);
     const ossa_format_ops *ops = ossa__format_ops(fmt);
     if (!ops || !ops->read) {
         ossa__fail(error, OSSA_ERROR_FORMAT, size ? 0 : OSSA_NO_OFFSET,
                    size ? "unknown file format (no known signature or extension)" : "empty file");
         return NULL;
     }
-    ossa_model *model = ossa_model_create(options->allocator);
+    if (ossa__options_check(ops, false, OSSA__OPTIONS(&opts), ossa__format_family_exists, error)) return NULL;
+    ossa_model *model = ossa_model_create(opts.allocator);
     if (!model) {
         ossa__fail_nomem(error);
         return NULL;
     }
     model->source_format = fmt;
-    if (ops->read(model, data, size, options, error) != OSSA_OK ||
-        (ops->images == OSSA__IMAGES_NAMED && ossa__images_load_beside(model, options, error))) {
+    if (ops->read(model, data, size, &opts, error) != OSSA_OK ||
+        (ops->images == OSSA__IMAGES_NAMED && ossa__images_load_beside(model, &opts, error))) {
         ossa_model_free(model);
         return NULL;
     }
@@ -51,13 +61,11 @@ ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_opti
 
 ossa_model *ossa_load_file(const char *path, const ossa_load_options *options, ossa_error *error)
 {
+    ossa__error_begin(error, path);
     ossa_load_options opts;
-    if (options)
-        opts = *options;
-    else
-        memset(&opts, 0, sizeof opts);
+    if (load_options_copy(&opts, options, error)) return NULL;
     if (!opts.file_name) opts.file_name = path;
-    ossa__error_begin(error, opts.file_name);
+    ossa__error_set_file(error, opts.file_name);
 
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
@@ -92,21 +100,31 @@ ossa_model *ossa_load_file(const char *path, const ossa_load_options *options, o
     return model;
 }
 
+/* The caller's write options as this library's struct, checked for the
+ * format they name. */
+static ossa_status write_options_copy(ossa_write_options *out, const ossa_write_options *in,
+                                      ossa_error *error)
+{
+    if (ossa__copy_sized(out, sizeof *out, in, OSSA__WRITE_OPTIONS_0_2, "ossa_write_options", error))
+        return OSSA_FAILED;
+    out->struct_size = sizeof *out;
+    return OSSA_OK;
+}
+
 ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options *options,
                               void **out_data, size_t *out_size, ossa_error *error)
 {
-    ossa_write_options defaults;
-    if (!options) {
-        memset(&defaults, 0, sizeof defaults);
-        options = &defaults;
-    }
     *out_data = NULL;
     *out_size = 0;
     ossa__error_clear(error);
+    ossa_write_options copy;
+    if (write_options_copy(&copy, options, error)) return OSSA_FAILED;
+    options = &copy;
     const ossa_format_ops *ops = ossa__format_ops(options->format);
     if (!ops || !ops->write)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "no writer for format '%s'", ossa_format_name(options->format));
+    if (ossa__options_check(ops, true, OSSA__OPTIONS(options), ossa__format_family_exists, error)) return OSSA_FAILED;
     /* A format of several files gives its main one here: only
      * ossa_write_file knows what the whole set holds. */
     if (!ops->write_files) ossa__report_unheld(model, ops, options);
@@ -189,15 +207,15 @@ ossa_status ossa_write_file(const ossa_model *model, const char *path,
 {
     ossa__error_begin(error, path);
     ossa_write_options opts;
-    if (options)
-        opts = *options;
-    else
-        memset(&opts, 0, sizeof opts);
+    if (write_options_copy(&opts, options, error)) return OSSA_FAILED;
     if (opts.format == OSSA_FORMAT_AUTO) opts.format = ossa_format_from_name(path);
     if (opts.format == OSSA_FORMAT_AUTO)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "cannot tell the output format from the file name");
     const ossa_format_ops *ops = ossa__format_ops(opts.format);
+    if (ops && ops->write && ossa__options_check(ops, true, OSSA__OPTIONS(&opts), ossa__format_family_exists,
+                                              error))
+        return OSSA_FAILED;
     if (ops && ops->images == OSSA__IMAGES_NAMED) return write_with_images(model, path, ops, &opts, error);
     if (ops && ops->write && !ops->images) report_unheld_images(model, ops, &opts);
     if (ops && ops->write_files) {

@@ -105,3 +105,20 @@ const char *ossa_format_extensions(ossa_format format)
     const ossa_format_ops *ops = ossa__format_ops(format);
     return ops ? ops->extensions : "";
 }
+
+bool ossa__format_family_exists(const char *name, size_t n)
+{
+    for (size_t i = 0; i < NUM_FORMATS; i++)
+        if (formats[i]->option_family && ossa__option_word_equal(name, n, formats[i]->option_family))
+            return true;
+    return false;
+}
+
+uint32_t ossa_format_options(ossa_format format, int writing, const ossa_option_info **out)
+{
+    const ossa_format_ops *ops = ossa__format_ops(format);
+    const ossa_option_info *table = !ops ? NULL : writing ? ops->write_options : ops->load_options;
+    uint32_t n = !ops ? 0 : writing ? ops->num_write_options : ops->num_load_options;
+    if (out) *out = n ? table : NULL;
+    return n;
+}

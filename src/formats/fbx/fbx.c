@@ -20,6 +20,14 @@ static ossa_status fbx_read(ossa_model *model, const unsigned char *data, size_t
     return st;
 }
 
+/* docs/formats/fbx.md §3 */
+static const ossa_option_info fbx_load_options[] = {
+    {"fbx.keep_axes", OSSA_OPTION_SWITCH, "", "off",
+     "keep the file's axes (default: converted to Z up, front -Y, from GlobalSettings)"},
+    {"fbx.keep_units", OSSA_OPTION_SWITCH, "", "off",
+     "keep the file's units (default: metres, from UnitScaleFactor)"},
+};
+
 const ossa_format_ops ossa__fbx_format = {
     .id = OSSA_FORMAT_FBX,
     .name = "fbx",
@@ -27,4 +35,7 @@ const ossa_format_ops ossa__fbx_format = {
     .sniff = fbx_sniff,
     .read = fbx_read,
     .write = NULL,
+    .option_family = "fbx",
+    .load_options = fbx_load_options,
+    .num_load_options = sizeof fbx_load_options / sizeof *fbx_load_options,
 };

@@ -238,14 +238,14 @@ static void read_settings(fbx_scene *sc)
         ossa__fbx_warn(doc, gs, "GlobalSettings declare left-handed axes: converted by a mirror, "
                                 "triangles reversed");
     }
-    if (doc->options && (doc->options->flags & OSSA_LOAD_FBX_KEEP_AXES)) {
+    if (doc->options && ossa__option_on(OSSA__OPTIONS(doc->options), "fbx.keep_axes")) {
         memset(c, 0, 9 * sizeof *c);
         c[0] = c[4] = c[8] = 1;
         det = 1;
     }
     sc->axes.mirror = det < 0;
     double k = 1;
-    if (!(doc->options && (doc->options->flags & OSSA_LOAD_FBX_KEEP_UNITS))) {
+    if (!(doc->options && ossa__option_on(OSSA__OPTIONS(doc->options), "fbx.keep_units"))) {
         double unit = ossa__fbx_prop_double(&p, "UnitScaleFactor", 1);
         if (!(unit > 0) || !isfinite(unit) || unit > 1e12) {
             ossa__fbx_warn(doc, gs, "UnitScaleFactor %g is not a positive number: 1 cm is used", unit);

@@ -128,6 +128,18 @@ static bool glb_sniff(const unsigned char *data, size_t size)
     return size >= 4 && ossa__rd32(data) == GLB_MAGIC;
 }
 
+/* docs/formats/gltf.md */
+static const ossa_option_info gltf_write_options[] = {
+    {"gltf.embed", OSSA_OPTION_SWITCH, "", "off",
+     ".gltf: the buffers as data URIs inside the file, no .bin beside it"},
+    {"gltf.sparse_channels", OSSA_OPTION_SWITCH, "", "off",
+     "each animation keys only the channels it moves; default: every animation keys every "
+     "channel any animation moves, as players that switch actions need"},
+};
+#define GLTF_OPTIONS                                                                           \
+    .option_family = "gltf", .write_options = gltf_write_options,                              \
+    .num_write_options = sizeof gltf_write_options / sizeof *gltf_write_options
+
 const ossa_format_ops ossa__gltf_format = {
     .id = OSSA_FORMAT_GLTF,
     .name = "gltf",
@@ -138,6 +150,7 @@ const ossa_format_ops ossa__gltf_format = {
     .write_files = ossa__gltf_write_files,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
     .images = OSSA__IMAGES_STORED,
+    GLTF_OPTIONS,
 };
 
 const ossa_format_ops ossa__glb_format = {
@@ -150,4 +163,5 @@ const ossa_format_ops ossa__glb_format = {
     .write_files = ossa__glb_write_files,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
     .images = OSSA__IMAGES_STORED,
+    GLTF_OPTIONS,
 };

@@ -631,7 +631,7 @@ static void plan_channels(gw *w)
 
 /* One glTF animation. Every track is written at the animation's frames
  * (LINEAR); a track that never changes is one STEP key. By default every
- * channel of plan_channels is keyed; with OSSA_WRITE_GLTF_SPARSE_CHANNELS
+ * channel of plan_channels is keyed; with the option gltf.sparse_channels
  * only the channels this animation moves (channel_moves). glTF has no
  * empty animation: one with no track left keeps one STEP key of joint 0's
  * rotation. */
@@ -650,7 +650,7 @@ static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
         w->nomem = true;
         return;
     }
-    bool sparse = (w->opt->flags & OSSA_WRITE_GLTF_SPARSE_CHANNELS) != 0;
+    bool sparse = ossa__option_on(OSSA__OPTIONS(w->opt), "gltf.sparse_channels");
     for (uint32_t j = 0; j < J; j++) {
         for (int path = 0; path < 3; path++) {
             bool constant, moves = channel_moves(w, an, j, path, &constant);
@@ -968,7 +968,7 @@ ossa_status ossa__gltf_write_files(const ossa_model *model, const char *path,
 {
     gw w;
     init(&w, model, options, error);
-    bool embed = (options->flags & OSSA_WRITE_GLTF_EMBED) != 0;
+    bool embed = ossa__option_on(OSSA__OPTIONS(options), "gltf.embed");
     /* The buffer goes beside the .gltf under the same base name. */
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;

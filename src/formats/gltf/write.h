@@ -33,7 +33,7 @@ typedef struct gw {
     uint8_t *weights_u; /* normalized ubyte weights, or NULL */
     uint8_t *weighted;  /* per vertex: has at least one influence */
     /* Per joint, the channels (OSSA_CHANNEL_*) every animation keys: those
-     * that some animation moves, unless OSSA_WRITE_GLTF_SPARSE_CHANNELS. */
+     * that some animation moves, unless gltf.sparse_channels. */
     uint8_t *keyed;
     /* Images (write_materials.c) */
     ossa_images images_mode; /* EMBED, BESIDE or NONE: resolved */

@@ -264,8 +264,8 @@ static bool is_rx_minus_90(const double m[16])
 static bool wants_md5_fix(const ill_bone *bones, uint32_t count, bool text,
                           const ossa_load_options *options)
 {
-    if (options->flags & OSSA_LOAD_ILL_NO_MD5_FIX) return false;
-    if (options->flags & OSSA_LOAD_ILL_MD5_FIX) return true;
+    uint32_t choice = ossa__option_choice(OSSA__OPTIONS(options), "ill.md5_fix", ILL_MD5_FIX_CHOICES);
+    if (choice != 0) return choice == 1;
     for (uint32_t i = 0; i < count; i++) {
         if (text && bones[i].name && strcmp(bones[i].name, ILL_MD5_ROOT) == 0) return true;
         /* Binary skeletons have no names; their Doom 3 ones carry Rx(-90)

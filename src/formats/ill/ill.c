@@ -61,18 +61,13 @@ static ossa_status ill_read(ossa_model *model, const unsigned char *data, size_t
     ill_kind kind = magics[m].kind;
     int version = magics[m].version;
     model->source_format = kind_format[kind];
-    uint32_t flags = options->flags;
-    if ((flags & OSSA_LOAD_ILL_TEXT) && (flags & OSSA_LOAD_ILL_BINARY))
-        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
-                          "OSSA_LOAD_ILL_TEXT and OSSA_LOAD_ILL_BINARY exclude each other");
+    uint32_t encoding = ossa__option_choice(OSSA__OPTIONS(options), "ill.encoding", ILL_ENCODINGS);
     /* Variants that exist in one encoding only (docs/formats/ill.md §1). */
     bool text_only = kind == ILL_ANIM && version == 1;
     bool binary_only = (kind == ILL_MESH && version == 1) || kind == ILL_ANSET;
     bool text;
-    if (flags & OSSA_LOAD_ILL_TEXT)
-        text = true;
-    else if (flags & OSSA_LOAD_ILL_BINARY)
-        text = false;
+    if (encoding != 0)
+        text = encoding == 1;
     else
         text = text_only || (!binary_only && looks_text(data, size));
     if (text && binary_only)
@@ -96,19 +91,38 @@ static bool sniff_skel(const unsigned char *d, size_t n) { return sniff_kind(d, 
 static bool sniff_anim(const unsigned char *d, size_t n) { return sniff_kind(d, n, ILL_ANIM); }
 static bool sniff_anset(const unsigned char *d, size_t n) { return sniff_kind(d, n, ILL_ANSET); }
 
+/* The options of every illEngine file (docs/formats/ill.md §12). */
+static const ossa_option_info ill_load_options[] = {
+    {"ill.encoding", OSSA_OPTION_CHOICE, ILL_ENCODINGS, "auto",
+     "read the files as text or binary (auto: from byte 8 and the first 64 bytes)"},
+    {"ill.md5_fix", OSSA_OPTION_CHOICE, ILL_MD5_FIX_CHOICES, "auto",
+     "turn the meshes of MD5-derived skeletons by Rx(-90) as the engine does (auto: when the "
+     "skeleton has <MD5_Root>)"},
+    {"ill.vertex_order", OSSA_OPTION_CHOICE, ILL_VERTEX_ORDERS, "auto",
+     "text meshes: blend data before the texture coordinates (files from 4 December 2012) or "
+     "after them (2-3 December 2012) (auto: from the blank lines, confirmed by the blend data)"},
+};
+#define ILL_OPTIONS                                                                            \
+    .option_family = "ill", .load_options = ill_load_options,                                  \
+    .num_load_options = sizeof ill_load_options / sizeof *ill_load_options
+
 const ossa_format_ops ossa__illmesh_format = {
-    OSSA_FORMAT_ILLMESH, "illmesh", ".illmesh", sniff_mesh, ill_read, ossa__ill_write_mesh,
-    ossa__ill_write_files,
-    OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS | OSSA_HOLDS_PICKS_ANIMATION, 0,
+    .id = OSSA_FORMAT_ILLMESH, .name = "illmesh", .extensions = ".illmesh", .sniff = sniff_mesh,
+    .read = ill_read, .write = ossa__ill_write_mesh, .write_files = ossa__ill_write_files,
+    .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS |
+             OSSA_HOLDS_PICKS_ANIMATION,
+    ILL_OPTIONS,
 };
 const ossa_format_ops ossa__illskel_format = {
-    OSSA_FORMAT_ILLSKEL, "illskel", ".illskel", sniff_skel, ill_read, ossa__ill_write_skel, NULL,
-    OSSA_HOLDS_SKELETON, 0,
+    .id = OSSA_FORMAT_ILLSKEL, .name = "illskel", .extensions = ".illskel", .sniff = sniff_skel,
+    .read = ill_read, .write = ossa__ill_write_skel, .holds = OSSA_HOLDS_SKELETON, ILL_OPTIONS,
 };
 const ossa_format_ops ossa__illanim_format = {
-    OSSA_FORMAT_ILLANIM, "illanim", ".illanim", sniff_anim, ill_read, ossa__ill_write_anim, NULL,
-    OSSA_HOLDS_ONE_ANIMATION | OSSA_HOLDS_PICKS_ANIMATION, 0,
+    .id = OSSA_FORMAT_ILLANIM, .name = "illanim", .extensions = ".illanim", .sniff = sniff_anim,
+    .read = ill_read, .write = ossa__ill_write_anim,
+    .holds = OSSA_HOLDS_ONE_ANIMATION | OSSA_HOLDS_PICKS_ANIMATION, ILL_OPTIONS,
 };
 const ossa_format_ops ossa__illanset_format = {
-    OSSA_FORMAT_ILLANSET, "illanset", ".illanset", sniff_anset, ill_read, NULL, NULL, 0, 0,
+    .id = OSSA_FORMAT_ILLANSET, .name = "illanset", .extensions = ".illanset",
+    .sniff = sniff_anset, .read = ill_read, ILL_OPTIONS,
 };

@@ -21,6 +21,11 @@
 
 #define ILL_MAGIC_SIZE 8
 
+/* The words of the options (ill.c's table); the first is the default. */
+#define ILL_ENCODINGS "auto text binary"
+#define ILL_MD5_FIX_CHOICES "auto on off"
+#define ILL_VERTEX_ORDERS "auto blend-first texcoord-first"
+
 typedef enum ill_kind { ILL_MESH, ILL_SKEL, ILL_ANIM, ILL_ANSET } ill_kind;
 
 /* Where a value is: a byte offset (binary) or line and column (text). */

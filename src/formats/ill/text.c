@@ -277,10 +277,10 @@ static ossa_status read_mesh(lexer *lx)
         bool valid_a, valid_b;
         blend_stats(v, nv, stride, b + 2, &plaus_a, &valid_a);
         blend_stats(v, nv, stride, b, &plaus_b, &valid_b);
-        if (options->flags & OSSA_LOAD_ILL_MESH_V0A)
-            v0a = true;
-        else if (options->flags & OSSA_LOAD_ILL_MESH_V0B)
-            v0a = false;
+        uint32_t order =
+            ossa__option_choice(OSSA__OPTIONS(options), "ill.vertex_order", ILL_VERTEX_ORDERS);
+        if (order != 0)
+            v0a = order == 2;
         else {
             v0a = !blank;
             bool valid = v0a ? valid_a : valid_b, other_valid = v0a ? valid_b : valid_a;

@@ -24,7 +24,7 @@ typedef struct builder {
 static void map_axes(const obj_doc *d, const float *in, float *out)
 {
     float x = in[0], y = in[1], z = in[2];
-    if (d->options->flags & OSSA_LOAD_OBJ_BLENDER_AXES) {
+    if (d->blender_axes) {
         out[0] = x; /* Blender: +90 degrees about X */
         out[1] = -z;
         out[2] = y;

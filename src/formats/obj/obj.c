@@ -38,6 +38,20 @@ static ossa_status obj_read(ossa_model *model, const unsigned char *data, size_t
     return st;
 }
 
+/* docs/formats/obj.md §7 and §10 */
+static const ossa_option_info obj_load_options[] = {
+    {"obj.axes", OSSA_OPTION_CHOICE, OBJ_AXES, "sdk",
+     "how OBJ's Y-up axes become ossa's Z up: the IQM SDK's (x, y, z) -> (z, x, y), which also "
+     "turns the front (+Z) to +X, or Blender's (x, y, z) -> (x, -z, y)"},
+};
+static const ossa_option_info obj_write_options[] = {
+    {"obj.axes", OSSA_OPTION_CHOICE, OBJ_AXES, "sdk",
+     "the inverse of the reading option: (x, y, z) -> (y, z, x), or Blender's (x, z, -y)"},
+    {"obj.pose_time", OSSA_OPTION_NUMBER, "", "",
+     "write the mesh skinned at this time (seconds) of the animation the write options pick, "
+     "looped or clamped as it says, instead of the bind pose"},
+};
+
 const ossa_format_ops ossa__obj_format = {
     .id = OSSA_FORMAT_OBJ,
     .name = "obj",
@@ -46,6 +60,11 @@ const ossa_format_ops ossa__obj_format = {
     .read = obj_read,
     .write = ossa__obj_write,
     .write_files = ossa__obj_write_files,
-    /* static meshes; `animation` (and `time`) pick the pose */
+    /* static meshes; `animation` (and obj.pose_time) pick the pose */
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_PICKS_ANIMATION,
+    .option_family = "obj",
+    .load_options = obj_load_options,
+    .num_load_options = sizeof obj_load_options / sizeof *obj_load_options,
+    .write_options = obj_write_options,
+    .num_write_options = sizeof obj_write_options / sizeof *obj_write_options,
 };

@@ -18,6 +18,9 @@
 #include "core/files.h"
 #include "core/lists.h"
 #include "formats/format.h"
+
+/* The words of the option obj.axes; the first is the default. */
+#define OBJ_AXES "sdk blender"
 #include "text/text.h"
 
 #define OBJ_NONE UINT32_MAX /* a corner without a texcoord or normal */
@@ -49,6 +52,7 @@ typedef struct obj_face {
 typedef struct obj_doc {
     ossa_model *model; /* warnings, and the allocator of every list */
     const ossa_load_options *options;
+    bool blender_axes; /* the option obj.axes is "blender" */
     ossa_error *error;
     ossa_lexer lx;
     const char *text; /* what the lexer reads (a prepared copy or the input) */

@@ -607,6 +607,7 @@ ossa_status ossa__obj_parse(obj_doc *d, ossa_model *model, const unsigned char *
     memset(d, 0, sizeof *d);
     d->model = model;
     d->options = options;
+    d->blender_axes = ossa__option_choice(OSSA__OPTIONS(options), "obj.axes", OBJ_AXES) == 1;
     d->error = error;
     d->mesh = -1;
     d->smooth = OBJ_SMOOTH_UNSET;

@@ -1,5 +1,5 @@
 /* OBJ writer (docs/formats/obj.md §10): the mesh in the bind pose, or skinned
- * at one time of an animation (OSSA_WRITE_POSED), for tools that take
+ * at one time of an animation (the option obj.pose_time), for tools that take
  * only OBJ.
  *
  *   # ossa VERSION
@@ -21,9 +21,9 @@
 #include <stdio.h>
 
 /* OBJ coordinates of an ossa vector: the inverse of the reader's map. */
-static void unmap_axes(const ossa_write_options *o, const float *in, float *out)
+static void unmap_axes(bool blender_axes, const float *in, float *out)
 {
-    if (o->flags & OSSA_WRITE_OBJ_BLENDER_AXES) {
+    if (blender_axes) {
         out[0] = in[0];
         out[1] = in[2];
         out[2] = -in[1];
@@ -67,7 +67,8 @@ static ossa_status geometry(const ossa_model *m, const ossa_write_options *o, fl
     const ossa_vertex_array *na = ossa_model_find_array(m, OSSA_VERTEX_NORMAL, NULL);
     uint32_t nv = m->num_vertices;
     float tmp[OSSA_MAX_COMPONENTS];
-    if (o->flags & OSSA_WRITE_POSED) {
+    const char *pose_time = ossa__option_value(OSSA__OPTIONS(o), "obj.pose_time");
+    if (pose_time) {
         if (!m->num_animations)
             return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                               "the model has no animation to pose the mesh with");
@@ -75,9 +76,6 @@ static ossa_status geometry(const ossa_model *m, const ossa_write_options *o, fl
             return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                               "animation %u does not exist (the model has %u)", o->animation,
                               m->num_animations);
-        if (!isfinite(o->time))
-            return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
-                              "the time to pose the mesh at is not a finite number");
     }
     for (uint32_t v = 0; v < nv; v++) {
         memset(tmp, 0, sizeof tmp);
@@ -100,7 +98,9 @@ static ossa_status geometry(const ossa_model *m, const ossa_write_options *o, fl
         ossa__temp_free(m, corner);
         if (st) return st;
     }
-    if (o->flags & OSSA_WRITE_POSED) return ossa__obj_pose(m, o->animation, o->time, pos, nrm, error);
+    if (pose_time)
+        return ossa__obj_pose(m, o->animation, ossa__option_number(OSSA__OPTIONS(o), "obj.pose_time", 0),
+                              pos, nrm, error);
     return OSSA_OK;
 }
 
@@ -147,8 +147,9 @@ static ossa_status write_obj(const ossa_model *m, const ossa_write_options *o, c
     }
     float tmp[OSSA_MAX_COMPONENTS], v3[3];
     uint64_t alpha = 0, bad_uv = 0;
+    bool blender_axes = ossa__option_choice(OSSA__OPTIONS(o), "obj.axes", OBJ_AXES) == 1;
     for (uint32_t v = 0; !st && v < nv; v++) {
-        unmap_axes(o, pos + (size_t)v * 3, v3);
+        unmap_axes(blender_axes, pos + (size_t)v * 3, v3);
         put_vector(&t, "v", v3, 3);
         if (ca) {
             memset(tmp, 0, sizeof tmp);
@@ -174,7 +175,7 @@ static ossa_status write_obj(const ossa_model *m, const ossa_write_options *o, c
         ossa__out_char(&t, '\n');
     }
     for (uint32_t v = 0; !st && v < nv; v++) {
-        unmap_axes(o, nrm + (size_t)v * 3, v3);
+        unmap_axes(blender_axes, nrm + (size_t)v * 3, v3);
         put_vector(&t, "vn", v3, 3);
         ossa__out_char(&t, '\n');
     }
@@ -223,7 +224,7 @@ static ossa_status write_obj(const ossa_model *m, const ossa_write_options *o, c
         ossa__write_warn(o, OSSA_WARNING_DROPPED,
              "OBJ holds static meshes: %u joints, the blend data and %u animations are not written%s",
              m->num_joints, m->num_animations,
-             (o->flags & OSSA_WRITE_POSED) ? " (the mesh is posed)" : "");
+             ossa__option_value(OSSA__OPTIONS(o), "obj.pose_time") ? " (the mesh is posed)" : "");
     if (alpha) ossa__write_warn(o, OSSA_WARNING_DROPPED, "%llu vertex colours lose their alpha", (unsigned long long)alpha);
     if (bad_uv)
         ossa__write_warn(o, OSSA_WARNING_REPAIRED, "%llu texture coordinates are not finite: written as 0",

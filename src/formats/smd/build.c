@@ -483,7 +483,7 @@ ossa_status ossa__smd_build(smd_doc *d, size_t file_size)
 {
     if (add_joints(d)) return OSSA_FAILED;
     ossa_status st = d->triangles_line ? bind_pose(d) : animation(d, file_size);
-    if (!st && (d->options->flags & OSSA_LOAD_SMD_TURN)) turn(d);
+    if (!st && ossa__option_on(OSSA__OPTIONS(d->options), "smd.turn")) turn(d);
     if (!st && d->triangles_line) st = meshes(d);
     return st;
 }

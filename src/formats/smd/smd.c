@@ -60,6 +60,13 @@ static ossa_status smd_read(ossa_model *model, const unsigned char *data, size_t
     return st;
 }
 
+/* docs/formats/smd.md */
+static const ossa_option_info smd_load_options[] = {
+    {"smd.turn", OSSA_OPTION_SWITCH, "", "off",
+     "turn the model +90 degrees about Z, as studiomdl does when it compiles (front -Y becomes +X); "
+     "default: coordinates as written"},
+};
+
 const ossa_format_ops ossa__smd_format = {
     .id = OSSA_FORMAT_SMD,
     .name = "smd",
@@ -72,4 +79,7 @@ const ossa_format_ops ossa__smd_format = {
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS |
              OSSA_HOLDS_PICKS_ANIMATION,
     .images = OSSA__IMAGES_NAMED, /* a triangle's material is its texture file */
+    .option_family = "smd",
+    .load_options = smd_load_options,
+    .num_load_options = sizeof smd_load_options / sizeof *smd_load_options,
 };

@@ -9,7 +9,7 @@
  *
  * Pixels are not decoded: the PS2 swizzle is not settled. Which size
  * nibble is the width is disputed; the low one is taken as the width
- * unless OSSA_LOAD_NTO_SWAP_SIZE is set (docs/formats/sotc.md §8). */
+ * unless the option sotc.nto_width is "high" (docs/formats/sotc.md §8). */
 #include "formats/sotc/sotc.h"
 
 #include <stdio.h>
@@ -79,7 +79,7 @@ ossa_status ossa__nto_read(ossa_model *m, const unsigned char *data, size_t size
     uint32_t pixels = ossa__rd32(h + NTO_PIXELS), palette = ossa__rd32(h + NTO_PALETTE);
     unsigned code = h[NTO_KIND], mips = h[NTO_MIPS] >> 4, swizzle = h[NTO_SWIZZLE];
     unsigned log_w = h[NTO_SIZE] & 0x0F, log_h = h[NTO_SIZE] >> 4;
-    if (options->flags & OSSA_LOAD_NTO_SWAP_SIZE) {
+    if (ossa__option_choice(OSSA__OPTIONS(options), "sotc.nto_width", SOTC_NTO_WIDTH_NIBBLES) == 1) {
         unsigned t = log_w;
         log_w = log_h;
         log_h = t;

@@ -4,6 +4,16 @@
  * container). */
 #include "formats/sotc/sotc.h"
 
+/* The options of every SOTC file (docs/formats/sotc.md). */
+static const ossa_option_info sotc_load_options[] = {
+    {"sotc.nto_width", OSSA_OPTION_CHOICE, SOTC_NTO_WIDTH_NIBBLES, "low",
+     "which size nibble of a .nto header (byte 0x1E) is log2 of the width; the other is the "
+     "height (the order is disputed)"},
+};
+#define SOTC_OPTIONS                                                                           \
+    .option_family = "sotc", .load_options = sotc_load_options,                                \
+    .num_load_options = sizeof sotc_load_options / sizeof *sotc_load_options
+
 const ossa_format_ops ossa__sotc_skb_format = {
     .id = OSSA_FORMAT_SOTC_SKB,
     .name = "skb",
@@ -12,6 +22,7 @@ const ossa_format_ops ossa__sotc_skb_format = {
     .read = ossa__skb_read,
     .write = ossa__skb_write,
     .holds = OSSA_HOLDS_SKELETON,
+    SOTC_OPTIONS,
 };
 
 const ossa_format_ops ossa__sotc_anb_format = {
@@ -22,6 +33,7 @@ const ossa_format_ops ossa__sotc_anb_format = {
     .read = ossa__anb_read,
     .write = ossa__anb_write,
     .holds = OSSA_HOLDS_ONE_ANIMATION | OSSA_HOLDS_PICKS_ANIMATION,
+    SOTC_OPTIONS,
 };
 
 const ossa_format_ops ossa__sotc_nmo_format = {
@@ -32,6 +44,7 @@ const ossa_format_ops ossa__sotc_nmo_format = {
     .read = ossa__nmo_read,
     .write = ossa__nmo_write,
     .holds = OSSA_HOLDS_MESHES,
+    SOTC_OPTIONS,
 };
 
 const ossa_format_ops ossa__sotc_nto_format = {
@@ -40,4 +53,5 @@ const ossa_format_ops ossa__sotc_nto_format = {
     .extensions = ".nto",
     .sniff = ossa__nto_sniff,
     .read = ossa__nto_read,
+    SOTC_OPTIONS,
 };

@@ -5,6 +5,9 @@
 
 #include "formats/format.h"
 
+/* The words of the option sotc.nto_width (sotc.c); the first is the default. */
+#define SOTC_NTO_WIDTH_NIBBLES "low high"
+
 /* -- XFF container (docs/formats/sotc.md §2) -- */
 
 #define XFF_HEADER_SIZE 0x70
