@@ -28,13 +28,14 @@ ASAN_BUILD := build-asan$(if $(filter gcc,$(CC_NAME)),,-$(CC_NAME))
 CLANG_BUILD := build-clang
 FUZZ_BUILD := build-fuzz
 
+# g++ compiles the public headers as C++ (tests/cli_libraries.sh);
 # libc6-dev is listed because gcc only recommends it and we install without
 # recommends; bash runs the shell tests, python3 checks their JSON output and
 # generates the benchmark's large input; locales holds the sources from which
 # test_gltf_locale makes de_DE.UTF-8 (a decimal comma) with localedef;
 # `ossa render` reads and writes PNG through libpng, reads JPEG textures
 # through libjpeg and writes GIF through giflib.
-DEPS       := gcc libc6-dev make cmake pkg-config bash python3 libcmocka-dev libcjson-dev zlib1g-dev locales \
+DEPS       := gcc g++ libc6-dev make cmake pkg-config bash python3 libcmocka-dev libcjson-dev zlib1g-dev locales \
               libpng-dev libjpeg-dev libgif-dev
 CLANG_DEPS := clang libclang-rt-14-dev
 
@@ -109,12 +110,13 @@ test: build deps-node
 	@rm -rf $(BUILD)/test-tmp/skipped
 	@$(CTEST) $(BUILD); rc=$$?; sh tests/tools/skip_summary.sh $(BUILD)/test-tmp/skipped; exit $$rc
 
-# No format module includes another's files, the lower layers include no
-# format, and no two source files depend on each other (includes, and calls
-# read from the built objects).
-# Only the library's objects are needed (not the tests, benchmarks or CLI).
+# The layers (base < math, text < core < formats; runtime on base and math;
+# render on top through public APIs): no folder includes or calls one above
+# it, no format module another, no two source files depend on each other
+# (includes, and calls read from the built objects). Only the library's
+# objects are needed (not the tests, benchmarks or CLI).
 check-layout: configure
-	cmake --build $(BUILD) -j$(JOBS) --target ossa_objects
+	cmake --build $(BUILD) -j$(JOBS) --target ossa_all
 	python3 tests/tools/check_layout.py . $(BUILD)
 
 # Rewrites tests/ref/*.txt (the reference dumps of every sample model) from

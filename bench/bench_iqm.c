@@ -343,14 +343,14 @@ static double run_once(const ctx *c, int op)
         size_t n;
         check(ossa_write_memory(c->model, &wo, &out, &n, &e), &e, "write");
         t1 = now_ms();
-        ossa_free_buffer(out, wo.allocator);
+        ossa_free(out, wo.allocator);
         return t1 - t0;
     }
     case OP_LOAD:
     case OP_LOAD_VALIDATE:
         m = ossa_load_memory(c->bytes, c->size, &lo, &e);
         if (!m) die("load", &e);
-        if (op == OP_LOAD_VALIDATE && ossa_model_validate(m, NULL, NULL) != 0)
+        if (op == OP_LOAD_VALIDATE && ossa_model_validate(m, NULL, NULL, NULL) != 0)
             die("the benchmark model does not validate", NULL);
         break;
     case OP_LOAD_FILE:
@@ -468,7 +468,7 @@ static size_t heap_peak(const ctx *c, int op)
         void *out;
         size_t n;
         check(ossa_write_memory(c->model, &wo, &out, &n, &e), &e, "write");
-        ossa_free_buffer(out, wo.allocator);
+        ossa_free(out, wo.allocator);
     } else {
         ossa_load_options lo;
         memset(&lo, 0, sizeof lo);
@@ -593,7 +593,7 @@ int main(int argc, char **argv)
 
     remove(pathbuf);
     free(c.copy);
-    ossa_free_buffer(bytes, wo.allocator);
+    ossa_free(bytes, wo.allocator);
     ossa_model_free(model);
     return 0;
 }

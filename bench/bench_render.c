@@ -74,7 +74,7 @@ static void subject_init(subject *s, const char *name, ossa_model *m, uint32_t a
     if (!s->clip) die("clip", &e);
     ossa_clip_get_info(s->clip, &s->info);
     ossa_bounds b;
-    if (ossa_render_bounds(m, (int32_t)anim, &b, &e) ||
+    if (ossa_render_bounds(m, anim, &b, &e) ||
         ossa_render_camera_frame(NULL, &b, OSSA_AXIS_Z, 512, 512, &s->camera, &e))
         die("camera", &e);
     s->pose = malloc((m->num_joints ? m->num_joints : 1) * sizeof *s->pose);
@@ -181,7 +181,7 @@ static double time_gif(subject *s, size_t *bytes)
         }
         void *data;
         if (ossa_render_gif_finish(gif, &data, bytes, &e)) die("gif finish", &e);
-        ossa_render_free(data, NULL);
+        ossa_free(data, NULL);
         ossa_render_gif_free(gif);
         times[r] = (now() - t0) * 1e3;
     }

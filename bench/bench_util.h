@@ -106,7 +106,7 @@ static inline size_t bench_write_iqm(const ossa_model *m, uint32_t threads)
         fprintf(stderr, "write failed: %s\n", err.message);
         exit(1);
     }
-    ossa_free_buffer(data, o.allocator);
+    ossa_free(data, o.allocator);
     return size;
 }
 

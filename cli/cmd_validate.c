@@ -96,10 +96,8 @@ static int validate_file(const char *file, int json, const char *ind,
             if (json) json_problem(&r, "warning", model->warnings[i].message);
             r.warnings++;
         }
-        /* The returned count is the authority on errors; the callback's
-         * count only adds what it printed. */
-        uint32_t errors = ossa_model_validate(model, on_problem, &r);
-        if (errors > r.errors) r.errors = errors;
+        /* The callback sees every finding, errors counted there. */
+        ossa_model_validate(model, on_problem, &r, NULL);
         ossa_model_free(model);
     } else {
         r.errors = 1; /* the load failure itself */

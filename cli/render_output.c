@@ -52,7 +52,8 @@ static int stage_init(stage *s, const cli_render_job *job, uint32_t width, uint3
         ossa_render_scene_load_materials(s->scene, m, job->model_path, print_diagnostic,
                                          (void *)job->model_path);
     ossa_bounds bounds;
-    if (ossa_render_bounds(m, job->animation, &bounds, &error) != OSSA_OK ||
+    if (ossa_render_bounds(m, job->animation >= 0 ? (uint32_t)job->animation : OSSA_BIND_POSE, &bounds,
+                           &error) != OSSA_OK ||
         ossa_render_camera_frame(&job->camera, &bounds, OSSA_AXIS_Z, width, height, &s->camera,
                                  &error) != OSSA_OK)
         return fail(&error, job->model_path);

@@ -33,7 +33,7 @@ static inline int fuzz_round_trip(const uint8_t *data, size_t size, const ossa_l
     ossa_error error;
     ossa_model *model = ossa_load_memory(data, size, load, &error);
     if (!model) return 0;
-    ossa_model_validate(model, NULL, NULL);
+    ossa_model_validate(model, NULL, NULL, NULL);
     for (size_t i = 0; i < num_outputs; i++) {
         ossa_write_options write = {0};
         write.format = outputs[i] != OSSA_FORMAT_AUTO ? outputs[i] : model->source_format;
@@ -49,9 +49,9 @@ static inline int fuzz_round_trip(const uint8_t *data, size_t size, const ossa_l
         if (again_options.format == OSSA_FORMAT_AUTO) again_options.format = write.format;
         ossa_model *again = ossa_load_memory(out, out_size, &again_options, &error);
         if (!again) __builtin_trap(); /* the writer produced a file we reject */
-        ossa_model_validate(again, NULL, NULL);
+        ossa_model_validate(again, NULL, NULL, NULL);
         ossa_model_free(again);
-        ossa_free_buffer(out, write.allocator);
+        ossa_free(out, write.allocator);
     }
     ossa_model_free(model);
     return 0;

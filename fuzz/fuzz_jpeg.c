@@ -25,6 +25,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 3; i < im.stride * im.height; i += 4)
         if (im.pixels[i] != 255) __builtin_trap();
     sink = sum;
-    ossa_render_free(im.pixels, NULL);
+    ossa_free(im.pixels, NULL);
     return 0;
 }

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!model) continue;
         /* A texture carries no geometry. */
         if (model->num_joints || model->num_vertices) __builtin_trap();
-        ossa_model_validate(model, NULL, NULL);
+        ossa_model_validate(model, NULL, NULL, NULL);
         /* The texture text and the 32 header bytes. */
         if (model->num_extras != 2 || model->extras[1].size != 32 ||
             !memchr(model->extras[0].data, '=', model->extras[0].size))

@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cam.grid_extent = f32(&in);
     } else {
         ossa_bounds b;
-        if (ossa_render_bounds(m, -1, &b, &e) != OSSA_OK) __builtin_trap();
+        if (ossa_render_bounds(m, OSSA_BIND_POSE, &b, &e) != OSSA_OK) __builtin_trap();
         ossa_render_camera_options co = {0};
         co.view = (ossa_render_view)view;
         co.flags = (flags & 32) ? OSSA_RENDER_CAMERA_ORTHOGRAPHIC : 0;

@@ -54,7 +54,7 @@ static inline ossa_model *gt_through(const ossa_model *m, ossa_format format)
     size_t size;
     unsigned char *data = gt_write_as(m, format, &size);
     ossa_model *back = gt_load_ok(data, size, format);
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     return back;
 }
 

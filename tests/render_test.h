@@ -217,7 +217,7 @@ static inline void rtt_frame_front(const ossa_model *m, uint32_t w, uint32_t h,
 {
     ossa_error e;
     ossa_bounds b;
-    assert_int_equal(ossa_render_bounds(m, -1, &b, &e), OSSA_OK);
+    assert_int_equal(ossa_render_bounds(m, OSSA_BIND_POSE, &b, &e), OSSA_OK);
     ossa_render_camera_options co;
     memset(&co, 0, sizeof co);
     co.view = OSSA_RENDER_VIEW_FRONT;

@@ -53,7 +53,7 @@ ossa_model *ts_load_shared(const char *rel, unsigned char **file, size_t *size);
  * bound); fails the test on error. */
 ossa_clip *ts_compress(const ossa_model *m, uint32_t a, float bound);
 /* Writes with `options` (NULL: IQM, default bounds) and fails the test on
- * error. Free with ossa_free_buffer(result, NULL). */
+ * error. Free with ossa_free(result, NULL). */
 unsigned char *ts_write(const ossa_model *m, const ossa_write_options *options, size_t *size);
 
 /* -- Comparisons ------------------------------------------------------------ */

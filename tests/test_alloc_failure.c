@@ -83,7 +83,7 @@ static ossa_status build_write_load(const ossa_allocator *alloc, ossa_error *err
     assert_true(again_size > 0);
     st = OSSA_OK;
 done:
-    ossa_free_buffer(again, wo.allocator);
+    ossa_free(again, wo.allocator);
     ossa_model_free(back);
     ossa_model_free(m);
     return st;
@@ -118,12 +118,12 @@ static void run_failures(bool sticky)
             assert_int_equal(size, reference_size);
             assert_memory_equal(bytes, reference, size);
         }
-        ossa_free_buffer(bytes, &a.allocator);
+        ossa_free(bytes, &a.allocator);
         if (a.live != 0) print_error("failing allocation %ld: %ld blocks leaked\n", n, a.live);
         assert_int_equal(a.live, 0);
         assert_int_equal(a.bad_frees, 0);
     }
-    ossa_free_buffer(reference, &good.allocator);
+    ossa_free(reference, &good.allocator);
     assert_int_equal(good.live, 0);
     assert_int_equal(good.bad_frees, 0);
 }
@@ -248,7 +248,7 @@ static unsigned char *model_bytes(const ossa_model *m, size_t *size)
     assert_non_null(out);
     memcpy(out, head, sizeof head);
     memcpy(out + sizeof head, iqm, n);
-    ossa_free_buffer(iqm, NULL);
+    ossa_free(iqm, NULL);
     *size = sizeof head + n;
     return out;
 }
@@ -338,7 +338,7 @@ static ossa_status run_write(step *s, ts_alloc *talloc, ossa_error *err, unsigne
         if (!st) {
             *out = copy_bytes(data, size);
             *out_size = size;
-            ossa_free_buffer(data, &u.allocator);
+            ossa_free(data, &u.allocator);
         }
     }
     s->calls = talloc->calls - base;
@@ -559,7 +559,7 @@ static void test_every_reader(void **state)
     ossa_error err;
     assert_int_equal(ossa_write_memory(m, &embed, &data, &size, &err), OSSA_OK);
     sweep_reader(OSSA_FORMAT_GLTF, "embedded.gltf", data, size);
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     assert_true(readers >= 10);
     ossa_model_free(m);
     if (!ts_shared_data_available()) return;

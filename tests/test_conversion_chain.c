@@ -25,7 +25,7 @@ static void count_finding(void *user, const ossa_diagnostic *d)
 static uint32_t degenerate_findings(const ossa_model *m)
 {
     findings f = {OSSA_PROBLEM_DEGENERATE, 0};
-    ossa_model_validate(m, count_finding, &f);
+    ossa_model_validate(m, count_finding, &f, NULL);
     return f.count;
 }
 
@@ -96,7 +96,7 @@ static void robot_glb_iqe_chain(void **state)
     /* From the second write on, the text is a fixed point. */
     assert_int_equal(text_size[1], text_size[2]);
     assert_memory_equal(text[1], text[2], text_size[1]);
-    for (int pass = 0; pass < 3; pass++) ossa_free_buffer(text[pass], NULL);
+    for (int pass = 0; pass < 3; pass++) ossa_free(text[pass], NULL);
     ossa_model_free(m);
     free(file);
 }
@@ -124,9 +124,9 @@ static void robot_glb_iqm_iqe_iqm_chain(void **state)
     ossa_model_free(a);
     ossa_model_free(b);
     ossa_model_free(c);
-    ossa_free_buffer(iqm, NULL);
-    ossa_free_buffer(iqe, NULL);
-    ossa_free_buffer(iqm2, NULL);
+    ossa_free(iqm, NULL);
+    ossa_free(iqe, NULL);
+    ossa_free(iqm2, NULL);
     free(file);
 }
 
@@ -176,8 +176,8 @@ static void identical_corners_stay_distinct(void **state)
     unsigned char *b = write_as(back, OSSA_FORMAT_IQE, &n2);
     assert_int_equal(n1, n2);
     assert_memory_equal(a, b, n1);
-    ossa_free_buffer(a, NULL);
-    ossa_free_buffer(b, NULL);
+    ossa_free(a, NULL);
+    ossa_free(b, NULL);
     ossa_model_free(back);
     ossa_model_free(m);
 }
@@ -235,8 +235,8 @@ static void model_degenerate_triangle_dropped_once(void **state)
     ossa_model *twice = load_as(b, n2, OSSA_FORMAT_IQE);
     assert_int_equal(twice->num_triangles, 1);
     assert_int_equal(twice->num_warnings, 0);
-    ossa_free_buffer(a, NULL);
-    ossa_free_buffer(b, NULL);
+    ossa_free(a, NULL);
+    ossa_free(b, NULL);
     ossa_model_free(m);
     ossa_model_free(once);
     ossa_model_free(twice);

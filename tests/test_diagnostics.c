@@ -90,7 +90,7 @@ static void test_validation_codes(void **state)
     assert_int_equal(ossa_model_add_joint(m, "a", -1, &t, NULL), 0);
     assert_int_equal(ossa_model_add_joint(m, "a", 0, NULL, NULL), 1);
     found f = {0, {0}};
-    assert_int_equal(ossa_model_validate(m, collect, &f), 0);
+    assert_int_equal(ossa_model_validate(m, collect, &f, NULL), 0);
     assert_int_equal(f.count, 2);
     assert_int_equal(f.codes[0], OSSA_PROBLEM_ROTATION_NORM);
     assert_int_equal(f.codes[1], OSSA_PROBLEM_DUPLICATE_NAME);

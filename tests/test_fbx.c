@@ -351,7 +351,7 @@ static const char *material_body =
     "Connections:  {\n\tC: \"OO\",2,0\n\tC: \"OO\",1,2\n\tC: \"OO\",3,2\n\tC: \"OO\",4,2\n"
     "\tC: \"OP\",5,4, \"DiffuseColor\"\n\tC: \"OO\",6,5\n}\n";
 
-static void material_of(const ossa_model *m, const char *name, ossa_material_desc *d)
+static void material_of(const ossa_model *m, const char *name, ossa_material *d)
 {
     char key[128];
     snprintf(key, sizeof key, "%s%s", OSSA_EXTRA_MATERIAL, name);
@@ -371,20 +371,20 @@ static void test_material_descriptions(void **state)
         ossa_error err;
         ossa_model *m = load_text_flags(text, RAW, no_images ? OSSA_LOAD_NO_IMAGES : 0, &err);
         assert_non_null(m);
-        ossa_material_desc d;
+        ossa_material d;
         material_of(m, "red", &d);
         const float red[4] = {1, 0, 0, 1};
         assert_memory_equal(d.base_color, red, sizeof red);
         assert_true(d.metallic == 0.25f);
         assert_true(fabsf(d.roughness - 0.4f) < 1e-6f);
-        assert_string_equal(d.tex[OSSA_TEX_BASE_COLOR].image, "");
+        assert_string_equal(d.textures[OSSA_TEXTURE_BASE_COLOR].image, "");
         assert_true(d.double_sided);
         material_of(m, "skin", &d);
         const float white[4] = {1, 1, 1, 1};
         assert_memory_equal(d.base_color, white, sizeof white);
         assert_true(d.metallic == 0);
         assert_true(fabs(d.roughness - (1 - sqrt(20.0) / 10)) < 1e-6);
-        assert_string_equal(d.tex[OSSA_TEX_BASE_COLOR].image, "skin.png");
+        assert_string_equal(d.textures[OSSA_TEXTURE_BASE_COLOR].image, "skin.png");
         const ossa_extra *img = ossa__model_image(m, "skin.png");
         if (no_images) {
             assert_null(img);
@@ -603,7 +603,7 @@ static void test_real_huesitos(void **state)
     TS_ASSERT_NEAR(m->animations[0].framerate, 25, 0);
     assert_non_null(ossa_model_find_array(m, OSSA_VERTEX_TANGENT, NULL));
     assert_non_null(ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL));
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
     ossa_model_free(m);
     free(file);
 }
@@ -636,9 +636,9 @@ static void test_real_boxes(void **state)
     const ossa_extra *img = ossa__model_image(m, "uv_test.png");
     assert_non_null(img);
     assert_memory_equal(img->data, "\x89PNG\r\n\x1a\n", 8);
-    ossa_material_desc d;
+    ossa_material d;
     material_of(m, "03 - Default", &d);
-    assert_string_equal(d.tex[OSSA_TEX_BASE_COLOR].image, "uv_test.png");
+    assert_string_equal(d.textures[OSSA_TEXTURE_BASE_COLOR].image, "uv_test.png");
     ossa_model_free(m);
     free(file);
 }

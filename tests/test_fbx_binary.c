@@ -357,7 +357,7 @@ static void sweep_truncate(const unsigned char *d, size_t n, bool text)
         ossa_error err;
         ossa_model *m = load(c, len, NULL, &err);
         if (m) {
-            ossa_model_validate(m, NULL, NULL);
+            ossa_model_validate(m, NULL, NULL, NULL);
             ossa_model_free(m);
         } else {
             failures++;
@@ -379,7 +379,7 @@ static void sweep_patch(const unsigned char *d, size_t n)
             ossa_error err;
             ossa_model *m = load(c, n, NULL, &err);
             if (m) {
-                ossa_model_validate(m, NULL, NULL);
+                ossa_model_validate(m, NULL, NULL, NULL);
                 ossa_model_free(m);
             }
         }

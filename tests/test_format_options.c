@@ -117,7 +117,7 @@ static void test_write_options(void **state)
     assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_OK);
     /* (the reader reversed the corners, so the vertices come out last first) */
     assert_non_null(strstr((const char *)data, "\nv 7 8 9\nv 4 5 6\nv 1 2 3\n"));
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     ossa_model_free(m);
 }
 
@@ -201,7 +201,7 @@ static void test_struct_size(void **state)
     void *data;
     size_t size;
     assert_int_equal(ossa_write_memory(m, w, &data, &size, &err), OSSA_OK);
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     w[1].threads = 3;
     assert_int_equal(ossa_write_memory(m, w, &data, &size, &err), OSSA_FAILED);
     assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);

@@ -47,7 +47,7 @@ static void full_model_round_trip(void **state)
     ossa_model *four = ossa_load_memory(glb, size, NULL, &err);
     assert_int_equal(ossa_model_find_array(four, OSSA_VERTEX_BLENDINDEXES, NULL)->size, 4);
     ossa_model_free(four);
-    ossa_free_buffer(glb, NULL);
+    ossa_free(glb, NULL);
     gt_export_and_validate(a, "full");
     ossa_model_free(a);
 }
@@ -71,7 +71,7 @@ static void axes_and_winding(void **state)
      * the first index view follows the vertex data; find it gt_through the
      * first triangle's positions instead: vertex 1 is ossa (1, 0, 0) */
     free(json);
-    ossa_free_buffer(glb, NULL);
+    ossa_free(glb, NULL);
     ossa_model_free(a);
 }
 
@@ -158,7 +158,7 @@ static void shared_gltf_contents(void **state)
         assert_int_equal(m->num_joints, expect[i].joints);
         assert_int_equal(m->num_animations, expect[i].animations);
         assert_int_equal(m->num_meshes, expect[i].meshes);
-        assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+        assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
         ossa_model_free(m);
         free(file);
     }

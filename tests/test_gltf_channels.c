@@ -137,10 +137,10 @@ static void every_action_keys_every_moved_channel(void **state)
             }
     }
     cJSON_Delete(root2);
-    ossa_free_buffer(again, NULL);
+    ossa_free(again, NULL);
     ossa_model_free(b);
     cJSON_Delete(root);
-    ossa_free_buffer(glb, NULL);
+    ossa_free(glb, NULL);
     ossa_model_free(m);
 }
 
@@ -176,7 +176,7 @@ static void held_key_value(void **state)
     }
     assert_true(seen);
     cJSON_Delete(root);
-    ossa_free_buffer(glb, NULL);
+    ossa_free(glb, NULL);
     ossa_model_free(m);
 }
 
@@ -193,7 +193,7 @@ static void sparse_channels_flag(void **state)
     gt_compare_poses(m, b, 1e-6);
     ossa_model_free(b);
     cJSON_Delete(root);
-    ossa_free_buffer(glb, NULL);
+    ossa_free(glb, NULL);
     ossa_model_free(m);
 }
 
@@ -231,7 +231,7 @@ static void shared_files_key_one_set(void **state)
         gt_compare_poses(m, b, 1e-5);
         ossa_model_free(b);
         cJSON_Delete(root);
-        ossa_free_buffer(glb, NULL);
+        ossa_free(glb, NULL);
         ossa_model_free(m);
         free(file);
     }
@@ -253,7 +253,7 @@ static void framerate_in_extras(void **state)
         assert_true(rate->valuedouble == (a ? 30 : 24));
     }
     cJSON_Delete(root);
-    ossa_free_buffer(glb, NULL);
+    ossa_free(glb, NULL);
     ossa_model_free(m);
 }
 

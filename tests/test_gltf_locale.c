@@ -193,7 +193,7 @@ static void gltf_under_decimal_comma(void **state)
             ossa_model_free(b);
         }
         setlocale(LC_ALL, "de_DE.UTF-8");
-        ossa_free_buffer(data, NULL);
+        ossa_free(data, NULL);
     }
     /* the file pair */
     char *path = ts_tmp_path("gltf locale.gltf");
@@ -244,7 +244,7 @@ static void text_formats_under_decimal_comma(void **state)
             }
             ossa_model_free(b);
         }
-        ossa_free_buffer(data, NULL);
+        ossa_free(data, NULL);
     }
     setlocale(LC_ALL, "C");
     ossa_model_free(a);

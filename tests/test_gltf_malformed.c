@@ -106,7 +106,7 @@ static void malformed_glb(void **state)
     assert_int_equal(err.code, OSSA_ERROR_TRUNCATED);
     assert_int_equal(err.offset, 12);
     free(bad);
-    ossa_free_buffer(glb, NULL);
+    ossa_free(glb, NULL);
     ossa_model_free(a);
 }
 
@@ -173,7 +173,7 @@ static void glb_truncation(void **state)
     ossa_model *whole = gt_load_ok(glb, size, OSSA_FORMAT_AUTO);
     assert_int_equal(whole->source_format, OSSA_FORMAT_GLB);
     ossa_model_free(whole);
-    ossa_free_buffer(glb, NULL);
+    ossa_free(glb, NULL);
     ossa_model_free(a);
 }
 

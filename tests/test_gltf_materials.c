@@ -23,7 +23,7 @@ static unsigned char *make_png(uint32_t w, uint32_t h, uint8_t shade, size_t *si
     assert_int_equal(ossa_render_png_encode(&img, NULL, &data, size, &err), OSSA_OK);
     unsigned char *copy = malloc(*size);
     memcpy(copy, data, *size);
-    ossa_render_free(data, NULL);
+    ossa_free(data, NULL);
     free(px);
     return copy;
 }
@@ -110,7 +110,7 @@ static ossa_model *quad(const char *material, bool texcoords)
 static void material_text(void **state)
 {
     (void)state;
-    ossa_material_desc d;
+    ossa_material d;
     ossa__material_defaults(&d);
     ossa_buf b;
     ossa__buf_init(&b, NULL);
@@ -119,10 +119,10 @@ static void material_text(void **state)
     ossa__buf_release(&b);
     d.base_color[0] = 0.5f, d.metallic = 0, d.roughness = 0.25f, d.emissive[2] = 1;
     d.alpha_mode = OSSA_ALPHA_MASK, d.alpha_cutoff = 0.3f, d.double_sided = true;
-    strcpy(d.tex[OSSA_TEX_BASE_COLOR].image, "skin and bones.png");
-    d.tex[OSSA_TEX_BASE_COLOR].sampler[0] = 9729, d.tex[OSSA_TEX_BASE_COLOR].sampler[3] = 33071;
-    strcpy(d.tex[OSSA_TEX_NORMAL].image, "n.png");
-    d.tex[OSSA_TEX_NORMAL].texcoord = 1;
+    strcpy(d.textures[OSSA_TEXTURE_BASE_COLOR].image, "skin and bones.png");
+    d.textures[OSSA_TEXTURE_BASE_COLOR].sampler[0] = 9729, d.textures[OSSA_TEXTURE_BASE_COLOR].sampler[3] = 33071;
+    strcpy(d.textures[OSSA_TEXTURE_NORMAL].image, "n.png");
+    d.textures[OSSA_TEXTURE_NORMAL].texcoord = 1;
     ossa__buf_init(&b, NULL);
     ossa__material_format(&d, &b);
     static const char want[] = "base_color 0.5 1 1 1\n"
@@ -138,7 +138,7 @@ static void material_text(void **state)
                                "normal_texture n.png\n";
     assert_int_equal(b.size, sizeof want - 1);
     assert_memory_equal(b.data, want, sizeof want - 1);
-    ossa_material_desc back;
+    ossa_material back;
     ossa__material_parse(b.data, b.size, &back);
     assert_memory_equal(&back, &d, sizeof d);
     ossa__buf_release(&b);
@@ -345,7 +345,7 @@ static void cesium_man_keeps_its_texture(void **state)
     put_file(path, glb, out_size);
     gt_validate_file(path);
     free(path);
-    ossa_free_buffer(glb, NULL);
+    ossa_free(glb, NULL);
     ossa_model_free(m);
     free(file);
 }
@@ -395,7 +395,7 @@ static void image_named_materials(void **state)
     char *glb = ts_path_join(dir, "with.glb");
     put_file(glb, data, size);
     gt_validate_file(glb);
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     /* without the image: no image, no texture, the name in the extras */
     assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_OK);
     assert_int_equal(n.count, 1);
@@ -414,7 +414,7 @@ static void image_named_materials(void **state)
     ossa_model *back = gt_load_ok(data, size, OSSA_FORMAT_GLB);
     assert_string_equal(back->meshes[0].material, "skin.png");
     ossa_model_free(back);
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     /* --images none: no image even when the model has it */
     o = options_for(OSSA_FORMAT_GLB, OSSA_IMAGES_NONE, &n);
     assert_int_equal(ossa_write_memory(a, &o, &data, &size, &err), OSSA_OK);
@@ -422,7 +422,7 @@ static void image_named_materials(void **state)
     root = gt_json_of(data, size);
     assert_null(cJSON_GetObjectItemCaseSensitive(root, "images"));
     cJSON_Delete(root);
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     ossa_model_free(a);
     ossa_model_free(m);
     free(without);
@@ -558,7 +558,7 @@ static void odd_images(void **state)
     cJSON *root = gt_json_of(data, size);
     assert_null(cJSON_GetObjectItemCaseSensitive(root, "images"));
     cJSON_Delete(root);
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     ossa_model_free(m);
     /* a texture name with directories, from a material's description */
     char *dir = dir_in_tmp("gltf_materials_odd");
@@ -644,7 +644,7 @@ static void many_materials(void **state)
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "images")), N);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "samplers")), 1);
     cJSON_Delete(root);
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     ossa_model_free(m);
     free(json);
     free(body);

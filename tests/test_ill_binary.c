@@ -483,7 +483,7 @@ static void test_binary_set(void **state)
         assert_int_equal(a->channels[3], 0);
         IT_NEAR(a->frames[2 * 4 + 0].translation[0], 4, 1e-6);
         IT_NEAR(a->frames[2 * 4 + 3].translation[2], 30, 1e-6);
-        assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+        assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
         ossa_model_free(m);
     }
 }

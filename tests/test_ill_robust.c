@@ -137,7 +137,7 @@ static void build_samples(sample *s)
  * own format) and loads again. */
 static void invariant(const ossa_model *m)
 {
-    ossa_model_validate(m, NULL, NULL);
+    ossa_model_validate(m, NULL, NULL, NULL);
     if (m->source_format == OSSA_FORMAT_ILLANSET) return;
     ossa_write_options o;
     memset(&o, 0, sizeof o);
@@ -152,9 +152,9 @@ static void invariant(const ossa_model *m)
         print_error("%.*s\n", (int)(size < 2000 ? size : 2000), (const char *)out);
         fail_msg("the written file does not load: %s", ossa_error_format(&err, buf, sizeof buf));
     }
-    ossa_model_validate(again, NULL, NULL);
+    ossa_model_validate(again, NULL, NULL, NULL);
     ossa_model_free(again);
-    ossa_free_buffer(out, o.allocator);
+    ossa_free(out, o.allocator);
 }
 
 static void test_samples_load(void **state)

@@ -224,7 +224,7 @@ static void test_ill_round_trip(void **state)
     assert_memory_equal(a->animations[0].frames, b->animations[0].frames,
                         sizeof(ossa_transform) * 2 * 3);
     same_poses(a, 0, b, 0, 0);
-    assert_int_equal(ossa_model_validate(b, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(b, NULL, NULL, NULL), 0);
 
     /* writing the reloaded model gives the same mesh and animation files */
     char stem2[480], path2[512];
@@ -270,21 +270,21 @@ static void test_canonical_text(void **state)
     assert_true(n > strlen(want));
     assert_memory_equal(out, want, strlen(want));
     assert_non_null(strstr((const char *)out, "\n\n0 1 2\n"));
-    ossa_free_buffer(out, NULL);
+    ossa_free(out, NULL);
 
     o.format = OSSA_FORMAT_ILLSKEL;
     out = ts_write(a, &o, &n);
     const char *skel = "ILLSKEL0\n3\n1 0 0 0\n0 1 0 0\n0 0 1 1\n0 0 0 1\n\n";
     assert_memory_equal(out, skel, strlen(skel));
     assert_non_null(strstr((const char *)out, "\n-1\n0\n0\nhips\narm\nleg\n"));
-    ossa_free_buffer(out, NULL);
+    ossa_free(out, NULL);
 
     o.format = OSSA_FORMAT_ILLANIM;
     out = ts_write(a, &o, &n);
     const char *anim = "ILLANIM0\n12.5\n2\n2\nhips\n0 0 1 0 0 0 1 1 1 1\n0 0 1.5 0 0 0.1 0.9949874 "
                        "1 1 1\n\narm\n0.5 2 0 0 0 0.70710677 0.70710677 1 1 1\n";
     assert_memory_equal(out, anim, strlen(anim));
-    ossa_free_buffer(out, NULL);
+    ossa_free(out, NULL);
     ossa_model_free(a);
 }
 
@@ -512,7 +512,7 @@ static void test_iqm_round_trip(void **state)
     const char *set[] = {".illmesh", ".illskel", ".illanim", suffix};
     ossa_model *ill = load_set(stem, set, 4);
     assert_int_equal(ill->num_animations, 2);
-    assert_int_equal(ossa_model_validate(ill, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(ill, NULL, NULL, NULL), 0);
 
     /* and on to IQM */
     ossa_write_options o;
@@ -521,7 +521,7 @@ static void test_iqm_round_trip(void **state)
     size_t n;
     unsigned char *iqm = ts_write(ill, &o, &n);
     ossa_model *back = ts_load(iqm, n);
-    ossa_free_buffer(iqm, NULL);
+    ossa_free(iqm, NULL);
 
     same_joints(guy, back, 1e-5);
     for (uint32_t a = 0; a < 2; a++) same_poses(guy, a, back, a, 1e-5);

@@ -336,7 +336,7 @@ static void check_forward_model(const ossa_model *m)
     assert_true(v[0] == 1);
     it_vertex(m, OSSA_VERTEX_BLENDINDEXES, NULL, 2, v);
     assert_true(v[0] == 0);
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
 }
 
 static void test_skeleton_forward_references(void **state)
@@ -714,7 +714,7 @@ static void test_md5_correction(void **state)
         /* used up: no second application, nothing left to write */
         for (uint32_t i = 0; i < m->num_extras; i++)
             assert_string_not_equal(m->extras[i].key, OSSA_EXTRA_MESH_TO_BIND);
-        assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+        assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
         ossa_model_free(m);
     }
 

@@ -68,7 +68,7 @@ static void test_cube_file(void **state)
     assert_int_equal(m->num_meshes, 1);
     assert_string_equal(m->meshes[0].name, "Cube");
     assert_string_equal(m->meshes[0].material, "Material");
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
     static const char *const names[9] = {"tx", "rx", "sx", "ty", "ry", "sy", "tz", "rz", "sz"};
     assert_int_equal(m->num_animations, 9);
     for (int a = 0; a < 9; a++) {
@@ -132,7 +132,7 @@ static void survive(const unsigned char *data, size_t size)
         assert_true(err.code != OSSA_CODE_NONE);
         return;
     }
-    ossa_model_validate(m, NULL, NULL);
+    ossa_model_validate(m, NULL, NULL, NULL);
     for (int f = 0; f < 2; f++) {
         ossa_write_options w;
         memset(&w, 0, sizeof w);
@@ -150,7 +150,7 @@ static void survive(const unsigned char *data, size_t size)
                          ossa_error_format(&err, buf, sizeof buf));
             }
             ossa_model_free(again);
-            ossa_free_buffer(out, w.allocator);
+            ossa_free(out, w.allocator);
         }
     }
     ossa_model_free(m);
@@ -184,7 +184,7 @@ static void test_robust_sample(void **state)
 {
     (void)state;
     ossa_model *m = load(sample);
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
     assert_int_equal(m->num_meshes, 2);
     assert_int_equal(m->num_animations, 1);
     ossa_model_free(m);
@@ -300,7 +300,7 @@ static void test_write_text(void **state)
         "made\nby hand";
     if (strcmp(text, expected) != 0) fail_msg("wrote:\n%s\n-- expected:\n%s", text, expected);
     free(text);
-    ossa_free_buffer(out, NULL);
+    ossa_free(out, NULL);
 
     /* Read back: the same model. */
     ossa_model *back = ossa_load_memory(out = write_fmt(m, OSSA_FORMAT_IQE, &size), size, NULL, NULL);
@@ -313,7 +313,7 @@ static void test_write_text(void **state)
     const ossa_vertex_array *w = ossa_model_find_array(back, OSSA_VERTEX_BLENDWEIGHTS, NULL);
     assert_memory_equal(w->data, ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL)->data, 12);
     assert_int_equal(back->comment_size, 12);
-    ossa_free_buffer(out, NULL);
+    ossa_free(out, NULL);
     ossa_model_free(back);
     ossa_model_free(m);
 }
@@ -354,7 +354,7 @@ static void test_write_general(void **state)
         size_t n2;
         assert_int_equal(ossa_write_memory(u, &wo, &o2, &n2, NULL), OSSA_OK);
         assert_int_equal(warnings, 1);
-        ossa_free_buffer(o2, NULL);
+        ossa_free(o2, NULL);
         ossa_model_free(u);
     }
     assert_string_equal(b->meshes[0].name, "A");
@@ -372,7 +372,7 @@ static void test_write_general(void **state)
             assert_true(p[0] == e[0] && p[1] == e[1] && p[2] == e[2]);
         }
     assert_int_equal(b->num_vertices, 4 + 3 + 3);
-    ossa_free_buffer(out, NULL);
+    ossa_free(out, NULL);
     ossa_model_free(b);
     ossa_model_free(m);
 }
@@ -402,10 +402,10 @@ static void check_iqm_identity(const unsigned char *iqe, size_t size)
     unsigned char *iqe4 = write_fmt(m2, OSSA_FORMAT_IQE, &n4);
     assert_int_equal(n2, n4);
     assert_memory_equal(iqe2, iqe4, n2);
-    ossa_free_buffer(iqm1, NULL);
-    ossa_free_buffer(iqe2, NULL);
-    ossa_free_buffer(iqm3, NULL);
-    ossa_free_buffer(iqe4, NULL);
+    ossa_free(iqm1, NULL);
+    ossa_free(iqe2, NULL);
+    ossa_free(iqm3, NULL);
+    ossa_free(iqe4, NULL);
     ossa_model_free(m0);
     ossa_model_free(m1);
     ossa_model_free(m2);
@@ -425,9 +425,9 @@ static void check_model_identity(const ossa_model *m)
     unsigned char *iqm3 = write_fmt(m2, OSSA_FORMAT_IQM, &n3);
     assert_int_equal(n1, n3);
     assert_memory_equal(iqm1, iqm3, n1);
-    ossa_free_buffer(iqm1, NULL);
-    ossa_free_buffer(iqe2, NULL);
-    ossa_free_buffer(iqm3, NULL);
+    ossa_free(iqm1, NULL);
+    ossa_free(iqe2, NULL);
+    ossa_free(iqm3, NULL);
     ossa_model_free(m1);
     ossa_model_free(m2);
 }
@@ -481,7 +481,7 @@ static void test_identity_api_model(void **state)
         }
     }
     assert_int_equal(ossa_model_set_comment(m, "two meshes", 10, NULL), OSSA_OK);
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
     check_model_identity(m);
     ossa_model_free(m);
 }
@@ -618,7 +618,7 @@ static void test_iqm_to_iqe(void **state)
                 NEAR(found, wa[s], 1e-6);
             }
         }
-    ossa_free_buffer(iqe, NULL);
+    ossa_free(iqe, NULL);
     ossa_model_free(a);
     ossa_model_free(b);
     free(data);

@@ -501,7 +501,7 @@ static void test_joint_order(void **state)
     assert_true(fr[0].translation[0] == 20 && fr[1].translation[0] == 10 &&
                 fr[2].translation[0] == 30);
     assert_true(has_warning(m, "reordered", 0));
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
     ossa_model_free(m);
 }
 

@@ -115,8 +115,8 @@ static outcome load(const text *t, uint32_t threads)
 static void outcome_free(outcome *o)
 {
     free(o->warnings);
-    ossa_free_buffer(o->iqe, NULL);
-    ossa_free_buffer(o->iqm, NULL);
+    ossa_free(o->iqe, NULL);
+    ossa_free(o->iqm, NULL);
 }
 
 /* Loads with 1 thread and with several; everything must match. The serial

@@ -84,7 +84,7 @@ static void check_quantization(bool bit_exact)
         print_error("%u of %u samples (in %u channels) differ from §8.1's, though they decode to "
                     "the same floats\n",
                     differ, checked, channels_differ);
-    ossa_free_buffer(w, NULL);
+    ossa_free(w, NULL);
     ossa_model_free(m);
     free(file);
     if (bit_exact) assert_int_equal(differ, 0);
@@ -175,9 +175,9 @@ static void test_fixed_point_after_one_trip(void **state)
         if (first < s1)
             print_error("bounds mode %d: first difference at byte %zu\n", modes[i], first);
         assert_memory_equal(w1, w2, s1);
-        ossa_free_buffer(w2, NULL);
+        ossa_free(w2, NULL);
         ossa_model_free(back);
-        ossa_free_buffer(w1, NULL);
+        ossa_free(w1, NULL);
     }
     ossa_model_free(m);
 }
@@ -213,8 +213,8 @@ static void test_sub_resolution_channel(void **state)
     unsigned char *w2 = ts_write(back, NULL, &s2);
     assert_int_equal(s1, s2);
     assert_memory_equal(w1, w2, s1);
-    ossa_free_buffer(w1, NULL);
-    ossa_free_buffer(w2, NULL);
+    ossa_free(w1, NULL);
+    ossa_free(w2, NULL);
     ossa_model_free(back);
     ossa_model_free(m);
 }

@@ -160,7 +160,7 @@ static void test_guy_animations(void **state)
             assert_true(lb->radius == ts_lef32(r + 28));
         }
     }
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
 
     /* Loading the file by path gives the same model (the data directory
      * exists: ts_read_shared did not skip). */
@@ -588,7 +588,7 @@ static void test_mini_v1_upgrade(void **state)
     ossa_model *back = ts_load(o, size);
     check_mini(back, 1, 1.0 / 65535 + 1e-6);
     ossa_model_free(back);
-    ossa_free_buffer(out, wo.allocator);
+    ossa_free(out, wo.allocator);
     ossa_model_free(m);
 }
 

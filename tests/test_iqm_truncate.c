@@ -37,7 +37,7 @@ static bool exercise(const unsigned char *src, size_t size, ossa_format format,
         return false;
     }
     out->loaded++;
-    ossa_model_validate(m, NULL, NULL);
+    ossa_model_validate(m, NULL, NULL, NULL);
     if (!bounds) {
         ossa_model_free(m);
         return true;
@@ -53,7 +53,7 @@ static bool exercise(const unsigned char *src, size_t size, ossa_format format,
             print_error("%s %zu: the written file does not load: %s\n", what, which, err.message);
         assert_non_null(again);
         ossa_model_free(again);
-        ossa_free_buffer(bytes, wo.allocator);
+        ossa_free(bytes, wo.allocator);
     } else {
         assert_true(err.code != OSSA_CODE_NONE);
         assert_true(err.message[0] != 0);

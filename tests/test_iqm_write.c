@@ -94,9 +94,9 @@ static void test_guy_round_trip(void **state)
     assert_int_equal(s2, s1);
     assert_memory_equal(w2, w1, s1);
 
-    ossa_free_buffer(w2, NULL);
-    ossa_free_buffer(w1b, NULL);
-    ossa_free_buffer(w1, NULL);
+    ossa_free(w2, NULL);
+    ossa_free(w1b, NULL);
+    ossa_free(w1, NULL);
     ossa_model_free(m2);
     ossa_model_free(m1);
     free(file);
@@ -200,7 +200,7 @@ static void test_guy_layout(void **state)
     }
     assert_int_equal(channels, H(NUM_FRAMECHANNELS));
 #undef H
-    ossa_free_buffer(w, NULL);
+    ossa_free(w, NULL);
     ossa_model_free(m);
     free(file);
 }
@@ -271,7 +271,7 @@ static void test_guy_adjacency(void **state)
     ossa_error err;
     assert_int_equal(ossa_model_compute_adjacency(m, computed, &err), OSSA_OK);
     assert_memory_equal(computed, expect, sizeof expect);
-    ossa_free_buffer(w, NULL);
+    ossa_free(w, NULL);
     ossa_model_free(m);
     free(file);
 }
@@ -323,16 +323,16 @@ static void test_guy_bounds(void **state)
     const unsigned char *rec = w + ts_iqm_header(w, TS_IQM_OFS_BOUNDS) + 32 * 61;
     for (uint32_t f = 0; f < 61; f++)
         for (int k = 0; k < 3; k++) assert_true(ts_lef32(rec + 32 * f + 4 * k) == exact[f].min[k]);
-    ossa_free_buffer(w, NULL);
+    ossa_free(w, NULL);
     o.bounds = OSSA_BOUNDS_STORED;
     w = ts_write(m, &o, &size);
     assert_memory_equal(w + ts_iqm_header(w, TS_IQM_OFS_BOUNDS),
                         file + ts_iqm_header(file, TS_IQM_OFS_BOUNDS), 122 * 32);
-    ossa_free_buffer(w, NULL);
+    ossa_free(w, NULL);
     o.bounds = OSSA_BOUNDS_NONE;
     w = ts_write(m, &o, &size);
     assert_int_equal(ts_iqm_header(w, TS_IQM_OFS_BOUNDS), 0);
-    ossa_free_buffer(w, NULL);
+    ossa_free(w, NULL);
     ossa_model_free(m);
     free(file);
 }
@@ -401,9 +401,9 @@ static void test_threads_same_bytes(void **state)
             unsigned char *w = ts_write(m, &o, &size);
             assert_int_equal(size, size1);
             assert_memory_equal(w, one, size);
-            ossa_free_buffer(w, NULL);
+            ossa_free(w, NULL);
         }
-        ossa_free_buffer(one, NULL);
+        ossa_free(one, NULL);
     }
     /* A value that is not finite, late in the frames, is named the same
      * way whatever the threads: its animation, frame and joint. */
@@ -467,7 +467,7 @@ static void test_comment_and_extensions(void **state)
     assert_string_equal(back->extras[1].key, "iqm.extension:empty");
     assert_int_equal(back->extras[1].size, 0);
     ossa_model_free(back);
-    ossa_free_buffer(w, NULL);
+    ossa_free(w, NULL);
     ossa_model_free(m);
     free(file);
 }
@@ -497,7 +497,7 @@ static void test_guyanim_round_trip(void **state)
     }
     assert_frames_close(m, back, file);
     ossa_model_free(back);
-    ossa_free_buffer(w, NULL);
+    ossa_free(w, NULL);
     ossa_model_free(m);
     free(file);
 }

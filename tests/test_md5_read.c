@@ -110,7 +110,7 @@ static void test_mesh_by_hand(void **state)
     ossa_model *m = mt_load(hand_mesh, "hand.md5mesh");
     check_hand_mesh(m);
     assert_int_equal(m->num_warnings, 0);
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
     ossa_model_free(m);
 }
 
@@ -492,7 +492,7 @@ static void test_simple_cube(void **state)
     }
     /* per-weight points agree: no warning of the kind */
     assert_false(mt_has_warning(m, OSSA_WARNING_INCONSISTENT, "different points"));
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
     ossa_model_free(m);
     free(file);
 }

@@ -43,7 +43,7 @@ static const char *sample_name(size_t i) { return i == 1 ? "s.md5anim" : "s.md5m
 /* Whatever loads validates, writes as MD5 and loads again. */
 static void invariant(const ossa_model *m)
 {
-    ossa_model_validate(m, NULL, NULL);
+    ossa_model_validate(m, NULL, NULL, NULL);
     static const ossa_format formats[2] = {OSSA_FORMAT_MD5MESH, OSSA_FORMAT_MD5ANIM};
     for (int i = 0; i < 2; i++) {
         ossa_write_options o;
@@ -67,9 +67,9 @@ static void invariant(const ossa_model *m)
             fail_msg("the written file does not load: %s",
                      ossa_error_format(&err, buf, sizeof buf));
         }
-        ossa_model_validate(again, NULL, NULL);
+        ossa_model_validate(again, NULL, NULL, NULL);
         ossa_model_free(again);
-        ossa_free_buffer(out, NULL);
+        ossa_free(out, NULL);
     }
 }
 
@@ -241,7 +241,7 @@ static void test_allocation_failures_write(void **state)
         ossa_status st2 = ossa_write_memory(m, &o, &out, &size, &err);
         a.fail_at = -1;
         if (st2 == OSSA_OK)
-            ossa_free_buffer(out, &a.allocator);
+            ossa_free(out, &a.allocator);
         else
             assert_int_equal(err.code, OSSA_ERROR_NOMEM);
         ossa_model_free(m);

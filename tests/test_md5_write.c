@@ -239,7 +239,7 @@ static char *write_text(const ossa_model *m, ossa_format format, uint32_t animat
     assert_non_null(text);
     memcpy(text, data, size);
     text[size] = 0;
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     return text;
 }
 
@@ -704,7 +704,7 @@ static void test_write_errors(void **state)
     assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_OK);
     assert_true(has_message(&msg, "29.97 frames per second written as 30"));
     assert_true(has_message(&msg, "no mesh, so its bounds are the box of the joints"));
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     ossa_model_free(m);
 
     /* finite values whose offsets from their joint overflow a float */
@@ -773,7 +773,7 @@ static void test_iqm_round_trip(void **state)
     size_t size;
     assert_int_equal(ossa_write_memory(back, &iqm, &data, &size, &err), OSSA_OK);
     ossa_model *again = ts_load(data, size);
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
 
     double tol = 1e-4 * model_size(m);
     assert_int_equal(again->num_joints, m->num_joints + 1);

@@ -364,12 +364,27 @@ static void collect(void *user, const ossa_diagnostic *p)
              p->severity == OSSA_SEVERITY_ERROR ? "error" : "warning", p->message);
 }
 
+/* The number of errors; the status and the error say the same. */
 static uint32_t validate(const ossa_model *m, problems *ps)
 {
     memset(ps, 0, sizeof *ps);
-    uint32_t n = ossa_model_validate(m, collect, ps);
-    assert_int_equal(n, ps->errors); /* the return value counts errors only */
-    return n;
+    ossa_error err;
+    ossa_status st = ossa_model_validate(m, collect, ps, &err);
+    assert_int_equal(st, ps->errors ? OSSA_FAILED : OSSA_OK);
+    if (ps->errors) {
+        /* the first error, and how many more there are */
+        assert_int_equal(err.severity, OSSA_SEVERITY_ERROR);
+        assert_true(err.code >= 200 && err.code < 300);
+        assert_non_null(strstr(ps->text, err.message[0] ? "error: " : "?"));
+        if (ps->errors > 1) {
+            char more[48];
+            snprintf(more, sizeof more, "(and %u more errors)", ps->errors - 1);
+            assert_non_null(strstr(err.message, more));
+        }
+    } else {
+        assert_int_equal(err.code, OSSA_CODE_NONE);
+    }
+    return ps->errors;
 }
 
 /* quad() plus a 2-frame animation: a model with nothing wrong. */
@@ -391,7 +406,7 @@ static void test_validate_clean(void **state)
     if (validate(m, &ps) || ps.warnings) print_error("%s", ps.text);
     assert_int_equal(ps.errors, 0);
     assert_int_equal(ps.warnings, 0);
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0); /* fn may be NULL */
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0); /* fn may be NULL */
     ossa_model_free(m);
 }
 

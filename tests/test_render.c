@@ -426,7 +426,7 @@ static void test_bounds_of_joints(void **state)
     t.translation[2] = 2;
     assert_int_equal(ossa_model_add_joint(m, "tip", 0, &t, &e), 1);
     ossa_bounds b;
-    assert_int_equal(ossa_render_bounds(m, -1, &b, &e), OSSA_OK);
+    assert_int_equal(ossa_render_bounds(m, OSSA_BIND_POSE, &b, &e), OSSA_OK);
     const float bind_min[3] = {0, 0, 0}, bind_max[3] = {0, 0, 2};
     assert_memory_equal(b.min, bind_min, sizeof bind_min);
     assert_memory_equal(b.max, bind_max, sizeof bind_max);
@@ -676,7 +676,7 @@ static void render_all_ways(const ossa_model *m)
     ossa_render_scene *s = ossa_render_scene_create(m, NULL, &e);
     assert_non_null(s);
     ossa_bounds b;
-    assert_int_equal(ossa_render_bounds(m, -1, &b, &e), OSSA_OK);
+    assert_int_equal(ossa_render_bounds(m, OSSA_BIND_POSE, &b, &e), OSSA_OK);
     rtt_image im;
     rtt_image_init(&im, 48, 40);
     for (int k = 0; k < 4; k++) {

@@ -82,7 +82,7 @@ static void test_png_every_view_and_option(void **state)
     ossa_render_scene *s = ossa_render_scene_create(m, NULL, &e);
     assert_non_null(s);
     ossa_bounds b;
-    assert_int_equal(ossa_render_bounds(m, -1, &b, &e), OSSA_OK);
+    assert_int_equal(ossa_render_bounds(m, OSSA_BIND_POSE, &b, &e), OSSA_OK);
     const uint32_t option_sets[] = {
         0,
         OSSA_RENDER_GRID | OSSA_RENDER_SHADOW,
@@ -133,8 +133,8 @@ static void test_png_every_view_and_option(void **state)
                 ossa_render_image dec;
                 assert_int_equal(ossa_render_png_decode(png, size, NULL, &dec, &e), OSSA_OK);
                 assert_memory_equal(dec.pixels, im.pixels, 96 * 64 * 4);
-                ossa_render_free(dec.pixels, NULL);
-                ossa_render_free(png, NULL);
+                ossa_free(dec.pixels, NULL);
+                ossa_free(png, NULL);
             }
     /* A file, written atomically. */
     char *path = ts_tmp_path("render_cube.png");
@@ -173,10 +173,10 @@ static void test_png_decode_rejects(void **state)
     for (size_t n = 0; n < size; n++) {
         unsigned char *cut = malloc(n ? n : 1);
         memcpy(cut, png, n);
-        if (ossa_render_png_decode(cut, n, NULL, &out, &e) == OSSA_OK) ossa_render_free(out.pixels, NULL);
+        if (ossa_render_png_decode(cut, n, NULL, &out, &e) == OSSA_OK) ossa_free(out.pixels, NULL);
         free(cut);
     }
-    ossa_render_free(png, NULL);
+    ossa_free(png, NULL);
 }
 
 /* -- GIF -- */
@@ -189,7 +189,7 @@ static void test_gif(void **state)
     ossa_render_scene *s = ossa_render_scene_create(m, NULL, &e);
     assert_non_null(s);
     ossa_bounds b;
-    assert_int_equal(ossa_render_bounds(m, -1, &b, &e), OSSA_OK);
+    assert_int_equal(ossa_render_bounds(m, OSSA_BIND_POSE, &b, &e), OSSA_OK);
     for (int transparent = 0; transparent < 2; transparent++) {
         enum { W = 80, H = 60, FRAMES = 5 };
         ossa_render_gif_options go;
@@ -291,7 +291,7 @@ static void test_gif(void **state)
         }
         free(canvas);
         DGifCloseFile(g, NULL);
-        ossa_render_free(data, NULL);
+        ossa_free(data, NULL);
     }
     /* Without frames there is nothing to finish. */
     ossa_render_gif_options go;

@@ -38,10 +38,10 @@ static void test_colours(void **state)
             assert_memory_equal(im.pixels, first.pixels, 16 * 16 * 4);
         else
             first = im;
-        if (progressive) ossa_render_free(im.pixels, NULL);
+        if (progressive) ossa_free(im.pixels, NULL);
         free(jpg);
     }
-    ossa_render_free(first.pixels, NULL);
+    ossa_free(first.pixels, NULL);
 
     /* Grey: the level in red, green and blue. */
     uint8_t grey[8 * 8];
@@ -57,7 +57,7 @@ static void test_colours(void **state)
         assert_int_equal(p[1], p[2]);
         assert_true(abs((int)p[0] - grey[i]) <= 2);
     }
-    ossa_render_free(im.pixels, NULL);
+    ossa_free(im.pixels, NULL);
     free(jpg);
 }
 
@@ -106,7 +106,7 @@ static void test_rejects(void **state)
             patched[i] = (unsigned char)(patches[k] < 0 ? jpg[i] ^ 0x55 : patches[k]);
             if (ossa_render_jpeg_decode(patched, size, NULL, &out, &e) == OSSA_OK) {
                 assert_true(out.width > 0 && out.height > 0);
-                ossa_render_free(out.pixels, NULL);
+                ossa_free(out.pixels, NULL);
             } else {
                 assert_true(e.message[0] != 0);
             }

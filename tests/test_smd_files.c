@@ -37,8 +37,8 @@ static void test_triangle_smd(void **state)
     TF_NEAR(n[0], 1 / sqrt(3), 1e-7);
     tf_get(m, OSSA_VERTEX_BLENDWEIGHTS, 0, w);
     TF_NEAR(w[0], 1, 0);
-    ossa_model_validate(m, NULL, NULL);
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    ossa_model_validate(m, NULL, NULL, NULL);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
     ossa_model_free(m);
 }
 
@@ -90,7 +90,7 @@ static void test_holy_grail(void **state)
         agree += f[0] * n[0] + f[1] * n[1] + f[2] * n[2] > 0;
     }
     assert_int_equal(agree, 896);
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
     ossa_model_free(m);
 }
 
@@ -422,7 +422,7 @@ static void test_iqm_smd_iqm(void **state)
     assert_int_equal(ossa_write_memory(ref, &o, &iqm, &size, &err), OSSA_OK);
     ossa_model *back = ossa_load_memory(iqm, size, NULL, &err);
     assert_non_null(back);
-    ossa_free_buffer(iqm, NULL);
+    ossa_free(iqm, NULL);
 
     assert_int_equal(back->num_joints, guy->num_joints);
     assert_int_equal(back->num_triangles, guy->num_triangles);

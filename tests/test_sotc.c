@@ -366,7 +366,7 @@ static void check_character(const ossa_model *m)
             TS_ASSERT_NEAR(tc[1], 0.5 - 0.125 * t, 1.0 / 4096);
         }
     }
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
 }
 
 /* Skinning one vertex of the posed mesh: ossa's matrices against
@@ -431,7 +431,7 @@ static void test_character(void **state)
     check_character(back);
     check_skinning(back);
     ossa_model_free(back);
-    ossa_free_buffer(iqm, NULL);
+    ossa_free(iqm, NULL);
     ossa_model_free(m);
 
     /* Mesh first (no joints), then the skeleton, then the animations. */
@@ -486,7 +486,7 @@ static unsigned char *write_memory(const ossa_model *m, ossa_format format, size
     unsigned char *copy = malloc(*size);
     assert_non_null(copy);
     memcpy(copy, out, *size);
-    ossa_free_buffer(out, wo.allocator);
+    ossa_free(out, wo.allocator);
     return copy;
 }
 
@@ -1038,7 +1038,7 @@ static void exercise(const unsigned char *src, size_t size, ossa_format format)
         assert_true(err.message[0] != 0);
         return;
     }
-    ossa_model_validate(m, NULL, NULL);
+    ossa_model_validate(m, NULL, NULL, NULL);
     ossa_format outs[2] = {OSSA_FORMAT_IQM, format};
     for (int i = 0; i < 2; i++) {
         ossa_write_options wo = {0};
@@ -1052,7 +1052,7 @@ static void exercise(const unsigned char *src, size_t size, ossa_format format)
                                     err.message);
             assert_non_null(again);
             ossa_model_free(again);
-            ossa_free_buffer(out, wo.allocator);
+            ossa_free(out, wo.allocator);
         }
     }
     ossa_model_free(m);

@@ -538,7 +538,7 @@ static void test_writer_flags_and_reports(void **state)
     for (int fr = 0; fr < FRAMES; fr++)
         for (uint32_t j = 0; j < 3; j++) expect_stored(back, (uint32_t)fr, j, tracks[j][fr], 0.006);
     ossa_model_free(back);
-    ossa_free_buffer(out, wo.allocator);
+    ossa_free(out, wo.allocator);
 
     /* An index past the animations is refused. */
     wo.animation = 2;
@@ -580,7 +580,7 @@ static void test_loaded_alone(void **state)
     ossa_model_free(m);
     m = load(f, size, "run.anb", 24);
     assert_true(m->animations[0].framerate == 24.0f);
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
     ossa_model_free(m);
     free(f);
 }

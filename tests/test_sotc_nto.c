@@ -101,7 +101,7 @@ static void expect_text(const nto_built *b, bool high_width, const char *want)
     assert_int_equal(m->num_joints, 0);
     assert_int_equal(m->num_vertices, 0);
     assert_int_equal(m->num_meshes, 0);
-    assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
     const ossa_extra *t = extra(m, "sotc.nto.texture");
     assert_non_null(t);
     char text[256];
@@ -357,7 +357,7 @@ static void test_random_patches(void **state)
             ossa_error err;
             ossa_model *m = load(copy, b.size, round & 1,
                                  &err);
-            if (m) ossa_model_validate(m, NULL, NULL);
+            if (m) ossa_model_validate(m, NULL, NULL, NULL);
             ossa_model_free(m);
             ossa_format_detect(copy, b.size);
         }

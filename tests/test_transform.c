@@ -175,13 +175,13 @@ static void test_force_joints(void **state)
     assert_int_equal(ossa_write_memory(m, &wo, &data, &size, &err), OSSA_OK);
     assert_int_equal(ts_iqm_header(data, TS_IQM_NUM_JOINTS), 0);
     assert_int_equal(ts_iqm_header(data, TS_IQM_NUM_POSES), 2);
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     /* Forced: the two joints are written. */
     ossa_model_force_joints(m);
     assert_false(m->flags & OSSA_MODEL_SKELETON_FROM_POSES);
     assert_int_equal(ossa_write_memory(m, &wo, &data, &size, &err), OSSA_OK);
     assert_int_equal(ts_iqm_header(data, TS_IQM_NUM_JOINTS), 2);
-    ossa_free_buffer(data, NULL);
+    ossa_free(data, NULL);
     ossa_model_free(m);
 }
 
@@ -280,7 +280,7 @@ static void test_append_meshes(void **state)
     assert_int_equal(dst->warnings[0].code, OSSA_WARNING_REPAIRED);
     /* Boxes were the body's only. */
     assert_null(dst->animations[0].bounds);
-    assert_int_equal(ossa_model_validate(dst, NULL, NULL), 0);
+    assert_int_equal(ossa_model_validate(dst, NULL, NULL, NULL), 0);
     ossa_model_free(src);
     ossa_model_free(dst);
 
@@ -335,7 +335,7 @@ static void test_allocation_failures(void **state)
                 if (op == 0) assert_int_equal(m->num_vertices, 3);
             }
             a.fail_at = -1;
-            assert_int_equal(ossa_model_validate(m, NULL, NULL), 0);
+            assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
             ossa_model_free(src);
             ossa_model_free(m);
             assert_int_equal(a.live, 0);

@@ -114,7 +114,7 @@ static void ill_joint_names_reported_once(void **state)
         size_t size;
         assert_int_equal(ossa_write_memory(m, &so, &data, &size, &err), OSSA_OK);
         assert_int_equal(count_code(&one, OSSA_WARNING_RENAMED), 1);
-        ossa_free_buffer(data, NULL);
+        ossa_free(data, NULL);
     }
     ossa_model_free(m);
 }
@@ -173,7 +173,7 @@ static void every_writer(void **state)
         void *data;
         size_t size;
         ossa_error err;
-        if (ossa_write_memory(m, &o, &data, &size, &err) == OSSA_OK) ossa_free_buffer(data, NULL);
+        if (ossa_write_memory(m, &o, &data, &size, &err) == OSSA_OK) ossa_free(data, NULL);
         check_diagnostics(&s, name, "memory");
 
         capture c;
@@ -216,7 +216,7 @@ static void one_animation_formats_warn(void **state)
         void *data;
         size_t size;
         assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_OK);
-        ossa_free_buffer(data, NULL);
+        ossa_free(data, NULL);
         if (count_code(&s, OSSA_WARNING_DROPPED) != 1)
             print_error("%s: %u dropped warnings\n", ossa_format_name(formats[i]),
                         count_code(&s, OSSA_WARNING_DROPPED));

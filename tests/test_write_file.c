@@ -98,7 +98,7 @@ static void test_write_file(void **state)
     rmdir(dir_path);
     free(is_dir);
     free(unknown);
-    ossa_free_buffer(expect, NULL);
+    ossa_free(expect, NULL);
     ossa_model_free(m);
     ossa_model_free(bad);
     free(file_path);

@@ -73,7 +73,7 @@ static void test_fifo_written_into(void **state)
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "test \"$(ls -A '%s' | wc -l)\" -eq 1", dir);
     assert_int_equal(system(cmd), 0);
-    ossa_free_buffer(want, NULL);
+    ossa_free(want, NULL);
     ossa_model_free(m);
     free(fifo);
     free(dir);

@@ -133,7 +133,7 @@ static inline char *tf_write(const ossa_model *m, const ossa_write_options *opts
     assert_non_null(text);
     memcpy(text, data, *size);
     text[*size] = 0;
-    ossa_free_buffer(data, opts->allocator);
+    ossa_free(data, opts->allocator);
     return text;
 }
 
@@ -143,7 +143,7 @@ static inline char *tf_write(const ossa_model *m, const ossa_write_options *opts
  * with a code and a message), and what is written must load again. */
 static inline void tf_check_model(ossa_model *m, ossa_format format)
 {
-    ossa_model_validate(m, NULL, NULL);
+    ossa_model_validate(m, NULL, NULL, NULL);
     ossa_write_options wo;
     memset(&wo, 0, sizeof wo);
     wo.format = format;
@@ -161,7 +161,7 @@ static inline void tf_check_model(ossa_model *m, ossa_format format)
                      err.message);
         }
         ossa_model_free(again);
-        ossa_free_buffer(data, NULL);
+        ossa_free(data, NULL);
     } else {
         assert_true(err.code != OSSA_CODE_NONE);
         assert_true(err.message[0] != 0);
@@ -282,7 +282,7 @@ static inline void tf_write_allocation_failures(ossa_format format, const char *
         ossa_status st = ossa_write_memory(m, &o, &data, &size, &err);
         a.fail_at = -1;
         if (st == OSSA_OK) {
-            ossa_free_buffer(data, &a.allocator);
+            ossa_free(data, &a.allocator);
             assert_int_equal(a.live, live);
             print_message("%ld allocations\n", k);
             break;

@@ -112,8 +112,8 @@ ossa_status ossa__bounds_prepare(const ossa_model *m, ossa_bounds_mode mode, oss
                                               OSSA_VERTEX_BLENDWEIGHTS};
     float *const into[3] = {p->pos, p->idx, p->wgt};
     for (int i = 0; i < 3; i++)
-        ossa__vertex_array_read_padded(m, ossa_model_find_array(m, types[i], NULL), i ? 4 : 3,
-                                       into[i]);
+        ossa_vertex_array_read_padded(m, ossa_model_find_array(m, types[i], NULL), 0, m->num_vertices,
+                                      i ? 4 : 3, into[i]);
     for (uint32_t j = 0; j < p->nj; j++) bind[j] = m->joints[j].bind;
     ossa_local_to_model(m, bind, (float(*)[16])world);
     for (uint32_t j = 0; j < p->nj; j++)

@@ -1,4 +1,5 @@
-/* Reading sibling files and writing outputs atomically (files.c, output_files.c). */
+/* The files of loads and writes under the options' rules (siblings.c), and
+ * the files of multi-file writes (output_files.c). */
 #ifndef OSSA_FILES_H
 #define OSSA_FILES_H
 
@@ -6,12 +7,9 @@
 
 /* One output file of a multi-file write: ossa_output_file (ossa.h). */
 
-/* Writes every file to a temporary beside it, then renames all into
- * place; on failure nothing is left behind. Devices and FIFOs are written
- * into, never replaced; a directory is refused. Then reports each path to
- * options->wrote (options may be NULL). With options->output set, hands
- * the files to it instead; with OSSA_WRITE_NO_REPLACE, several files
- * replace none that exists. */
+/* ossa__write_files (base/base.h) with the write options' settings
+ * (options may be NULL): their allocator, OSSA_WRITE_NO_REPLACE and
+ * `wrote`; with options->output set, hands the files to it instead. */
 ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count,
                                      const ossa_write_options *options, ossa_error *error);
 
@@ -67,16 +65,6 @@ ossa_buf *ossa__output_set_add(ossa_output_set *set, const char *part, const cha
 ossa_status ossa__output_set_finish(ossa_output_set *set, ossa_status st,
                                     const ossa_write_options *options, ossa_error *error);
 
-/* Reads a whole file (for formats that refer to sibling files, such as
- * external glTF buffers); the buffer has a NUL after its end. Free with
- * ossa__free(allocator, data, size + 1). */
-ossa_status ossa__read_file(const char *path, const ossa_allocator *allocator, unsigned char **data,
-                            size_t *size, ossa_error *error);
-
-/* `name` relative to the directory of `base` (a file path); returns the
- * length snprintf would write. */
-size_t ossa__sibling_path(const char *base, const char *name, char *out, size_t cap);
-
 /* -- Files that a loaded file names ------------------------------------------
  *
  * glTF buffers and images, the images that materials name: every reader
@@ -91,12 +79,6 @@ typedef struct ossa_sibling {
     const ossa_allocator *allocator;
     bool from_callback; /* read by options->read_file: released through it */
 } ossa_sibling;
-
-/* Whether `name` stays inside the directory it is relative to: not
- * absolute (a leading slash or backslash, or a drive letter) and no ".."
- * component that climbs above the start (slashes and backslashes both
- * separate components, as files made on Windows use either). */
-bool ossa__reference_is_inside(const char *name);
 
 /* Reads the file that `name` (a file reference as the loaded file gives
  * it, already percent-decoded) means: relative to the directory of `base`

@@ -173,7 +173,7 @@ ossa_status ossa__image_outputs_prepare(const ossa_model *m, const char *path, c
             continue;
         }
         of_material[id] = NULL;
-        ossa_material_desc d;
+        ossa_material d;
         if (!ossa__material_in(&index, material, &d)) continue;
         uint32_t beyond = ossa__extra_lookup(&index, OSSA_EXTRA_MATERIAL, material)
                               ? ossa__material_beyond_base_image(&d) : 0;
@@ -181,7 +181,7 @@ ossa_status ossa__image_outputs_prepare(const ossa_model *m, const char *path, c
             note(dropped, sizeof dropped, material, &ndropped);
             lost |= beyond;
         }
-        const char *image = d.tex[OSSA_TEX_BASE_COLOR].image;
+        const char *image = d.textures[OSSA_TEXTURE_BASE_COLOR].image;
         if (!image[0]) continue;
         const ossa_extra *bytes = ossa__extra_lookup(&index, OSSA_EXTRA_IMAGE, image);
         if (!bytes) {

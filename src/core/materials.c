@@ -6,10 +6,10 @@
 
 #include <stdio.h>
 
-const char *const ossa__tex_slot_names[OSSA_TEX_COUNT] = {"base_color", "metallic_roughness", "normal",
+const char *const ossa__tex_slot_names[OSSA_TEXTURE_COUNT] = {"base_color", "metallic_roughness", "normal",
                                                           "occlusion", "emissive"};
 
-void ossa__material_defaults(ossa_material_desc *d)
+void ossa__material_defaults(ossa_material *d)
 {
     memset(d, 0, sizeof *d);
     for (int k = 0; k < 4; k++) d->base_color[k] = 1;
@@ -52,7 +52,7 @@ static int parse_floats(const char *p, const char *end, float *out, int n)
 }
 
 static void parse_line(const char *key, size_t klen, const char *p, const char *end,
-                       ossa_material_desc *d)
+                       ossa_material *d)
 {
 #define KEY(s) (klen == sizeof(s) - 1 && memcmp(key, s, klen) == 0)
     float v[4];
@@ -71,7 +71,7 @@ static void parse_line(const char *key, size_t klen, const char *p, const char *
     } else if (KEY("alpha_cutoff")) {
         if (parse_floats(p, end, v, 1) == 1) d->alpha_cutoff = v[0];
     } else if (KEY("double_sided")) {
-        d->double_sided = true;
+        d->double_sided = 1;
     } else if (KEY("alpha_mode")) {
         p = skip_blanks(p, end);
         size_t n = (size_t)(end - p);
@@ -79,12 +79,12 @@ static void parse_line(const char *key, size_t klen, const char *p, const char *
         else if (n == 5 && memcmp(p, "blend", 5) == 0) d->alpha_mode = OSSA_ALPHA_BLEND;
         else if (n == 6 && memcmp(p, "opaque", 6) == 0) d->alpha_mode = OSSA_ALPHA_OPAQUE;
     } else {
-        for (int s = 0; s < OSSA_TEX_COUNT; s++) {
+        for (int s = 0; s < OSSA_TEXTURE_COUNT; s++) {
             size_t sl = strlen(ossa__tex_slot_names[s]);
             if (klen <= sl + 1 || memcmp(key, ossa__tex_slot_names[s], sl) != 0 || key[sl] != '_') continue;
             const char *what = key + sl + 1;
             size_t wl = klen - sl - 1;
-            ossa_texture_ref *t = &d->tex[s];
+            ossa_material_texture *t = &d->textures[s];
             if (wl == 7 && memcmp(what, "texture", 7) == 0) {
                 p = skip_blanks(p, end);
                 size_t n = (size_t)(end - p);
@@ -106,7 +106,7 @@ static void parse_line(const char *key, size_t klen, const char *p, const char *
 #undef KEY
 }
 
-void ossa__material_parse(const void *text, size_t size, ossa_material_desc *d)
+void ossa__material_parse(const void *text, size_t size, ossa_material *d)
 {
     ossa__material_defaults(d);
     const char *p = text, *end = p + size;
@@ -132,9 +132,9 @@ static void out_floats(ossa_text_out *o, const char *key, const float *v, int n)
     ossa__out_char(o, '\n');
 }
 
-void ossa__material_format(const ossa_material_desc *d, ossa_buf *out)
+void ossa__material_format(const ossa_material *d, ossa_buf *out)
 {
-    ossa_material_desc def;
+    ossa_material def;
     ossa__material_defaults(&def);
     ossa_text_out o;
     ossa__out_init(&o, out);
@@ -151,8 +151,8 @@ void ossa__material_format(const ossa_material_desc *d, ossa_buf *out)
         ossa__out_format(&o, "alpha_mode %s\n", modes[d->alpha_mode]);
     if (d->alpha_cutoff != def.alpha_cutoff) out_floats(&o, "alpha_cutoff", &d->alpha_cutoff, 1);
     if (d->double_sided) ossa__out_str(&o, "double_sided\n");
-    for (int s = 0; s < OSSA_TEX_COUNT; s++) {
-        const ossa_texture_ref *t = &d->tex[s];
+    for (int s = 0; s < OSSA_TEXTURE_COUNT; s++) {
+        const ossa_material_texture *t = &d->textures[s];
         if (!t->image[0]) continue;
         const char *slot = ossa__tex_slot_names[s];
         if (t->texcoord) ossa__out_format(&o, "%s_texcoord %u\n", slot, (unsigned)t->texcoord);
@@ -173,17 +173,17 @@ static bool same_floats(const float *a, const float *b, int n)
     return true;
 }
 
-uint32_t ossa__material_beyond_base_image(const ossa_material_desc *d)
+uint32_t ossa__material_beyond_base_image(const ossa_material *d)
 {
-    ossa_material_desc def;
+    ossa_material def;
     ossa__material_defaults(&def);
     uint32_t lost = 0;
     if (!same_floats(d->base_color, def.base_color, 4)) lost |= 1u << 0;
     if (d->metallic != def.metallic || d->roughness != def.roughness) lost |= 1u << 1;
-    if (!same_floats(d->emissive, def.emissive, 3) || d->tex[OSSA_TEX_EMISSIVE].image[0]) lost |= 1u << 2;
-    if (d->tex[OSSA_TEX_NORMAL].image[0]) lost |= 1u << 3;
-    if (d->tex[OSSA_TEX_OCCLUSION].image[0]) lost |= 1u << 4;
-    if (d->tex[OSSA_TEX_METALLIC_ROUGHNESS].image[0]) lost |= 1u << 5;
+    if (!same_floats(d->emissive, def.emissive, 3) || d->textures[OSSA_TEXTURE_EMISSIVE].image[0]) lost |= 1u << 2;
+    if (d->textures[OSSA_TEXTURE_NORMAL].image[0]) lost |= 1u << 3;
+    if (d->textures[OSSA_TEXTURE_OCCLUSION].image[0]) lost |= 1u << 4;
+    if (d->textures[OSSA_TEXTURE_METALLIC_ROUGHNESS].image[0]) lost |= 1u << 5;
     if (d->alpha_mode != def.alpha_mode) lost |= 1u << 6;
     if (d->double_sided) lost |= 1u << 7;
     return lost;
@@ -296,7 +296,7 @@ const ossa_extra *ossa__model_image(const ossa_model *model, const char *name)
     return ossa__extra_lookup(&walk, OSSA_EXTRA_IMAGE, name);
 }
 
-bool ossa__material_in(const ossa_extra_index *ix, const char *name, ossa_material_desc *d)
+bool ossa__material_in(const ossa_extra_index *ix, const char *name, ossa_material *d)
 {
     ossa__material_defaults(d);
     if (!name || !name[0]) return false;
@@ -306,25 +306,29 @@ bool ossa__material_in(const ossa_extra_index *ix, const char *name, ossa_materi
         return true;
     }
     if (!ossa__is_image_name(name) || strlen(name) >= OSSA_IMAGE_NAME_MAX) return false;
-    strcpy(d->tex[OSSA_TEX_BASE_COLOR].image, name);
+    strcpy(d->textures[OSSA_TEXTURE_BASE_COLOR].image, name);
     return true;
 }
 
-bool ossa__material_of(const ossa_model *model, const char *name, ossa_material_desc *d)
+bool ossa__material_of(const ossa_model *model, const char *name, ossa_material *d)
 {
     ossa_extra_index walk = {model, NULL, 0};
     return ossa__material_in(&walk, name, d);
 }
 
-/* -- Images ------------------------------------------------------------------ */
-
-const char *ossa__image_mime(const void *data, size_t size)
+int ossa_model_get_material(const ossa_model *model, const char *name, ossa_material *out)
 {
-    const unsigned char *p = data;
-    if (size >= 8 && memcmp(p, "\x89PNG\r\n\x1a\n", 8) == 0) return "image/png";
-    if (size >= 3 && p[0] == 0xFF && p[1] == 0xD8 && p[2] == 0xFF) return "image/jpeg";
-    return NULL;
+    return ossa__material_of(model, name, out);
 }
+
+const void *ossa_model_get_image(const ossa_model *model, const char *name, size_t *size)
+{
+    const ossa_extra *e = name ? ossa__model_image(model, name) : NULL;
+    if (size) *size = e ? e->size : 0;
+    return e ? e->data : NULL;
+}
+
+/* -- Images ------------------------------------------------------------------ */
 
 bool ossa__is_image_name(const char *name)
 {

@@ -9,53 +9,23 @@
 
 #include "core/internal.h"
 
-/* Texture slots, in the order of the text keys. */
-typedef enum ossa_tex_slot {
-    OSSA_TEX_BASE_COLOR,
-    OSSA_TEX_METALLIC_ROUGHNESS,
-    OSSA_TEX_NORMAL,
-    OSSA_TEX_OCCLUSION,
-    OSSA_TEX_EMISSIVE,
-    OSSA_TEX_COUNT
-} ossa_tex_slot;
+/* The text keys of the texture slots (ossa_texture_slot order):
+ * "base_color", "metallic_roughness", ... */
+extern const char *const ossa__tex_slot_names[OSSA_TEXTURE_COUNT];
 
-/* "base_color", "metallic_roughness", ... */
-extern const char *const ossa__tex_slot_names[OSSA_TEX_COUNT];
+/* (The material description itself is public: ossa_material, in
+ * ossa/model.h.) */
 
-#define OSSA_IMAGE_NAME_MAX 256
-
-typedef struct ossa_texture_ref {
-    char image[OSSA_IMAGE_NAME_MAX]; /* "" = no texture in this slot */
-    uint32_t texcoord;               /* TEXCOORD set */
-    /* magFilter, minFilter, wrapS, wrapT as glTF (OpenGL) numbers; 0 =
-     * unspecified */
-    uint32_t sampler[4];
-} ossa_texture_ref;
-
-enum { OSSA_ALPHA_OPAQUE, OSSA_ALPHA_MASK, OSSA_ALPHA_BLEND };
-
-/* A material, glTF's metallic-roughness model; defaults are glTF's. */
-typedef struct ossa_material_desc {
-    float base_color[4];
-    float metallic, roughness;
-    float normal_scale, occlusion_strength;
-    float emissive[3];
-    int alpha_mode; /* OSSA_ALPHA_* */
-    float alpha_cutoff;
-    bool double_sided;
-    ossa_texture_ref tex[OSSA_TEX_COUNT];
-} ossa_material_desc;
-
-void ossa__material_defaults(ossa_material_desc *d);
+void ossa__material_defaults(ossa_material *d);
 /* Reads the text of an OSSA_EXTRA_MATERIAL extra into *d (defaults
  * first). Unknown keys and malformed values are skipped: the text is made
  * by ossa, and later versions may add keys. */
-void ossa__material_parse(const void *text, size_t size, ossa_material_desc *d);
+void ossa__material_parse(const void *text, size_t size, ossa_material *d);
 /* The text of *d: one line per value that differs from the default. */
-void ossa__material_format(const ossa_material_desc *d, ossa_buf *out);
+void ossa__material_format(const ossa_material *d, ossa_buf *out);
 /* What *d says beyond its base colour texture (what a format that names
  * one image per material drops), as bits for ossa__material_lost_text. */
-uint32_t ossa__material_beyond_base_image(const ossa_material_desc *d);
+uint32_t ossa__material_beyond_base_image(const ossa_material *d);
 /* Those bits as words: "colour factors, normal maps". */
 void ossa__material_lost_text(uint32_t lost, char *out, size_t cap);
 
@@ -75,7 +45,7 @@ void ossa__extra_index_free(ossa_extra_index *index);
 const ossa_extra *ossa__extra_lookup(const ossa_extra_index *index, const char *prefix,
                                      const char *name);
 /* ossa__material_of through an index. */
-bool ossa__material_in(const ossa_extra_index *index, const char *name, ossa_material_desc *d);
+bool ossa__material_in(const ossa_extra_index *index, const char *name, ossa_material *d);
 
 /* The model's extra OSSA_EXTRA_MATERIAL + name / OSSA_EXTRA_IMAGE + name
  * (the first one), or NULL: a walk over the extras. */
@@ -84,7 +54,7 @@ const ossa_extra *ossa__model_image(const ossa_model *model, const char *name);
 /* The description of material `name`: its extra when there is one, else
  * the IQM convention (a material named like an image file has it as its
  * base colour texture). False when neither says anything. */
-bool ossa__material_of(const ossa_model *model, const char *name, ossa_material_desc *d);
+bool ossa__material_of(const ossa_model *model, const char *name, ossa_material *d);
 
 /* "image/png" or "image/jpeg" from the first bytes, else NULL. */
 const char *ossa__image_mime(const void *data, size_t size);

@@ -3,6 +3,21 @@
 
 #include <math.h>
 
+void *ossa__temp_alloc(const ossa_model *model, size_t size)
+{
+    return ossa__alloc(&model->internal->arena.allocator, size ? size : 1);
+}
+
+void *ossa__temp_calloc(const ossa_model *model, size_t count, size_t elem)
+{
+    return ossa__calloc(&model->internal->arena.allocator, count, elem);
+}
+
+void ossa__temp_free(const ossa_model *model, void *ptr)
+{
+    ossa__free(&model->internal->arena.allocator, ptr, 0);
+}
+
 ossa_model *ossa_model_create(const ossa_allocator *allocator)
 {
     ossa_arena arena;

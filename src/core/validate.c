@@ -10,6 +10,7 @@ typedef struct checker {
     ossa_diagnostic_fn fn;
     void *user;
     uint32_t errors;
+    ossa_diagnostic first; /* the first error */
 } checker;
 
 static void report(checker *c, ossa_severity sev, ossa_code code, const char *fmt, ...)
@@ -25,7 +26,7 @@ static void report(checker *c, ossa_severity sev, ossa_code code, const char *fm
     va_start(ap, fmt);
     vsnprintf(p.message, sizeof p.message, fmt, ap);
     va_end(ap);
-    if (sev == OSSA_SEVERITY_ERROR) c->errors++;
+    if (sev == OSSA_SEVERITY_ERROR && c->errors++ == 0) c->first = p;
     if (c->fn) c->fn(c->user, &p);
 }
 
@@ -265,13 +266,23 @@ static void check_animations(checker *c, const ossa_model *m)
     }
 }
 
-uint32_t ossa_model_validate(const ossa_model *model, ossa_diagnostic_fn fn, void *user)
+ossa_status ossa_model_validate(const ossa_model *model, ossa_diagnostic_fn fn, void *user,
+                                ossa_error *error)
 {
-    checker c = {fn, user, 0};
+    ossa__error_clear(error);
+    if (!model) return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "no model");
+    checker c;
+    memset(&c, 0, sizeof c);
+    c.fn = fn;
+    c.user = user;
     check_joints(&c, model);
     check_arrays(&c, model);
     check_weights(&c, model);
     check_geometry(&c, model);
     check_animations(&c, model);
-    return c.errors;
+    if (!c.errors) return OSSA_OK;
+    if (c.errors > 1)
+        return ossa__fail(error, c.first.code, OSSA_NO_OFFSET, "%.200s (and %u more errors)",
+                          c.first.message, c.errors - 1);
+    return ossa__fail(error, c.first.code, OSSA_NO_OFFSET, "%s", c.first.message);
 }

@@ -215,22 +215,25 @@ ossa_status ossa_vertex_array_read(const ossa_model *model, const ossa_vertex_ar
     return OSSA_OK;
 }
 
-ossa_status ossa__vertex_array_read_padded(const ossa_model *model, const ossa_vertex_array *array,
-                                           uint32_t want, float *out)
+ossa_status ossa_vertex_array_read_padded(const ossa_model *model, const ossa_vertex_array *array,
+                                         uint32_t first, uint32_t count, uint32_t components,
+                                         float *out)
 {
-    size_t total = (size_t)model->num_vertices * want;
-    if (array && array->size == want) {
-        if (ossa_vertex_array_read(model, array, 0, model->num_vertices, out) == OSSA_OK)
-            return OSSA_OK;
+    size_t total = (size_t)count * components;
+    if (array && array->size == components) {
+        if (ossa_vertex_array_read(model, array, first, count, out) == OSSA_OK) return OSSA_OK;
         array = NULL;
     }
     memset(out, 0, total * sizeof *out);
-    if (!array || !ossa_component_size(array->format)) return array ? OSSA_FAILED : OSSA_OK;
+    if (!array) return OSSA_OK;
+    if (!ossa_component_size(array->format) || array->size > OSSA_MAX_COMPONENTS ||
+        first > model->num_vertices || count > model->num_vertices - first)
+        return OSSA_FAILED;
     float tmp[OSSA_MAX_COMPONENTS];
-    uint32_t k = array->size < want ? array->size : want;
-    for (uint32_t v = 0; v < model->num_vertices; v++) {
-        ossa_vertex_array_read(model, array, v, 1, tmp);
-        memcpy(out + (size_t)v * want, tmp, k * sizeof *tmp);
+    uint32_t k = array->size < components ? array->size : components;
+    for (uint32_t v = 0; v < count; v++) {
+        ossa_vertex_array_read(model, array, first + v, 1, tmp);
+        memcpy(out + (size_t)v * components, tmp, k * sizeof *tmp);
     }
     return OSSA_OK;
 }

@@ -139,16 +139,11 @@ ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options 
         return ossa__fail_nomem(error);
     }
     if (!buf.data) ossa__buf_push(&buf, 0);
-    /* The buffer may be larger than its contents; ossa_free_buffer only
+    /* The buffer may be larger than its contents; ossa_free only
      * needs the pointer, so shrinking is not worth a copy. */
     *out_data = buf.data;
     *out_size = buf.size;
     return OSSA_OK;
-}
-
-void ossa_free_buffer(void *data, const ossa_allocator *allocator)
-{
-    ossa__free(allocator, data, 0);
 }
 
 /* One warning when the format keeps no image and the model has some. */
@@ -196,7 +191,7 @@ static ossa_status write_with_images(const ossa_model *model, const char *path,
             st = ossa__write_files_atomic(files, img.count_files + 1, &one, error);
         }
         ossa__free(opts->allocator, files, 0);
-        ossa_free_buffer(data, opts->allocator);
+        ossa_free(data, opts->allocator);
     }
     ossa__image_outputs_release(&img);
     return st;
@@ -231,6 +226,6 @@ ossa_status ossa_write_file(const ossa_model *model, const char *path,
     }
     ossa_output_file file = {path, data, size};
     ossa_status st = ossa__write_files_atomic(&file, 1, &opts, error);
-    ossa_free_buffer(data, opts.allocator);
+    ossa_free(data, opts.allocator);
     return st;
 }

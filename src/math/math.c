@@ -120,19 +120,6 @@ bool ossa__mat4_invert_affine(const float m[16], float out[16])
 
 bool ossa__finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
-void ossa_local_to_model(const ossa_model *model, const ossa_transform *local, float (*out)[16])
-{
-    for (uint32_t j = 0; j < model->num_joints; j++) {
-        float m[16];
-        ossa_transform_to_matrix(&local[j], m);
-        int32_t p = model->joints[j].parent;
-        if (p >= 0 && (uint32_t)p < j)
-            ossa__mat4_mul(out[p], m, out[j]);
-        else
-            memcpy(out[j], m, sizeof m);
-    }
-}
-
 /* -- Double precision -- */
 
 void ossa__mat4d_mul(const double a[16], const double b[16], double out[16])
@@ -314,4 +301,63 @@ void ossa__quatd_rotate(const double q[4], const double v[3], double out[3])
     double r[3];
     for (int i = 0; i < 3; i++) r[i] = v[i] + 2 * (q[3] * c[i] + cc[i]);
     for (int i = 0; i < 3; i++) out[i] = r[i];
+}
+
+/* -- Affine 3x4 in double -- */
+
+void ossa__affine_from_trs(const float t[3], const float q[4], const float s[3], double m[12])
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double n = x * x + y * y + z * z + w * w;
+    /* 2 / |q|^2 keeps the matrix a rotation for quaternions a little off
+     * unit length, as normalizing first would. */
+    double k = n > 0 ? 2 / n : 0;
+    double r[9] = {1 - k * (y * y + z * z), k * (x * y + w * z),     k * (x * z - w * y),
+                   k * (x * y - w * z),     1 - k * (x * x + z * z), k * (y * z + w * x),
+                   k * (x * z + w * y),     k * (y * z - w * x),     1 - k * (x * x + y * y)};
+    for (int c = 0; c < 3; c++)
+        for (int row = 0; row < 3; row++) m[c * 3 + row] = r[c * 3 + row] * s[c];
+    for (int row = 0; row < 3; row++) m[9 + row] = t[row];
+}
+
+void ossa__affine_mul(const double a[12], const double b[12], double out[12])
+{
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 3; row++)
+            out[c * 3 + row] = a[row] * b[c * 3] + a[3 + row] * b[c * 3 + 1] +
+                               a[6 + row] * b[c * 3 + 2] + (c == 3 ? a[9 + row] : 0);
+}
+
+/* -- Boxes -- */
+
+void ossa__box_grow(double box[6], const double p[3], int *any)
+{
+    for (int c = 0; c < 3; c++) {
+        if (!*any || p[c] < box[c]) box[c] = p[c];
+        if (!*any || p[c] > box[3 + c]) box[3 + c] = p[c];
+    }
+    *any = 1;
+}
+
+void ossa__box_grow_joints(double box[6], int *any, uint32_t n, const int32_t *parents,
+                           const ossa_transform *bind, double (*world)[12])
+{
+    for (uint32_t j = 0; j < n; j++) {
+        const ossa_transform *b = &bind[j];
+        double local[12];
+        ossa__affine_from_trs(b->translation, b->rotation, b->scale, local);
+        int32_t p = parents[j];
+        if (p >= 0 && (uint32_t)p < j)
+            ossa__affine_mul(world[p], local, world[j]);
+        else
+            memcpy(world[j], local, sizeof local);
+        if (isfinite(world[j][9] + world[j][10] + world[j][11])) ossa__box_grow(box, world[j] + 9, any);
+    }
+}
+
+double ossa__box_size(const double box[6])
+{
+    double dx = box[3] - box[0], dy = box[4] - box[1], dz = box[5] - box[2];
+    double size = sqrt(dx * dx + dy * dy + dz * dz);
+    return size > 0 && isfinite(size) ? size : 1;
 }

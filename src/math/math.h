@@ -4,7 +4,7 @@
 #ifndef OSSA_MATH_H
 #define OSSA_MATH_H
 
-#include "ossa.h"
+#include "ossa/common.h"
 
 #include <stdbool.h>
 
@@ -48,5 +48,25 @@ void ossa__quat_slerp(const float a[4], const float b[4], double t, float out[4]
  * the scales (the first negated when the matrix mirrors); a zero column is
  * rebuilt from the other two. Shear is lost. */
 void ossa__mat4d_to_transform(const double m[16], ossa_transform *t);
+
+/* -- Affine 3x4 matrices in double, column-major: m[col * 3 + row], column
+ * 3 the translation (the clip compressor's error metric, and the
+ * character size it starts from) -- */
+
+void ossa__affine_from_trs(const float t[3], const float q[4], const float s[3], double m[12]);
+/* out = a * b; out may alias neither. */
+void ossa__affine_mul(const double a[12], const double b[12], double out[12]);
+
+/* -- Boxes (min xyz, max xyz) in double -- */
+
+/* Grows `box` by p; *any says whether it holds a point yet. */
+void ossa__box_grow(double box[6], const double p[3], int *any);
+/* Grows `box` by the model-space origins of n joints given by their
+ * parents and parent-relative bind transforms; `world` is n matrices of
+ * scratch. */
+void ossa__box_grow_joints(double box[6], int *any, uint32_t n, const int32_t *parents,
+                           const ossa_transform *bind, double (*world)[12]);
+/* The box's diagonal; 1 when it is empty, flat to a point or not finite. */
+double ossa__box_size(const double box[6]);
 
 #endif

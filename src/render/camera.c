@@ -207,56 +207,56 @@ static ossa_status bind_bounds(const ossa_model *model, ossa_bounds *out, ossa_e
 
 /* A model without positions (a skeleton or an animation file) is framed on
  * its joints: every frame of the animation, or the bind pose. */
-static ossa_status joint_bounds(const ossa_model *model, int32_t animation, ossa_bounds *out,
+static ossa_status joint_bounds(const ossa_model *model, uint32_t animation, ossa_bounds *out,
                                 ossa_error *error)
 {
     uint32_t nj = model->num_joints;
     if (nj == 0) return OSSA_OK;
-    float(*mats)[16] = ossa__temp_calloc(model, nj, sizeof *mats);
-    ossa_transform *bind = ossa__temp_calloc(model, nj, sizeof *bind);
+    float(*mats)[16] = ossa__calloc(NULL, nj, sizeof *mats);
+    ossa_transform *bind = ossa__calloc(NULL, nj, sizeof *bind);
     if (!mats || !bind) {
-        ossa__temp_free(model, mats);
-        ossa__temp_free(model, bind);
+        ossa__free(NULL, mats, 0);
+        ossa__free(NULL, bind, 0);
         return ossa__fail_nomem(error);
     }
     for (uint32_t j = 0; j < nj; j++) bind[j] = model->joints[j].bind;
-    const ossa_animation *a = animation >= 0 ? &model->animations[animation] : NULL;
+    const ossa_animation *a = animation != OSSA_BIND_POSE ? &model->animations[animation] : NULL;
     uint32_t frames = a && a->frames ? a->num_frames : 0;
     bool any = false;
     for (uint32_t f = 0; f < (frames ? frames : 1); f++) {
         ossa_local_to_model(model, frames ? a->frames + (size_t)f * nj : bind, mats);
         for (uint32_t j = 0; j < nj; j++) grow_point(out, mats[j] + 12, &any);
     }
-    ossa__temp_free(model, mats);
-    ossa__temp_free(model, bind);
+    ossa__free(NULL, mats, 0);
+    ossa__free(NULL, bind, 0);
     return OSSA_OK;
 }
 
-ossa_status ossa_render_bounds(const ossa_model *model, int32_t animation, ossa_bounds *out,
+ossa_status ossa_render_bounds(const ossa_model *model, uint32_t animation, ossa_bounds *out,
                                ossa_error *error)
 {
     if (!model || !out)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "no model or output");
     memset(out, 0, sizeof *out);
-    if (animation < -1 || (animation >= 0 && (uint32_t)animation >= model->num_animations))
+    if (animation != OSSA_BIND_POSE && animation >= model->num_animations)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
-                          "animation %ld out of range (the model has %u)", (long)animation,
+                          "animation %u out of range (the model has %u)", (unsigned)animation,
                           (unsigned)model->num_animations);
     if (!ossa_model_find_array(model, OSSA_VERTEX_POSITION, NULL) || model->num_vertices == 0)
         return joint_bounds(model, animation, out, error);
-    uint32_t frames = animation >= 0 ? model->animations[animation].num_frames : 0;
+    uint32_t frames = animation != OSSA_BIND_POSE ? model->animations[animation].num_frames : 0;
     if (frames == 0) return bind_bounds(model, out, error);
 
-    ossa_bounds *all = ossa__temp_calloc(model, frames, sizeof *all);
+    ossa_bounds *all = ossa__calloc(NULL, frames, sizeof *all);
     if (!all) return ossa__fail_nomem(error);
     ossa_bounds_mode mode = (uint64_t)model->num_vertices * frames <= (1u << 23)
                                 ? OSSA_BOUNDS_EXACT
                                 : OSSA_BOUNDS_CONSERVATIVE;
-    ossa_status st = ossa_model_compute_bounds(model, (uint32_t)animation, mode, all, error);
+    ossa_status st = ossa_model_compute_bounds(model, animation, mode, all, error);
     bool any = false;
     if (st == OSSA_OK)
         for (uint32_t f = 0; f < frames; f++) grow(out, &all[f], &any);
-    ossa__temp_free(model, all);
+    ossa__free(NULL, all, 0);
     if (st == OSSA_OK && !any) return bind_bounds(model, out, error);
     return st;
 }

@@ -1,7 +1,6 @@
 /* Animated GIF through giflib: each frame gets its own 256-colour
  * palette (quantize.c) and is LZW-encoded by giflib into a buffer that
  * grows as frames arrive. */
-#include "core/files.h"
 #include "render/render.h"
 
 #include <gif_lib.h>
@@ -231,8 +230,8 @@ ossa_status ossa_render_gif_write(ossa_render_gif *gif, const char *path, ossa_e
     size_t size;
     if (ossa_render_gif_finish(gif, &data, &size, error)) return OSSA_FAILED;
     ossa_output_file file = {path, data, size};
-    ossa_status st = ossa__write_files_atomic(&file, 1, NULL, error);
-    ossa_render_free(data, &gif->allocator);
+    ossa_status st = ossa__write_files(&file, 1, NULL, error);
+    ossa_free(data, &gif->allocator);
     if (st) ossa__error_set_file(error, path);
     return st;
 }

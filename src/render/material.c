@@ -9,8 +9,6 @@
  * kinds glTF allows. Everything here is best effort: a
  * picture that cannot be had leaves the mesh's palette colour and says
  * why. */
-#include "core/files.h"
-#include "core/materials.h"
 #include "render/render.h"
 
 #include <math.h>
@@ -107,17 +105,18 @@ static float srgb_from_linear(float c)
  * or beside it; failing that, an image named after it with ".png", then
  * ".jpg", instead of any extension beside the model (IQM files often name
  * a material after its picture, without the extension or with another). */
-static bool find_image(const loader *l, const char *material, const ossa_material_desc *d,
+static bool find_image(const loader *l, const char *material, const ossa_material *d,
                        bool described, ossa_render_image *img)
 {
     miss m;
     memset(&m, 0, sizeof m);
-    const char *image = described ? d->tex[OSSA_TEX_BASE_COLOR].image : "";
+    const char *image = described ? d->textures[OSSA_TEXTURE_BASE_COLOR].image : "";
     if (image[0]) {
-        const ossa_extra *bytes = ossa__model_image(l->model, image);
+        size_t bytes_size;
+        const void *bytes = ossa_model_get_image(l->model, image, &bytes_size);
         char what[OSSA_IMAGE_NAME_MAX + 16];
         snprintf(what, sizeof what, "image '%s'", image);
-        if (bytes && decode(l, &m, NULL, what, bytes->data, bytes->size, img)) return true;
+        if (bytes && decode(l, &m, NULL, what, bytes, bytes_size, img)) return true;
         if (!bytes && beside(l, &m, image, img)) return true;
     } else if (described) {
         return false; /* a material without a texture */
@@ -157,8 +156,8 @@ uint32_t ossa_render_scene_load_materials(ossa_render_scene *scene, const ossa_m
             seen = model->meshes[k].material && strcmp(model->meshes[k].material, name) == 0;
         if (seen) continue;
 
-        ossa_material_desc d;
-        bool described = ossa__material_of(model, name, &d);
+        ossa_material d;
+        bool described = ossa_model_get_material(model, name, &d) != 0;
         ossa_render_material m;
         memset(&m, 0, sizeof m);
         bool colored = described && (d.base_color[0] != 1 || d.base_color[1] != 1 ||
@@ -192,7 +191,7 @@ uint32_t ossa_render_scene_load_materials(ossa_render_scene *scene, const ossa_m
                 scene->materials[k].cull =
                     d.double_sided ? RD_CULL_NONE : scene->materials[k].cull_winding;
         }
-        if (!given) ossa_render_free(img.pixels, &scene->allocator);
+        if (!given) ossa_free(img.pixels, &scene->allocator);
     }
     return set;
 }

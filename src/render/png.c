@@ -1,15 +1,9 @@
 /* PNG files through libpng's simplified API (libpng 1.6), which converts
  * every PNG flavour to RGBA8 on reading and reports errors in the image
  * struct instead of longjmp-ing through our frames. */
-#include "core/files.h"
 #include "render/render.h"
 
 #include <png.h>
-
-void ossa_render_free(void *data, const ossa_allocator *allocator)
-{
-    ossa__free(allocator, data, 0);
-}
 
 static ossa_status check_image(const ossa_render_image *im, ossa_error *error)
 {
@@ -107,8 +101,8 @@ ossa_status ossa_render_png_write(const ossa_render_image *image, const char *pa
     size_t size;
     if (ossa_render_png_encode(image, NULL, &data, &size, error)) return OSSA_FAILED;
     ossa_output_file file = {path, data, size};
-    ossa_status st = ossa__write_files_atomic(&file, 1, NULL, error);
-    ossa_render_free(data, NULL);
+    ossa_status st = ossa__write_files(&file, 1, NULL, error);
+    ossa_free(data, NULL);
     if (st) ossa__error_set_file(error, path);
     return st;
 }

@@ -1,10 +1,12 @@
 /* Internals of the software renderer (src/render/): the scene, the
  * framebuffer, the vertex stage's output and the pieces that draw into a
  * framebuffer. Not installed. */
-#ifndef OSSA_RENDER_H
-#define OSSA_RENDER_H
+#ifndef OSSA_RENDER_INTERNAL_H
+#define OSSA_RENDER_INTERNAL_H
 
-#include "core/internal.h"
+#include "base/base.h"
+#include "math/math.h"
+#include "ossa/render.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -64,7 +64,7 @@ static ossa_status decode(ossa_render_scene *s, const ossa_model *model, ossa_ve
     uint32_t n = model->num_vertices, k = want ? want : a->size;
     float *data = scene_calloc(s, (size_t)n, (size_t)k * sizeof(float));
     if (!data) return ossa__fail_nomem(error);
-    if (ossa__vertex_array_read_padded(model, a, k, data) != OSSA_OK) {
+    if (ossa_vertex_array_read_padded(model, a, 0, n, k, data) != OSSA_OK) {
         scene_release(s, data);
         return OSSA_OK; /* unreadable: as if absent */
     }

@@ -120,11 +120,10 @@ void ossa__depth_order(uint32_t n, const int32_t *parents, uint32_t *order, uint
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
 /* Joint j's transform at source frame f, rotation normalized. */
-static ossa_transform source_frame(const ossa_model *model, const ossa_animation *anim,
-                                   uint32_t f, uint32_t j)
+static ossa_transform source_frame(const ossa_clip_source *src, uint32_t f, uint32_t j)
 {
     ossa_transform t =
-        anim->num_frames ? anim->frames[(size_t)f * model->num_joints + j] : model->joints[j].bind;
+        src->num_frames ? src->frames[(size_t)f * src->num_joints + j] : src->bind_pose[j];
     ossa__quat_normalize(t.rotation);
     return t;
 }
@@ -221,11 +220,11 @@ static void build_root_track(ossa_clip *clip)
 
 /* A compressed clip: the compressor's image in one block after the clip
  * header (packed.h). */
-static ossa_clip *create_packed(const ossa_model *model, uint32_t animation,
-                                const ossa_clip_options *opt, ossa_error *error)
+static ossa_clip *create_packed(const ossa_clip_source *src, const ossa_clip_options *opt,
+                                ossa_error *error)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    (void)model, (void)animation, (void)opt;
+    (void)src, (void)opt;
     ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
                "compressed clips need a little-endian CPU");
     return NULL;
@@ -235,7 +234,8 @@ static ossa_clip *create_packed(const ossa_model *model, uint32_t animation,
                    "compression needs a positive error bound and shell distance (0 = default)");
         return NULL;
     }
-    double size = ossa__bind_size(model);
+    const ossa_allocator *alloc = opt->allocator;
+    double size = ossa__source_size(src, alloc);
     if (size < 0) {
         ossa__fail_nomem(error);
         return NULL;
@@ -249,50 +249,59 @@ static ossa_clip *create_packed(const ossa_model *model, uint32_t animation,
     }
     unsigned char *image;
     size_t image_size;
-    if (ossa__compress(model, animation, max_error, shell, opt->root_joint, opt->up_axis, &image,
+    if (ossa__compress(src, alloc, max_error, shell, opt->root_joint, opt->up_axis, &image,
                        &image_size, error) != OSSA_OK)
         return NULL;
-    uint32_t n = model->num_joints;
-    uint32_t *scratch = ossa__temp_calloc(model, 2 * (size_t)n + 1, sizeof *scratch);
-    ossa_allocator alloc = {0};
-    if (opt->allocator) alloc = *opt->allocator;
+    uint32_t n = src->num_joints;
+    uint32_t *scratch = ossa__calloc(alloc, 2 * (size_t)n + 1, sizeof *scratch);
+    ossa_allocator kept = {0};
+    if (alloc) kept = *alloc;
     unsigned char *dest = NULL;
-    ossa_clip *clip = scratch ? ossa__packed_new(&alloc, image_size, 0, &dest) : NULL;
+    ossa_clip *clip = scratch ? ossa__packed_new(&kept, image_size, 0, &dest) : NULL;
     if (!clip) {
-        ossa__temp_free(model, scratch);
-        ossa__temp_free(model, image);
+        ossa__free(alloc, scratch, 0);
+        ossa__free(alloc, image, 0);
         ossa__fail_nomem(error);
         return NULL;
     }
     memcpy(dest, image, image_size);
-    ossa__temp_free(model, image);
+    ossa__free(alloc, image, 0);
     ossa__packed_attach(clip, dest);
     clip->simd = ossa_simd_best();
     ossa__depth_order(n, clip->parents, clip->order, scratch);
-    ossa__temp_free(model, scratch);
+    ossa__free(alloc, scratch, 0);
     if (n) build_root_track(clip);
     return clip;
 #endif
 }
 
-ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
-                               const ossa_clip_options *options, ossa_error *error)
+/* What a source must hold before anything reads it. */
+static ossa_status check_source(const ossa_clip_source *src, ossa_error *error)
+{
+    if (!src) return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "no clip source");
+    uint32_t n = src->num_joints;
+    if (n && (!src->parents || !src->bind_pose))
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "a clip source of %u joints needs their parents and bind pose", n);
+    if (src->num_frames && !src->frames)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "a clip source of %u frames needs them", src->num_frames);
+    for (uint32_t j = 0; j < n; j++)
+        if (src->parents[j] < -1 || src->parents[j] >= (int32_t)j)
+            return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                              "joint %u: parent %d does not come before it", j, (int)src->parents[j]);
+    return OSSA_OK;
+}
+
+ossa_clip *ossa_clip_build(const ossa_clip_source *src, const ossa_clip_options *options,
+                           ossa_error *error)
 {
     ossa_clip_options opt;
-    memset(&opt, 0, sizeof opt);
-    if (options) opt = *options;
-    if (!model) {
-        ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "no model");
+    if (ossa__copy_sized(&opt, sizeof opt, options, OSSA__CLIP_OPTIONS_0_2, "ossa_clip_options", error) ||
+        check_source(src, error))
         return NULL;
-    }
-    if (animation >= model->num_animations) {
-        ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
-                   "animation %u out of range (the model has %u)", (unsigned)animation,
-                   (unsigned)model->num_animations);
-        return NULL;
-    }
-    uint32_t n = model->num_joints;
-    if (n && (opt.root_joint >= n || model->joints[opt.root_joint].parent >= 0)) {
+    uint32_t n = src->num_joints;
+    if (n && (opt.root_joint >= n || src->parents[opt.root_joint] >= 0)) {
         ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                    "root-motion joint %u is not a root joint", (unsigned)opt.root_joint);
         return NULL;
@@ -307,11 +316,10 @@ ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
                    (int)opt.compression);
         return NULL;
     }
-    if (opt.compression == OSSA_CLIP_COMPRESSED) return create_packed(model, animation, &opt, error);
-    const ossa_animation *anim = &model->animations[animation];
-    uint32_t nf = anim->num_frames ? anim->num_frames : 1;
+    if (opt.compression == OSSA_CLIP_COMPRESSED) return create_packed(src, &opt, error);
+    uint32_t nf = src->num_frames ? src->num_frames : 1;
     uint32_t groups = (n + OSSA_CLIP_LANES - 1) / OSSA_CLIP_LANES;
-    const char *name = anim->name ? anim->name : "";
+    const char *name = src->name ? src->name : "";
     size_t name_len = strlen(name);
 
     /* One block: header, parents, bind pose, name, (aligned) frames, root
@@ -348,9 +356,9 @@ ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
     clip->num_joints = n;
     clip->num_groups = groups;
     clip->num_frames = nf;
-    clip->framerate = (isfinite(anim->framerate) && anim->framerate > 0) ? anim->framerate
-                                                                         : OSSA_DEFAULT_FRAMERATE;
-    clip->flags = anim->flags;
+    clip->framerate = (isfinite(src->framerate) && src->framerate > 0) ? src->framerate
+                                                                       : OSSA_DEFAULT_FRAMERATE;
+    clip->flags = src->flags;
     clip->simd = ossa_simd_best();
     clip->root = n ? opt.root_joint : 0;
     clip->up = opt.up_axis;
@@ -366,7 +374,7 @@ ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
     clip->data = (float *)(void *)data_addr;
 
     for (uint32_t j = 0; j < n; j++) {
-        int32_t p = model->joints[j].parent;
+        int32_t p = src->parents[j];
         clip->parents[j] = (p >= 0 && (uint32_t)p < j) ? p : -1;
     }
 
@@ -374,7 +382,7 @@ ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
      * loop: scratch for the sort. */
     ossa__depth_order(n, clip->parents, clip->order, (uint32_t *)(void *)clip->bind);
     for (uint32_t j = 0; j < n; j++) {
-        clip->bind[j] = model->joints[j].bind;
+        clip->bind[j] = src->bind_pose[j];
         ossa__quat_normalize(clip->bind[j].rotation);
     }
 
@@ -384,7 +392,7 @@ ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,
         float *frame = clip->data + (size_t)f * frame_floats;
         for (uint32_t j = n; j < groups * OSSA_CLIP_LANES; j++) ossa__soa_put(frame, j, &identity);
         for (uint32_t j = 0; j < n; j++) {
-            ossa_transform t = source_frame(model, anim, f == nf ? 0 : f, j);
+            ossa_transform t = source_frame(src, f == nf ? 0 : f, j);
             if (f > 0) {
                 /* Same hemisphere as the previous frame: the pair then
                  * interpolates along the shorter arc without a sign test

@@ -2,7 +2,6 @@
  * the file is the clip's image (packed.h), so saving writes it out and
  * loading reads it into one allocation, checks it and points the clip at
  * it; nothing is decoded. */
-#include "core/files.h"
 #include "runtime/packed.h"
 
 #include <stdio.h>
@@ -27,7 +26,7 @@ ossa_status ossa_clip_save(const ossa_clip *clip, const char *path, ossa_error *
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "only compressed clips can be saved (OSSA_CLIP_COMPRESSED)");
     ossa_output_file file = {path, data, size};
-    return ossa__write_files_atomic(&file, 1, NULL, error);
+    return ossa__write_files(&file, 1, NULL, error);
 }
 
 /* One block for the clip, its image and the checker's scratch; the bytes

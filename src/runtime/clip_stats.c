@@ -1,4 +1,4 @@
-/* ossa_clip_measure: a clip's size and error against its animation, from
+/* ossa_clip_measure_source: a clip's size and error against its source, from
  * the outside (sampling through the public job), for `ossa clip-stats`
  * and the tests. */
 #include "runtime/compress.h"
@@ -14,15 +14,15 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const ossa_clip *clip,
-                              ossa_clip_stats *stats, ossa_error *error)
+ossa_status ossa_clip_measure_source(const ossa_clip_source *src, const ossa_clip *clip,
+                                     ossa_clip_stats *stats, ossa_error *error)
 {
     memset(stats, 0, sizeof *stats);
-    if (!model || !clip || animation >= model->num_animations)
+    if (!src || !clip)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
-                          "clip measure: no model, no clip or animation out of range");
-    const ossa_animation *anim = &model->animations[animation];
-    uint32_t n = model->num_joints, nf = anim->num_frames ? anim->num_frames : 1;
+                          "clip measure: no source or no clip");
+    uint32_t n = src->num_joints, nf = src->num_frames ? src->num_frames : 1;
+    const ossa_allocator *alloc = &clip->allocator;
     if (clip->num_joints != n || clip->num_frames != nf)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "clip measure: the clip has %u joints and %u frames, the animation "
@@ -36,13 +36,14 @@ ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const
     memset(&fo, 0, sizeof fo);
     fo.root_joint = clip->root;
     fo.up_axis = clip->up;
-    ossa_clip *floats = ossa_clip_create(model, animation, &fo, error);
+    fo.allocator = alloc;
+    ossa_clip *floats = ossa_clip_build(src, &fo, error);
     if (!floats) return OSSA_FAILED;
     ossa_clip_get_info(floats, &info);
     stats->raw_bytes = info.memory;
     ossa_clip_free(floats);
     ossa_clip_get_info(clip, &info);
-    double shell = info.compression ? info.shell_distance : ossa__bind_size(model) * 1e-2;
+    double shell = info.compression ? info.shell_distance : ossa__source_size(src, alloc) * 1e-2;
     if (shell < 0) return ossa__fail_nomem(error);
 
     if (clip->packed) {
@@ -64,15 +65,15 @@ ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const
     }
     if (n == 0) return OSSA_OK;
 
-    double *errors = ossa__temp_calloc(model, (size_t)nf * n, sizeof *errors);
-    double(*raw)[12] = ossa__temp_calloc(model, n, sizeof *raw);
-    double(*got)[12] = ossa__temp_calloc(model, n, sizeof *got);
-    ossa_transform *sampled = ossa__temp_calloc(model, n, sizeof *sampled);
+    double *errors = ossa__calloc(alloc, (size_t)nf * n, sizeof *errors);
+    double(*raw)[12] = ossa__calloc(alloc, n, sizeof *raw);
+    double(*got)[12] = ossa__calloc(alloc, n, sizeof *got);
+    ossa_transform *sampled = ossa__calloc(alloc, n, sizeof *sampled);
     if (!errors || !raw || !got || !sampled) {
-        ossa__temp_free(model, errors);
-        ossa__temp_free(model, got);
-        ossa__temp_free(model, raw);
-        ossa__temp_free(model, sampled);
+        ossa__free(alloc, errors, 0);
+        ossa__free(alloc, got, 0);
+        ossa__free(alloc, raw, 0);
+        ossa__free(alloc, sampled, 0);
         return ossa__fail_nomem(error);
     }
     ossa_sample_job job;
@@ -89,13 +90,12 @@ ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const
         job.time = f;
         ossa_sample_run(&job, NULL);
         for (uint32_t j = 0; j < n; j++) {
-            ossa_transform t = anim->num_frames ? anim->frames[(size_t)f * n + j]
-                                                : model->joints[j].bind;
+            ossa_transform t = src->num_frames ? src->frames[(size_t)f * n + j] : src->bind_pose[j];
             double local[12], mine[12];
             ossa__affine_from_trs(t.translation, t.rotation, t.scale, local);
             const ossa_transform *s = &sampled[j];
             ossa__affine_from_trs(s->translation, s->rotation, s->scale, mine);
-            int32_t par = model->joints[j].parent;
+            int32_t par = src->parents[j];
             if (par >= 0 && (uint32_t)par < j) {
                 ossa__affine_mul(raw[par], local, raw[j]);
                 ossa__affine_mul(got[par], mine, got[j]);
@@ -112,9 +112,9 @@ ossa_status ossa_clip_measure(const ossa_model *model, uint32_t animation, const
     /* Nearest rank: the smallest error that at least 99% do not exceed. */
     size_t rank = (size_t)ceil(0.99 * (double)count);
     stats->p99_error = errors[rank ? rank - 1 : 0];
-    ossa__temp_free(model, errors);
-    ossa__temp_free(model, raw);
-    ossa__temp_free(model, got);
-    ossa__temp_free(model, sampled);
+    ossa__free(alloc, errors, 0);
+    ossa__free(alloc, raw, 0);
+    ossa__free(alloc, got, 0);
+    ossa__free(alloc, sampled, 0);
     return OSSA_OK;
 }

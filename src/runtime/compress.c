@@ -38,52 +38,18 @@ static const uint8_t RATES[] = {0,  3,  4,  5,  6,  7,  8,  9,  10, 11,
 
 /* -- Bind size -------------------------------------------------------------------- */
 
-static void grow(double box[6], const double p[3], int *any)
+double ossa__source_size(const ossa_clip_source *src, const ossa_allocator *alloc)
 {
-    for (int c = 0; c < 3; c++) {
-        if (!*any || p[c] < box[c]) box[c] = p[c];
-        if (!*any || p[c] > box[3 + c]) box[3 + c] = p[c];
-    }
-    *any = 1;
-}
-
-double ossa__bind_size(const ossa_model *model)
-{
-    double box[6] = {0}, (*world)[12] = NULL;
+    if (src->size > 0 && isfinite(src->size)) return src->size;
+    double box[6] = {0};
     int any = 0;
-    uint32_t n = model->num_joints;
-    if (n) {
-        world = ossa__temp_calloc(model, n, sizeof *world);
+    if (src->num_joints) {
+        double(*world)[12] = ossa__calloc(alloc, src->num_joints, sizeof *world);
         if (!world) return -1;
-        for (uint32_t j = 0; j < n; j++) {
-            const ossa_transform *b = &model->joints[j].bind;
-            double local[12];
-            ossa__affine_from_trs(b->translation, b->rotation, b->scale, local);
-            int32_t p = model->joints[j].parent;
-            if (p >= 0 && (uint32_t)p < j)
-                ossa__affine_mul(world[p], local, world[j]);
-            else
-                memcpy(world[j], local, sizeof local);
-            if (isfinite(world[j][9] + world[j][10] + world[j][11])) grow(box, world[j] + 9, &any);
-        }
-        ossa__temp_free(model, world);
+        ossa__box_grow_joints(box, &any, src->num_joints, src->parents, src->bind_pose, world);
+        ossa__free(alloc, world, 0);
     }
-    const ossa_vertex_array *pos = ossa_model_find_array(model, OSSA_VERTEX_POSITION, NULL);
-    if (pos && pos->size >= 3) {
-        float chunk[3 * 256];
-        for (uint32_t v = 0; v < model->num_vertices; v += 256) {
-            uint32_t count = model->num_vertices - v < 256 ? model->num_vertices - v : 256;
-            if (pos->size != 3 || ossa_vertex_array_read(model, pos, v, count, chunk) != OSSA_OK)
-                break;
-            for (uint32_t i = 0; i < count; i++) {
-                double p[3] = {chunk[3 * i], chunk[3 * i + 1], chunk[3 * i + 2]};
-                if (isfinite(p[0] + p[1] + p[2])) grow(box, p, &any);
-            }
-        }
-    }
-    double dx = box[3] - box[0], dy = box[4] - box[1], dz = box[5] - box[2];
-    double size = sqrt(dx * dx + dy * dy + dz * dz);
-    return size > 0 && isfinite(size) ? size : 1;
+    return ossa__box_size(box);
 }
 
 /* -- State -------------------------------------------------------------------------- */
@@ -101,11 +67,11 @@ typedef struct track {
 } track;
 
 typedef struct ctx {
-    const ossa_model *m;
+    const ossa_clip_source *src;
+    const ossa_allocator *alloc; /* temporaries */
     uint32_t n, nf;
     double bound, shell;
     ossa_transform *raw;   /* nf x n: rotations normalized, w >= 0 */
-    const ossa_animation *anim;
     double (*rawm)[12];    /* the current segment's model matrices (frame - f0) x n,
                               from the source frames */
     double *radius;        /* per joint: the shell that reaches its descendants */
@@ -165,11 +131,11 @@ static void raw_model(const ctx *c, uint32_t f, double (*out)[12])
 {
     uint32_t n = c->n;
     for (uint32_t j = 0; j < n; j++) {
-        const ossa_transform *src = c->anim->num_frames ? &c->anim->frames[(size_t)f * n + j]
-                                                        : &c->m->joints[j].bind;
+        const ossa_transform *src = c->src->num_frames ? &c->src->frames[(size_t)f * n + j]
+                                                       : &c->src->bind_pose[j];
         double local[12];
         local_matrix(src, local);
-        int32_t p = c->m->joints[j].parent;
+        int32_t p = c->src->parents[j];
         if (p >= 0 && (uint32_t)p < j)
             ossa__affine_mul(out[p], local, out[j]);
         else
@@ -177,23 +143,24 @@ static void raw_model(const ctx *c, uint32_t f, double (*out)[12])
     }
 }
 
-static ossa_status prepare(ctx *c, const ossa_animation *anim, ossa_error *error)
+static ossa_status prepare(ctx *c, ossa_error *error)
 {
-    const ossa_model *m = c->m;
+    const ossa_clip_source *src = c->src;
+    const ossa_allocator *m = c->alloc;
     uint32_t n = c->n, nf = c->nf;
     size_t cells = (size_t)nf * n;
-    c->raw = ossa__temp_calloc(m, cells ? cells : 1, sizeof *c->raw);
-    c->rawm = ossa__temp_calloc(m, (size_t)2 * OSSA_PACKED_SEGMENT * n + 1, sizeof *c->rawm);
-    c->radius = ossa__temp_calloc(m, n + 1, sizeof *c->radius);
-    c->pscale = ossa__temp_calloc(m, n + 1, sizeof *c->pscale);
-    c->constant = ossa__temp_calloc(m, (size_t)n * 3 + 1, 1);
-    c->is_bind = ossa__temp_calloc(m, (size_t)n * 3 + 1, 1);
-    c->cval = ossa__temp_calloc(m, (size_t)n * 3 + 1, sizeof *c->cval);
-    c->tracks = ossa__temp_calloc(m, (size_t)n * 3 + 1, sizeof *c->tracks);
+    c->raw = ossa__calloc(m, cells ? cells : 1, sizeof *c->raw);
+    c->rawm = ossa__calloc(m, (size_t)2 * OSSA_PACKED_SEGMENT * n + 1, sizeof *c->rawm);
+    c->radius = ossa__calloc(m, n + 1, sizeof *c->radius);
+    c->pscale = ossa__calloc(m, n + 1, sizeof *c->pscale);
+    c->constant = ossa__calloc(m, (size_t)n * 3 + 1, 1);
+    c->is_bind = ossa__calloc(m, (size_t)n * 3 + 1, 1);
+    c->cval = ossa__calloc(m, (size_t)n * 3 + 1, sizeof *c->cval);
+    c->tracks = ossa__calloc(m, (size_t)n * 3 + 1, sizeof *c->tracks);
     /* The last segment may hold up to 2 * 16 - 1 frames. */
-    c->lossy = ossa__temp_calloc(m, (size_t)2 * OSSA_PACKED_SEGMENT * n + 1, sizeof *c->lossy);
-    c->lossym = ossa__temp_calloc(m, (size_t)2 * OSSA_PACKED_SEGMENT * n + 1, sizeof *c->lossym);
-    c->joint_error = ossa__temp_calloc(m, n + 1, sizeof *c->joint_error);
+    c->lossy = ossa__calloc(m, (size_t)2 * OSSA_PACKED_SEGMENT * n + 1, sizeof *c->lossy);
+    c->lossym = ossa__calloc(m, (size_t)2 * OSSA_PACKED_SEGMENT * n + 1, sizeof *c->lossym);
+    c->joint_error = ossa__calloc(m, n + 1, sizeof *c->joint_error);
     if (!c->raw || !c->rawm || !c->radius || !c->pscale || !c->constant || !c->is_bind || !c->cval ||
         !c->tracks || !c->lossy || !c->lossym || !c->joint_error)
         return ossa__fail_nomem(error);
@@ -202,7 +169,7 @@ static ossa_status prepare(ctx *c, const ossa_animation *anim, ossa_error *error
     for (uint32_t f = 0; f < nf; f++) {
         for (uint32_t j = 0; j < n; j++) {
             ossa_transform t =
-                anim->num_frames ? anim->frames[(size_t)f * n + j] : m->joints[j].bind;
+                src->num_frames ? src->frames[(size_t)f * n + j] : src->bind_pose[j];
             ossa__quat_normalize(t.rotation);
             if (t.rotation[3] < 0)
                 for (int k = 0; k < 4; k++) t.rotation[k] = -t.rotation[k];
@@ -223,7 +190,7 @@ static ossa_status prepare(ctx *c, const ossa_animation *anim, ossa_error *error
         }
         raw_model(c, f, c->rawm); /* this frame's, for the parents' scales */
         for (uint32_t j = 0; j < n; j++) {
-            int32_t p = m->joints[j].parent;
+            int32_t p = src->parents[j];
             if (p >= 0 && (uint32_t)p < j) {
                 const double *pm = c->rawm[p];
                 for (int col = 0; col < 3; col++) {
@@ -236,18 +203,18 @@ static ossa_status prepare(ctx *c, const ossa_animation *anim, ossa_error *error
     }
     /* Radii from the leaves up: a joint's shell reaches the shells of its
      * children (children come after parents). */
-    double *radius = ossa__temp_calloc(m, n + 1, sizeof *radius);
+    double *radius = ossa__calloc(m, n + 1, sizeof *radius);
     if (!radius) return ossa__fail_nomem(error);
     for (uint32_t j = 0; j < n; j++) radius[j] = c->shell;
     for (uint32_t j = n; j-- > 0;) {
-        int32_t p = m->joints[j].parent;
+        int32_t p = src->parents[j];
         if (p >= 0 && (uint32_t)p < j) {
             double reach = tlen[j] + (smax[j] > 1 ? smax[j] : 1) * radius[j];
             radius[p] = reach > radius[p] ? reach : radius[p];
         }
     }
     memcpy(c->radius, radius, n * sizeof *radius);
-    ossa__temp_free(m, radius);
+    ossa__free(m, radius, 0);
     return OSSA_OK;
 }
 
@@ -301,7 +268,7 @@ static void choose_constants(ctx *c)
             uint32_t i = j * 3 + kind;
             float v[4], spread;
             if (c->constant[i] == 2) continue; /* promoted: animated */
-            ossa_transform b = c->m->joints[j].bind;
+            ossa_transform b = c->src->bind_pose[j];
             ossa__quat_normalize(b.rotation);
             get_kind(&b, kind, v);
             c->is_bind[i] = 1;
@@ -420,7 +387,7 @@ static double measure(ctx *c, uint32_t f0, uint32_t f1)
         for (uint32_t j = 0; j < n; j++) {
             double local[12];
             local_matrix(&lossy[j], local);
-            int32_t p = c->m->joints[j].parent;
+            int32_t p = c->src->parents[j];
             if (p >= 0 && (uint32_t)p < j)
                 ossa__affine_mul(lm[p], local, lm[j]);
             else
@@ -477,7 +444,7 @@ static int fit_segment(ctx *c, const int32_t *index, uint8_t *bumped, uint32_t f
             /* The track on the chain with the largest own error. */
             int32_t best = -1, cbest = -1;
             double be = -1, ce = -1;
-            for (int32_t a = (int32_t)j; a >= 0; a = c->m->joints[a].parent) {
+            for (int32_t a = (int32_t)j; a >= 0; a = c->src->parents[a]) {
                 for (uint32_t kind = 0; kind < 3; kind++) {
                     int32_t t = find_track(c, index, (uint32_t)a, kind);
                     if (t >= 0) {
@@ -493,7 +460,7 @@ static int fit_segment(ctx *c, const int32_t *index, uint8_t *bumped, uint32_t f
                         if (e > ce) ce = e, cbest = a * 3 + (int32_t)kind;
                     }
                 }
-                if (c->m->joints[a].parent >= a) break;
+                if (c->src->parents[a] >= a) break;
             }
             if (best >= 0) {
                 track *tr = &c->tracks[best];
@@ -540,17 +507,16 @@ static int fit_segment(ctx *c, const int32_t *index, uint8_t *bumped, uint32_t f
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
-ossa_status ossa__compress(const ossa_model *model, uint32_t animation, float max_error,
+ossa_status ossa__compress(const ossa_clip_source *src, const ossa_allocator *alloc, float max_error,
                            float shell, uint32_t root_joint, ossa_axis up, unsigned char **image,
                            size_t *size, ossa_error *error)
 {
-    const ossa_animation *anim = &model->animations[animation];
     ctx c;
     memset(&c, 0, sizeof c);
-    c.m = model;
-    c.anim = anim;
-    c.n = model->num_joints;
-    c.nf = anim->num_frames ? anim->num_frames : 1;
+    c.src = src;
+    c.alloc = alloc;
+    c.n = src->num_joints;
+    c.nf = src->num_frames ? src->num_frames : 1;
     c.bound = max_error;
     c.shell = shell;
     uint32_t n = c.n, nf = c.nf;
@@ -566,11 +532,11 @@ ossa_status ossa__compress(const ossa_model *model, uint32_t animation, float ma
         ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "animation too large to compress");
         return OSSA_FAILED;
     }
-    if (prepare(&c, anim, error) != OSSA_OK) goto done;
-    segs = ossa__temp_calloc(model, nseg, sizeof *segs);
-    seg_size = ossa__temp_calloc(model, nseg, sizeof *seg_size);
-    index = ossa__temp_calloc(model, (size_t)n * 3 + 1, sizeof *index);
-    bumped = ossa__temp_calloc(model, (size_t)n * 3 + 1, 1);
+    if (prepare(&c, error) != OSSA_OK) goto done;
+    segs = ossa__calloc(alloc, nseg, sizeof *segs);
+    seg_size = ossa__calloc(alloc, nseg, sizeof *seg_size);
+    index = ossa__calloc(alloc, (size_t)n * 3 + 1, sizeof *index);
+    bumped = ossa__calloc(alloc, (size_t)n * 3 + 1, 1);
     if (!segs || !seg_size || !index || !bumped) {
         ossa__fail_nomem(error);
         goto done;
@@ -652,7 +618,7 @@ restart:
         uint32_t f0 = s * OSSA_PACKED_SEGMENT;
         uint32_t f1 = s + 1 < nseg ? f0 + OSSA_PACKED_SEGMENT : nf;
         if (fit_segment(&c, index, bumped, f0, f1)) {
-            for (uint32_t k = 0; k < s; k++) ossa__temp_free(model, segs[k]), segs[k] = NULL;
+            for (uint32_t k = 0; k < s; k++) ossa__free(alloc, segs[k], 0), segs[k] = NULL;
             goto restart;
         }
         double worst = measure(&c, f0, f1);
@@ -664,7 +630,7 @@ restart:
             head += ossa__packed_info_size(c.tracks[t].info[0]);
         }
         size_t bytes = head + (size_t)((frame_bits * (f1 - f0) + 7) / 8) + OSSA_PACKED_SLACK;
-        unsigned char *seg = ossa__temp_calloc(model, bytes, 1);
+        unsigned char *seg = ossa__calloc(alloc, bytes, 1);
         if (!seg) {
             ossa__fail_nomem(error);
             goto done;
@@ -690,7 +656,7 @@ restart:
     }
 
     /* Layout (packed.h). */
-    const char *name = anim->name ? anim->name : "";
+    const char *name = src->name ? src->name : "";
     size_t name_len = strlen(name);
     ossa__packed_header h;
     memset(&h, 0, sizeof h);
@@ -698,9 +664,9 @@ restart:
     h.version = OSSA_PACKED_VERSION;
     h.num_joints = n;
     h.num_frames = nf;
-    h.framerate = (isfinite(anim->framerate) && anim->framerate > 0) ? anim->framerate
+    h.framerate = (isfinite(src->framerate) && src->framerate > 0) ? src->framerate
                                                                      : OSSA_DEFAULT_FRAMERATE;
-    h.anim_flags = anim->flags;
+    h.anim_flags = src->flags;
     h.root_joint = n ? root_joint : 0;
     h.up_axis = (uint32_t)up;
     h.segment_frames = OSSA_PACKED_SEGMENT;
@@ -734,7 +700,7 @@ restart:
         goto done;
     }
     h.image_size = (uint32_t)off;
-    unsigned char *img = ossa__temp_calloc(model, off, 1);
+    unsigned char *img = ossa__calloc(alloc, off, 1);
     if (!img) {
         ossa__fail_nomem(error);
         goto done;
@@ -744,9 +710,9 @@ restart:
     int32_t *parents = (int32_t *)(void *)(img + h.off_parents);
     ossa_transform *bind = (ossa_transform *)(void *)(img + h.off_bind);
     for (uint32_t j = 0; j < n; j++) {
-        int32_t p = model->joints[j].parent;
+        int32_t p = src->parents[j];
         parents[j] = (p >= 0 && (uint32_t)p < j) ? p : -1;
-        bind[j] = model->joints[j].bind;
+        bind[j] = src->bind_pose[j];
         ossa__quat_normalize(bind[j].rotation);
     }
     ossa__packed_constant *consts = (ossa__packed_constant *)(void *)(img + h.off_constants);
@@ -783,21 +749,21 @@ restart:
 
 done:
     if (segs)
-        for (uint32_t s = 0; s < nseg; s++) ossa__temp_free(model, segs[s]);
-    ossa__temp_free(model, segs);
-    ossa__temp_free(model, seg_size);
-    ossa__temp_free(model, index);
-    ossa__temp_free(model, bumped);
-    ossa__temp_free(model, c.raw);
-    ossa__temp_free(model, c.rawm);
-    ossa__temp_free(model, c.radius);
-    ossa__temp_free(model, c.pscale);
-    ossa__temp_free(model, c.constant);
-    ossa__temp_free(model, c.is_bind);
-    ossa__temp_free(model, c.cval);
-    ossa__temp_free(model, c.tracks);
-    ossa__temp_free(model, c.lossy);
-    ossa__temp_free(model, c.lossym);
-    ossa__temp_free(model, c.joint_error);
+        for (uint32_t s = 0; s < nseg; s++) ossa__free(alloc, segs[s], 0);
+    ossa__free(alloc, segs, 0);
+    ossa__free(alloc, seg_size, 0);
+    ossa__free(alloc, index, 0);
+    ossa__free(alloc, bumped, 0);
+    ossa__free(alloc, c.raw, 0);
+    ossa__free(alloc, c.rawm, 0);
+    ossa__free(alloc, c.radius, 0);
+    ossa__free(alloc, c.pscale, 0);
+    ossa__free(alloc, c.constant, 0);
+    ossa__free(alloc, c.is_bind, 0);
+    ossa__free(alloc, c.cval, 0);
+    ossa__free(alloc, c.tracks, 0);
+    ossa__free(alloc, c.lossy, 0);
+    ossa__free(alloc, c.lossym, 0);
+    ossa__free(alloc, c.joint_error, 0);
     return status;
 }

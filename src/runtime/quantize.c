@@ -6,29 +6,6 @@
 
 /* -- The error metric ------------------------------------------------------------ */
 
-void ossa__affine_from_trs(const float t[3], const float q[4], const float s[3], double m[12])
-{
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    double n = x * x + y * y + z * z + w * w;
-    /* 2 / |q|^2 keeps the matrix a rotation for quaternions a little off
-     * unit length, as normalizing first would. */
-    double k = n > 0 ? 2 / n : 0;
-    double r[9] = {1 - k * (y * y + z * z), k * (x * y + w * z),     k * (x * z - w * y),
-                   k * (x * y - w * z),     1 - k * (x * x + z * z), k * (y * z + w * x),
-                   k * (x * z + w * y),     k * (y * z - w * x),     1 - k * (x * x + y * y)};
-    for (int c = 0; c < 3; c++)
-        for (int row = 0; row < 3; row++) m[c * 3 + row] = r[c * 3 + row] * s[c];
-    for (int row = 0; row < 3; row++) m[9 + row] = t[row];
-}
-
-void ossa__affine_mul(const double a[12], const double b[12], double out[12])
-{
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 3; row++)
-            out[c * 3 + row] = a[row] * b[c * 3] + a[3 + row] * b[c * 3 + 1] +
-                               a[6 + row] * b[c * 3 + 2] + (c == 3 ? a[9 + row] : 0);
-}
-
 double ossa__shell_error(const double a[12], const double b[12], double r)
 {
     double dt[3] = {a[9] - b[9], a[10] - b[10], a[11] - b[11]}, worst = 0;

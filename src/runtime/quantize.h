@@ -8,11 +8,7 @@
 
 /* -- The error metric -- */
 
-/* Affine 3x4 matrices in double, column-major: m[col * 3 + row], column 3
- * the translation. */
-void ossa__affine_from_trs(const float t[3], const float q[4], const float s[3], double m[12]);
-/* out = a * b; out may alias neither. */
-void ossa__affine_mul(const double a[12], const double b[12], double out[12]);
+/* (The affine 3x4 matrices in double are math/math.h's.) */
 /* The largest distance between a * v and b * v over the six virtual
  * vertices v = +-r along the axes of the space both map from. */
 double ossa__shell_error(const double a[12], const double b[12], double r);

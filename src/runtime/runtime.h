@@ -1,9 +1,11 @@
 /* Internal parts of the animation runtime shared by clip.c, sample.c,
  * sample_packed.c, blend.c and skin.c. Not installed. */
-#ifndef OSSA_RUNTIME_H
-#define OSSA_RUNTIME_H
+#ifndef OSSA_RUNTIME_INTERNAL_H
+#define OSSA_RUNTIME_INTERNAL_H
 
-#include "core/internal.h"
+#include "base/base.h"
+#include "math/math.h"
+#include "ossa/runtime.h"
 
 /* Joints per SoA group in a clip: every channel of 8 joints is 8
  * consecutive floats, so AVX2 reads one group per load and SSE2 half of
@@ -15,6 +17,10 @@
 #define OSSA_CLIP_GROUP (OSSA_CLIP_LANES * OSSA_CLIP_CHANNELS)
 
 enum { OSSA_CH_TX = 0, OSSA_CH_QX = 3, OSSA_CH_SX = 7 };
+
+/* The size of ossa_clip_options in ossa 0.2, what struct_size 0 means
+ * (ossa__copy_sized): when a field is added, the offset of the new field. */
+#define OSSA__CLIP_OPTIONS_0_2 sizeof(ossa_clip_options)
 
 struct ossa_clip {
     ossa_allocator allocator;

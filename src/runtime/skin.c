@@ -1,5 +1,5 @@
-/* Skinning: inverse bind matrices, skinning and normal matrices, and CPU
- * linear blend skinning (see ossa.h, Runtime).
+/* Skinning: skinning and normal matrices, and CPU linear blend skinning
+ * (ossa/runtime.h).
  *
  * The fast paths blend the influences' matrices first (sum of w_k * M_k)
  * and transform each attribute once with the blended matrix: 4 matrix
@@ -18,35 +18,6 @@
 #endif
 
 /* -- Matrices -------------------------------------------------------------- */
-
-uint32_t ossa_model_inverse_bind_matrices(const ossa_model *model, float (*out)[16])
-{
-    uint32_t n = model->num_joints, singular = 0;
-    /* Model-space bind matrices first (parents come before children), then
-     * each is inverted in place. */
-    for (uint32_t j = 0; j < n; j++) {
-        ossa_transform t = model->joints[j].bind;
-        ossa__quat_normalize(t.rotation);
-        float m[16];
-        ossa_transform_to_matrix(&t, m);
-        int32_t p = model->joints[j].parent;
-        if (p >= 0 && (uint32_t)p < j)
-            ossa__mat4_mul(out[p], m, out[j]);
-        else
-            memcpy(out[j], m, sizeof m);
-    }
-    for (uint32_t j = 0; j < n; j++) {
-        float inv[16];
-        if (ossa__mat4_invert_affine(out[j], inv)) {
-            memcpy(out[j], inv, sizeof inv);
-        } else {
-            static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-            memcpy(out[j], identity, sizeof identity);
-            singular++;
-        }
-    }
-    return singular;
-}
 
 void ossa_skinning_matrices(uint32_t count, const float (*model)[16],
                             const float (*inverse_bind)[16], float (*out)[16])

@@ -150,16 +150,6 @@ ossa_status ossa__lex_fail(ossa_lexer *lx, const char *at, bool found, const cha
     return ossa__fail_line(lx->error, kind, lx->line, ossa__lex_column(lx, at), "%s%s", msg, tail);
 }
 
-void ossa__lex_warn(const ossa_lexer *lx, ossa_model *model, ossa_code code, const char *at,
-                    const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    ossa__warnv(model, code, (uint64_t)(lx->line_start - lx->data), lx->line,
-                ossa__lex_column(lx, at), fmt, ap);
-    va_end(ap);
-}
-
 ossa_status ossa__lex_expect(ossa_lexer *lx, const char *word, const char *context)
 {
     if (ossa__lex_accept(lx, word)) return OSSA_OK;

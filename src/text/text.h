@@ -5,7 +5,7 @@
 #ifndef OSSA_TEXT_H
 #define OSSA_TEXT_H
 
-#include "core/internal.h"
+#include "base/base.h"
 
 /* -- Numbers (number.c) ---------------------------------------------------- */
 
@@ -176,10 +176,6 @@ uint32_t ossa__lex_column(const ossa_lexer *lx, const char *at);
  * appended to the message. */
 ossa_status ossa__lex_fail(ossa_lexer *lx, const char *at, bool found, const char *fmt, ...)
     OSSA_PRINTF(4, 5);
-/* Records a warning located at `at` in the model. */
-void ossa__lex_warn(const ossa_lexer *lx, ossa_model *model, ossa_code code, const char *at,
-                    const char *fmt, ...) OSSA_PRINTF(5, 6);
-
 /* -- Line writer (writer.c) --------------------------------------------------
  *
  * Text output through a small line buffer: numbers are written with the

@@ -1,18 +1,29 @@
 #!/usr/bin/env python3
-"""Checks the source layout (README, "Layout"):
+"""Checks the source layout (README, "Layout"): the layers, by folder.
 
-- a format module (src/formats/NAME/) includes no other format's files;
-- the layers below the formats (core, math, text, runtime, render) include
-  nothing from src/formats/, and math includes nothing of the library but
-  ossa.h;
+    base                      libc; the bottom
+    math, text                on base
+    core                      on base, math, text
+    formats                   on core and below; each module (formats/NAME/)
+                              on no other module
+    runtime                   on base and math only (libossa-runtime)
+    render                    on base and math, and on core and runtime
+                              through their public API only (libossa-render)
+
+- includes: a folder includes only folders it sits on (quoted paths below
+  src/), and of the public headers only those of the libraries it may use
+  (ossa/common.h everywhere; ossa/runtime.h in runtime and where the
+  runtime's public API is called; ossa/model.h from core up);
 - no include cycle between files;
-- with a build directory, no cycle of calls between object files either:
-  a file that uses a symbol defined in another file depends on it, and no
-  two files may depend on each other through any chain.
+- with a build directory, the same for calls, read from the object files:
+  a symbol a file uses must be defined in its own folder or in one it sits
+  on (or, across the libraries, be a public ossa_* name of one it may
+  call), and no two files may depend on each other through any chain.
 
 Usage: check_layout.py [SOURCE_DIR] [BUILD_DIR]   (exit 1 on a violation)
 """
 import collections
+import glob
 import os
 import re
 import subprocess
@@ -23,7 +34,34 @@ build = sys.argv[2] if len(sys.argv) > 2 else None
 src = os.path.join(root, "src")
 problems = []
 
-LOWER_LAYERS = ("core", "math", "text", "runtime", "render")
+# The folders a folder sits on, for includes and for calls of internal
+# (ossa__*) functions.
+BELOW = {
+    "base": set(),
+    "math": {"base"},
+    "text": {"base"},
+    "core": {"base", "math", "text"},
+    "formats": {"base", "math", "text", "core"},
+    "runtime": {"base", "math"},
+    "render": {"base", "math"},
+}
+# Layers of another library a folder may call through their public API
+# (ossa_ names, never ossa__) and whose public header it may include.
+PUBLIC_ONLY = {
+    "core": {"runtime"},
+    "formats": {"runtime"},
+    "render": {"core", "formats", "runtime"},
+}
+# The public headers each folder may include.
+HEADERS = {
+    "base": {"ossa/common.h"},
+    "math": {"ossa/common.h"},
+    "text": {"ossa/common.h"},
+    "core": {"ossa/common.h", "ossa/model.h", "ossa/runtime.h"},
+    "formats": {"ossa/common.h", "ossa/model.h", "ossa/runtime.h"},
+    "runtime": {"ossa/common.h", "ossa/runtime.h"},
+    "render": {"ossa/common.h", "ossa/model.h", "ossa/runtime.h", "ossa/render.h"},
+}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -32,30 +70,45 @@ def unit(path):
     return os.path.splitext(os.path.relpath(path, src))[0]
 
 
+def folder(rel):
+    return rel.split("/")[0]
+
+
 files = []
 for dirpath, _, names in os.walk(src):
     files += [os.path.join(dirpath, n) for n in names if n.endswith((".c", ".h", ".inc"))]
+
+for path in sorted(files):
+    rel = os.path.relpath(path, src)
+    if folder(rel) not in BELOW:
+        problems.append(f"{rel}: src/{folder(rel)}/ is no layer this check knows")
 
 graph = collections.defaultdict(set)
 for path in sorted(files):
     rel = os.path.relpath(path, src)
     parts = rel.split(os.sep)
+    layer = parts[0]
+    if layer not in BELOW:
+        continue
     with open(path, encoding="utf-8") as f:
         includes = INCLUDE.findall(f.read())
     for inc in includes:
+        if inc.startswith("ossa/") or inc == "ossa.h":
+            if inc not in HEADERS[layer]:
+                problems.append(f"{rel}: {layer}/ includes the public header \"{inc}\", "
+                                f"which it may not use ({', '.join(sorted(HEADERS[layer]))})")
+            continue
         target = os.path.join(src, inc)
         if not os.path.exists(target):
-            if inc != "ossa.h":
-                problems.append(f"{rel}: includes \"{inc}\", which is not a path below src/")
+            problems.append(f"{rel}: includes \"{inc}\", which is not a path below src/")
             continue
         ip = inc.split("/")
-        if parts[0] == "formats" and len(parts) > 2 and ip[0] == "formats" and len(ip) > 2 and ip[1] != parts[1]:
+        if ip[0] != layer and ip[0] not in BELOW[layer]:
+            problems.append(f"{rel}: {layer}/ includes \"{inc}\" from {ip[0]}/, "
+                            f"which is not below it")
+        if layer == "formats" and len(parts) > 2 and ip[0] == "formats" and len(ip) > 2 and ip[1] != parts[1]:
             problems.append(f"{rel}: the {parts[1]} module includes another format's file \"{inc}\"")
-        if parts[0] in LOWER_LAYERS and ip[0] == "formats":
-            problems.append(f"{rel}: {parts[0]}/ sits below the formats but includes \"{inc}\"")
-        if parts[0] == "math" and ip[0] != "math":
-            problems.append(f"{rel}: math/ includes \"{inc}\" (it may use ossa.h only)")
-        graph[os.path.relpath(path, src)].add(inc)
+        graph[rel].add(inc)
 
 
 def cycles(g):
@@ -94,16 +147,23 @@ def cycles(g):
 for comp in cycles(graph):
     problems.append("include cycle: " + " <-> ".join(comp))
 
+
+def object_of(path):
+    """The object file a build made of src/<layer>/.../x.c."""
+    rel = os.path.relpath(path, src)
+    found = glob.glob(os.path.join(build, "CMakeFiles", "ossa_*_objects.dir", "src", rel + ".o"))
+    return found[0] if found else None
+
+
 if build:
-    objdir = os.path.join(build, "CMakeFiles", "ossa_objects.dir", "src")
     defined, used = {}, collections.defaultdict(set)
     for path in sorted(files):
         if not path.endswith(".c"):
             continue
-        obj = os.path.join(objdir, os.path.relpath(path, src) + ".o")
-        if not os.path.exists(obj):
+        obj = object_of(path)
+        if not obj:
             # A partial build would silently skip the call check.
-            problems.append("%s: no object in %s (build the ossa_objects target)"
+            problems.append("%s: no object in %s (build the library's object targets)"
                             % (os.path.relpath(path, root), build))
             continue
         out = subprocess.run(["nm", obj], capture_output=True, text=True).stdout
@@ -114,10 +174,22 @@ if build:
             elif len(f) == 2 and f[0] == "U":
                 used[unit(path)].add(f[1])
     calls = collections.defaultdict(set)
-    for u, syms in used.items():
-        for s in syms:
-            if s in defined and defined[s] != u:
-                calls[u].add(defined[s])
+    for u, syms in sorted(used.items()):
+        me = folder(u)
+        for s in sorted(syms):
+            if s not in defined or defined[s] == u:
+                continue
+            d = defined[s]
+            calls[u].add(d)
+            them = folder(d)
+            if them == me or them in BELOW.get(me, ()):
+                continue
+            public = s.startswith("ossa_") and not s.startswith("ossa__")
+            if public and them in PUBLIC_ONLY.get(me, ()):
+                continue
+            problems.append(f"{u}.c calls {s} of {d}.c: {them}/ is not below {me}/"
+                            + (" (and its internal names stay inside its library)"
+                               if them in PUBLIC_ONLY.get(me, ()) else ""))
     for comp in cycles(calls):
         problems.append("call cycle between object files: " + " <-> ".join(comp))
 

@@ -726,10 +726,10 @@ static ossa_status add_materials(fbx_scene *sc)
         int first = first_of_name(doc, &seen, o->name);
         if (first < 0) st = OSSA_FAILED;
         if (first <= 0) continue;
-        ossa_material_desc d;
+        ossa_material d;
         ossa__material_defaults(&d);
-        diffuse_image(sc, o, d.tex[OSSA_TEX_BASE_COLOR].image);
-        if (!d.tex[OSSA_TEX_BASE_COLOR].image[0]) {
+        diffuse_image(sc, o, d.textures[OSSA_TEXTURE_BASE_COLOR].image);
+        if (!d.textures[OSSA_TEXTURE_BASE_COLOR].image[0]) {
             static const double white[3] = {1, 1, 1};
             double rgb[3];
             ossa__fbx_prop_numbers(&o->props, "DiffuseColor", rgb, 3, white);

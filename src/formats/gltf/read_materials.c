@@ -205,9 +205,9 @@ static ossa_status image(gltf_scene *s, uint32_t j, const char *material, int sl
 
 /* -- Materials --------------------------------------------------------------- */
 
-/* A textureInfo of slot `slot` into d->tex[slot]. */
+/* A textureInfo of slot `slot` into d->textures[slot]. */
 static ossa_status texture_info(gltf_scene *s, const cJSON *info, int slot, const char *material,
-                                ossa_material_desc *d)
+                                ossa_material *d)
 {
     gltf_reader *r = s->r;
     if (!cJSON_IsObject(info)) return OSSA_OK;
@@ -217,7 +217,7 @@ static ossa_status texture_info(gltf_scene *s, const cJSON *info, int slot, cons
         note_ignored(s, "texture references out of range");
         return OSSA_OK;
     }
-    ossa_texture_ref *t = &d->tex[slot];
+    ossa_material_texture *t = &d->textures[slot];
     int64_t tc = get_index(info, "texCoord", 8);
     t->texcoord = tc > 0 ? (uint32_t)tc : 0;
     const cJSON *tex = r->textures.items[ti];
@@ -241,7 +241,7 @@ static ossa_status texture_info(gltf_scene *s, const cJSON *info, int slot, cons
     return OSSA_OK;
 }
 
-static ossa_status describe(gltf_scene *s, const cJSON *m, const char *name, ossa_material_desc *d)
+static ossa_status describe(gltf_scene *s, const cJSON *m, const char *name, ossa_material *d)
 {
     ossa__material_defaults(d);
     const cJSON *pbr = get(m, "pbrMetallicRoughness");
@@ -258,18 +258,18 @@ static ossa_status describe(gltf_scene *s, const cJSON *m, const char *name, oss
     d->double_sided = cJSON_IsTrue(get(m, "doubleSided"));
     note_extensions(s, m);
     note_extensions(s, pbr);
-    const cJSON *infos[OSSA_TEX_COUNT] = {get(pbr, "baseColorTexture"), get(pbr, "metallicRoughnessTexture"),
+    const cJSON *infos[OSSA_TEXTURE_COUNT] = {get(pbr, "baseColorTexture"), get(pbr, "metallicRoughnessTexture"),
                                           get(m, "normalTexture"), get(m, "occlusionTexture"),
                                           get(m, "emissiveTexture")};
-    for (int k = 0; k < OSSA_TEX_COUNT; k++)
+    for (int k = 0; k < OSSA_TEXTURE_COUNT; k++)
         if (texture_info(s, infos[k], k, name, d)) return OSSA_FAILED;
     /* Images that ossa's writer did not have: their names only. */
     const cJSON *x = gltf_ours(m);
-    for (int k = 0; k < OSSA_TEX_COUNT; k++) {
+    for (int k = 0; k < OSSA_TEXTURE_COUNT; k++) {
         char key[40];
         snprintf(key, sizeof key, "%s_texture", ossa__tex_slot_names[k]);
         const char *image = ossa__gltf_string(x, key);
-        if (image && !d->tex[k].image[0]) snprintf(d->tex[k].image, sizeof d->tex[k].image, "%s", image);
+        if (image && !d->textures[k].image[0]) snprintf(d->textures[k].image, sizeof d->textures[k].image, "%s", image);
     }
     return OSSA_OK;
 }
@@ -330,7 +330,7 @@ ossa_status ossa__gltf_material(gltf_scene *s, const cJSON *prim, const char **o
     }
     char name[256];
     model_name(s, (uint32_t)i, name, sizeof name);
-    ossa_material_desc d;
+    ossa_material d;
     if (describe(s, r->materials.items[i], name, &d)) return OSSA_FAILED;
     ossa_buf text;
     ossa__buf_init(&text, r->alloc);

@@ -189,7 +189,7 @@ static int texture_index(gw *w, int image, int sampler)
 /* A textureInfo for slot `slot` under `key` of `parent`, or NULL when the
  * texture cannot be written (its image name then goes into `names`, the
  * material's own extras, created on demand). */
-static cJSON *texture_info(gw *w, cJSON *parent, const char *key, int slot, const ossa_texture_ref *t,
+static cJSON *texture_info(gw *w, cJSON *parent, const char *key, int slot, const ossa_material_texture *t,
                            cJSON *mat, cJSON **names)
 {
     if (!t->image[0]) return NULL;
@@ -245,14 +245,14 @@ int ossa__gltfw_material(gw *w, const char *name)
     if (id < n) return (int)id;
     cJSON *mat = put(w, w->materials, NULL, cJSON_CreateObject());
     put_name(w, mat, name);
-    ossa_material_desc d;
+    ossa_material d;
     bool described = ossa__extra_lookup(&w->index, OSSA_EXTRA_MATERIAL, name) != NULL;
     ossa__material_in(&w->index, name, &d);
     if (!described) {
         d.metallic = 0;
         /* a name like an image file on a model without texture
          * coordinates is only a name */
-        if (!w->texcoords) d.tex[OSSA_TEX_BASE_COLOR].image[0] = 0;
+        if (!w->texcoords) d.textures[OSSA_TEXTURE_BASE_COLOR].image[0] = 0;
     }
     cJSON *names = NULL;
     cJSON *pbr = put(w, mat, "pbrMetallicRoughness", cJSON_CreateObject());
@@ -260,15 +260,15 @@ int ossa__gltfw_material(gw *w, const char *name)
         put_unit_floats(w, pbr, "baseColorFactor", d.base_color, 4);
     if (d.metallic != 1) put(w, pbr, "metallicFactor", jfloat(unit(d.metallic)));
     if (d.roughness != 1) put(w, pbr, "roughnessFactor", jfloat(unit(d.roughness)));
-    texture_info(w, pbr, "baseColorTexture", OSSA_TEX_BASE_COLOR, &d.tex[OSSA_TEX_BASE_COLOR], mat, &names);
-    texture_info(w, pbr, "metallicRoughnessTexture", OSSA_TEX_METALLIC_ROUGHNESS,
-                 &d.tex[OSSA_TEX_METALLIC_ROUGHNESS], mat, &names);
+    texture_info(w, pbr, "baseColorTexture", OSSA_TEXTURE_BASE_COLOR, &d.textures[OSSA_TEXTURE_BASE_COLOR], mat, &names);
+    texture_info(w, pbr, "metallicRoughnessTexture", OSSA_TEXTURE_METALLIC_ROUGHNESS,
+                 &d.textures[OSSA_TEXTURE_METALLIC_ROUGHNESS], mat, &names);
     if (!pbr->child) cJSON_DeleteItemFromObjectCaseSensitive(mat, "pbrMetallicRoughness");
-    cJSON *info = texture_info(w, mat, "normalTexture", OSSA_TEX_NORMAL, &d.tex[OSSA_TEX_NORMAL], mat, &names);
+    cJSON *info = texture_info(w, mat, "normalTexture", OSSA_TEXTURE_NORMAL, &d.textures[OSSA_TEXTURE_NORMAL], mat, &names);
     if (info && d.normal_scale != 1 && isfinite(d.normal_scale)) put(w, info, "scale", jfloat(d.normal_scale));
-    info = texture_info(w, mat, "occlusionTexture", OSSA_TEX_OCCLUSION, &d.tex[OSSA_TEX_OCCLUSION], mat, &names);
+    info = texture_info(w, mat, "occlusionTexture", OSSA_TEXTURE_OCCLUSION, &d.textures[OSSA_TEXTURE_OCCLUSION], mat, &names);
     if (info && d.occlusion_strength != 1) put(w, info, "strength", jfloat(unit(d.occlusion_strength)));
-    texture_info(w, mat, "emissiveTexture", OSSA_TEX_EMISSIVE, &d.tex[OSSA_TEX_EMISSIVE], mat, &names);
+    texture_info(w, mat, "emissiveTexture", OSSA_TEXTURE_EMISSIVE, &d.textures[OSSA_TEXTURE_EMISSIVE], mat, &names);
     if (d.emissive[0] != 0 || d.emissive[1] != 0 || d.emissive[2] != 0)
         put_unit_floats(w, mat, "emissiveFactor", d.emissive, 3);
     if (d.alpha_mode == OSSA_ALPHA_MASK || d.alpha_mode == OSSA_ALPHA_BLEND)

@@ -16,6 +16,7 @@
 #ifndef OSSA_MD5_LEX_H
 #define OSSA_MD5_LEX_H
 
+#include "core/internal.h"
 #include "text/text.h"
 
 #include <float.h>

@@ -452,12 +452,24 @@ static ossa_status read_triangles(smd_doc *d)
 
 /* -- vertexanimation (§7): skipped -- */
 
+/* A warning located at `at` in the lexer's current line. */
+static void warn_at(smd_doc *d, ossa_code code, const char *at, const char *fmt, ...)
+    OSSA_PRINTF(4, 5);
+static void warn_at(smd_doc *d, ossa_code code, const char *at, const char *fmt, ...)
+{
+    const ossa_lexer *lx = &d->lx;
+    va_list ap;
+    va_start(ap, fmt);
+    ossa__warnv(d->model, code, (uint64_t)(lx->line_start - lx->data), lx->line,
+                ossa__lex_column(lx, at), fmt, ap);
+    va_end(ap);
+}
+
 static ossa_status skip_vertexanimation(smd_doc *d)
 {
     ossa_lexer *lx = &d->lx;
     uint32_t line = lx->line;
-    ossa__lex_warn(lx, d->model, OSSA_WARNING_IGNORED, lx->line_start,
-                   "'vertexanimation' (flex shapes) is not supported: the block is skipped");
+    warn_at(d, OSSA_WARNING_IGNORED, lx->line_start, "'vertexanimation' (flex shapes) is not supported: the block is skipped");
     ossa__lex_next_line(lx);
     for (;;) {
         if (!next_statement(lx)) return fail_eof(d, "vertexanimation", line);
@@ -481,11 +493,9 @@ static ossa_status unknown_statement(smd_doc *d, const char *p, size_t n)
     if (id < 0) return ossa__fail_nomem(d->error);
     if ((size_t)id != before) return OSSA_OK;
     if (before == MAX_UNKNOWN)
-        ossa__lex_warn(&d->lx, d->model, OSSA_WARNING_IGNORED, p,
-                       "more unknown statements: ignored without further warnings");
+        warn_at(d, OSSA_WARNING_IGNORED, p, "more unknown statements: ignored without further warnings");
     else
-        ossa__lex_warn(&d->lx, d->model, OSSA_WARNING_IGNORED, p,
-                       "unknown statement '%.*s': the line is ignored", (int)n, p);
+        warn_at(d, OSSA_WARNING_IGNORED, p, "unknown statement '%.*s': the line is ignored", (int)n, p);
     return OSSA_OK;
 }
 
@@ -504,8 +514,7 @@ static ossa_status read_version(smd_doc *d)
         return ossa__fail_line(d->error, OSSA_ERROR_UNSUPPORTED, lx->line, ossa__lex_column(lx, at),
                                "SMD version %lld is not supported (expected 1)", (long long)version);
     if (version == 2)
-        ossa__lex_warn(lx, d->model, OSSA_WARNING_NONSTANDARD, at,
-                       "SMD version 2 (later studiomdl builds) read as version 1");
+        warn_at(d, OSSA_WARNING_NONSTANDARD, at, "SMD version 2 (later studiomdl builds) read as version 1");
     return end_line(d, "the version number");
 }
 

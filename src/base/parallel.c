@@ -2,7 +2,7 @@
  * occasion (starting a thread costs tens of microseconds, small next to a
  * frame drawn or a file read, and keeps the library free of pools and
  * global state). Used by rendering, reading and writing. */
-#include "core/internal.h"
+#include "base/base.h"
 
 #include <pthread.h>
 #include <stdlib.h>

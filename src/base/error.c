@@ -1,6 +1,6 @@
-/* Diagnostics: errors filled for the caller, warnings kept in a model,
- * the names of codes, and formatting. */
-#include "core/internal.h"
+/* Diagnostics: errors filled for the caller, diagnostics sent to a
+ * callback, the names of codes, formatting; the version; ossa_free. */
+#include "base/base.h"
 
 #include <stdio.h>
 
@@ -85,34 +85,7 @@ void ossa__error_clear(ossa_error *error)
     if (error) memset(error, 0, sizeof *error);
 }
 
-void ossa__warnv(ossa_model *model, ossa_code code, uint64_t offset, uint32_t line,
-                 uint32_t column, const char *fmt, va_list ap)
-{
-    ossa_model_internal *in = model->internal;
-    ossa_diagnostic *w = ossa__arena_grow(&in->arena, model->warnings, model->num_warnings,
-                                          &in->cap_warnings, sizeof *w);
-    if (!w) return;
-    model->warnings = w;
-    ossa_diagnostic *n = &w[model->num_warnings++];
-    memset(n, 0, sizeof *n);
-    n->code = code;
-    n->severity = OSSA_SEVERITY_WARNING;
-    n->offset = offset;
-    n->line = line;
-    n->column = column;
-    vsnprintf(n->message, sizeof n->message, fmt, ap);
-}
-
-void ossa__warn(ossa_model *model, ossa_code code, uint64_t offset, uint32_t line,
-                uint32_t column, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    ossa__warnv(model, code, offset, line, column, fmt, ap);
-    va_end(ap);
-}
-
-static void reportv(ossa_diagnostic_fn fn, void *user, ossa_severity severity, ossa_code code,
+void ossa__reportv(ossa_diagnostic_fn fn, void *user, ossa_severity severity, ossa_code code,
                     const char *fmt, va_list ap)
 {
     ossa_diagnostic d;
@@ -130,26 +103,13 @@ void ossa__report(ossa_diagnostic_fn fn, void *user, ossa_severity severity, oss
     if (!fn) return;
     va_list ap;
     va_start(ap, fmt);
-    reportv(fn, user, severity, code, fmt, ap);
+    ossa__reportv(fn, user, severity, code, fmt, ap);
     va_end(ap);
 }
 
-void ossa__write_warn(const ossa_write_options *options, ossa_code code, const char *fmt, ...)
+void ossa_free(void *data, const ossa_allocator *allocator)
 {
-    if (!options || !options->diagnostic) return;
-    va_list ap;
-    va_start(ap, fmt);
-    reportv(options->diagnostic, options->user, OSSA_SEVERITY_WARNING, code, fmt, ap);
-    va_end(ap);
-}
-
-void ossa__write_note(const ossa_write_options *options, const char *fmt, ...)
-{
-    if (!options || !options->diagnostic) return;
-    va_list ap;
-    va_start(ap, fmt);
-    reportv(options->diagnostic, options->user, OSSA_SEVERITY_NOTE, OSSA_CODE_NONE, fmt, ap);
-    va_end(ap);
+    ossa__free(allocator, data, 0);
 }
 
 const char *ossa_code_name(ossa_code code)

@@ -1,5 +1,5 @@
 /* Option structs that start with their size (ossa.h, "Option structs"). */
-#include "core/internal.h"
+#include "base/base.h"
 
 ossa_status ossa__copy_sized(void *dst, size_t dst_size, const void *src, size_t first_size,
                              const char *what, ossa_error *error)

@@ -1,7 +1,6 @@
-/* Files for readers and writers: whole-file reads of sibling files, and
- * atomic writes of one or several files (temporaries beside the targets,
- * then renames). */
-#include "core/files.h"
+/* Files: whole-file reads, paths relative to a file, and atomic writes of
+ * one or several files (temporaries beside the targets, then renames). */
+#include "base/base.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,7 +81,7 @@ static ossa_status check_target(const char *path, int *kind, ossa_error *error)
     return OSSA_OK;
 }
 
-/* With OSSA_WRITE_NO_REPLACE, a write of several files replaces none:
+/* With no_replace, a write of several files replaces none:
  * the first few that exist are named, the error is about the main file. */
 static ossa_status refuse_existing(const ossa_output_file *files, size_t count, ossa_error *error)
 {
@@ -118,19 +117,17 @@ static ossa_status write_direct(const char *path, const ossa_output_file *file, 
     return st;
 }
 
-ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count,
-                                     const ossa_write_options *options, ossa_error *error)
+ossa_status ossa__write_files(const ossa_output_file *files, size_t count,
+                              const ossa_file_writing *how, ossa_error *error)
 {
-    if (options && options->output) return options->output(options->user, files, count, error);
-    if (options && (options->flags & OSSA_WRITE_NO_REPLACE) && count > 1 &&
-        refuse_existing(files, count, error))
+    if (how && how->no_replace && count > 1 && refuse_existing(files, count, error))
         return OSSA_FAILED;
     /* Every file goes to a temporary beside its target first; only when
      * all are complete are they renamed into place, so a failure leaves no
      * partial output and no target touched. Devices and FIFOs are written
      * into (after the temporaries, before the renames): replacing them
      * with a regular file (as root, /dev/full) would break the system. */
-    const ossa_allocator *alloc = options ? options->allocator : NULL;
+    const ossa_allocator *alloc = how ? how->allocator : NULL;
     char **tmps = ossa__alloc(alloc, (count + 1) * sizeof *tmps);
     int *kinds = ossa__alloc(alloc, (count + 1) * sizeof *kinds);
     if (!tmps || !kinds) {
@@ -189,8 +186,8 @@ ossa_status ossa__write_files_atomic(const ossa_output_file *files, size_t count
     ossa__free(alloc, tmps, 0);
     ossa__free(alloc, kinds, 0);
     if (!st) ossa__error_clear(error);
-    for (size_t i = 0; i < count && !st && options && options->wrote; i++)
-        options->wrote(options->user, files[i].path);
+    for (size_t i = 0; i < count && !st && how && how->wrote; i++)
+        how->wrote(how->user, files[i].path);
     return st;
 }
 
@@ -260,70 +257,10 @@ bool ossa__reference_is_inside(const char *name)
     return true;
 }
 
-ossa_status ossa__open_sibling(const ossa_load_options *options, const char *base, const char *name,
-                               const char *what, const ossa_allocator *allocator, ossa_sibling *out,
-                               ossa_error *error)
+const char *ossa__image_mime(const void *data, size_t size)
 {
-    memset(out, 0, sizeof *out);
-    out->options = options;
-    out->allocator = allocator;
-    if (!name[0])
-        return ossa__fail(error, OSSA_ERROR_CORRUPT, OSSA_NO_OFFSET, "%s: an empty file name", what);
-    if (!(options->flags & OSSA_LOAD_ALLOW_PARENT_PATHS) && !ossa__reference_is_inside(name))
-        return ossa__fail(error, OSSA_ERROR_ACCESS, OSSA_NO_OFFSET,
-                          "%s: '%.120s' is outside the model's folder: not read (allowed by "
-                          "OSSA_LOAD_ALLOW_PARENT_PATHS)",
-                          what, name);
-    size_t cap = ossa__sibling_path(base, name, NULL, 0) + 1;
-    char *path = ossa__alloc(allocator, cap);
-    if (!path) return ossa__fail_nomem(error);
-    ossa__sibling_path(base, name, path, cap);
-    ossa_status st;
-    if (options->read_file) {
-        void *data = NULL;
-        size_t size = 0;
-        st = options->read_file(options->file_user, path, &data, &size);
-        if (st == OSSA_OK && !data && size) st = OSSA_FAILED;
-        if (st == OSSA_OK) {
-            out->data = data;
-            out->size = size;
-            out->from_callback = true;
-        } else {
-            st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET,
-                            "%s: '%.120s' cannot be read (the read_file callback refused it)", what,
-                            name);
-        }
-    } else {
-        ossa_error sub;
-        memset(&sub, 0, sizeof sub);
-        st = ossa__read_file(path, allocator, &out->data, &out->size, &sub);
-        if (st && sub.code == OSSA_ERROR_NOMEM) st = ossa__fail_nomem(error);
-        else if (st) st = ossa__fail(error, OSSA_ERROR_IO, OSSA_NO_OFFSET, "%s: %s", what, sub.message);
-    }
-    ossa__free(allocator, path, cap);
-    return st;
-}
-
-void ossa__close_sibling(ossa_sibling *file)
-{
-    if (!file->data) return;
-    if (!file->from_callback)
-        ossa__free(file->allocator, file->data, file->size + 1);
-    else if (file->options->release_file)
-        file->options->release_file(file->options->file_user, file->data, file->size);
-    file->data = NULL;
-    file->size = 0;
-}
-
-ossa_status ossa_write_output_files(const ossa_output_file *files, size_t count,
-                                    const ossa_write_options *options, ossa_error *error)
-{
-    ossa__error_begin(error, count ? files[0].path : "");
-    ossa_write_options opts;
-    if (ossa__copy_sized(&opts, sizeof opts, options, OSSA__WRITE_OPTIONS_0_2, "ossa_write_options",
-                         error))
-        return OSSA_FAILED;
-    opts.struct_size = sizeof opts;
-    opts.output = NULL; /* these are the files an output callback received */
-    return ossa__write_files_atomic(files, count, &opts, error);
+    const unsigned char *p = data;
+    if (size >= 8 && memcmp(p, "\x89PNG\r\n\x1a\n", 8) == 0) return "image/png";
+    if (size >= 3 && p[0] == 0xFF && p[1] == 0xD8 && p[2] == 0xFF) return "image/jpeg";
+    return NULL;
 }

@@ -1,6 +1,6 @@
 /* Memory: the caller's allocator (or malloc), the model arena, and the
  * growable byte buffer that writers fill. */
-#include "core/internal.h"
+#include "base/base.h"
 
 #include <stdlib.h>
 
@@ -41,22 +41,13 @@ void *ossa__realloc(const ossa_allocator *a, void *ptr, size_t old_size, size_t 
     return p;
 }
 
-void *ossa__temp_alloc(const ossa_model *model, size_t size)
-{
-    return ossa__alloc(&model->internal->arena.allocator, size ? size : 1);
-}
-
-void *ossa__temp_calloc(const ossa_model *model, size_t count, size_t elem)
+void *ossa__calloc(const ossa_allocator *a, size_t count, size_t elem)
 {
     if (elem && count > SIZE_MAX / elem) return NULL;
-    void *p = ossa__temp_alloc(model, count * elem);
-    if (p) memset(p, 0, count * elem);
+    size_t n = count * elem;
+    void *p = ossa__alloc(a, n ? n : 1);
+    if (p) memset(p, 0, n);
     return p;
-}
-
-void ossa__temp_free(const ossa_model *model, void *ptr)
-{
-    ossa__free(&model->internal->arena.allocator, ptr, 0);
 }
 
 void ossa__arena_init(ossa_arena *arena, const ossa_allocator *allocator)
