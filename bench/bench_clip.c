@@ -1,7 +1,6 @@
-/* Compressed clips and grouped skinning on real models, against the
- * figures ozz-animation gives for the same models (its default
- * compression, about 1 mm of error; its skinning grouped by influence
- * count, SSE2):
+/* Compressed clips and grouped skinning on real models; every figure is
+ * measured in this run (comparisons with other libraries, measured by
+ * running them, are in the README with their conditions):
  *   - per model: float and compressed bytes of every animation, the
  *     largest error measured against the bound (ossa_clip_measure);
  *   - sampling + local-to-model of the first animation, float and
@@ -37,13 +36,6 @@ static double rnd(void)
     lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
     return (double)(lcg >> 11) / 9007199254740992.0;
 }
-
-/* ozz-animation's figures for the same models (issue measurements):
- * compressed bytes of all animations, grouped skinning ns/vertex (SSE2). */
-static const struct {
-    const char *name;
-    double ozz_bytes, ozz_skin;
-} ozz[] = {{"Fox.glb", 15000, 1.97}, {"robot.glb", 74000, 2.22}, {"CesiumMan.glb", 7000, 3.73}};
 
 static const char *base_name(const char *path)
 {
@@ -91,9 +83,6 @@ static void bench_model(const char *path)
         return;
     }
     const char *name = base_name(path);
-    double ozz_bytes = 0, ozz_skin = 0;
-    for (size_t i = 0; i < sizeof ozz / sizeof ozz[0]; i++)
-        if (strcmp(name, ozz[i].name) == 0) ozz_bytes = ozz[i].ozz_bytes, ozz_skin = ozz[i].ozz_skin;
     printf("%s: %u joints, %u vertices, %u animations\n", name, (unsigned)m->num_joints,
            (unsigned)m->num_vertices, (unsigned)m->num_animations);
     if (!m->num_animations || !m->num_joints) {
@@ -131,8 +120,6 @@ static void bench_model(const char *path)
            "%.3g (%s)",
            raw, packed, (double)raw / (double)packed, t_compress * 1e3, worst_ratio * bound,
            bound, worst_ratio <= 1 ? "within" : "ABOVE");
-    if (ozz_bytes)
-        printf("; ozz %.0f bytes: %s", ozz_bytes, packed <= ozz_bytes ? "smaller" : "LARGER");
     printf("\n");
 
     /* Sampling: float and compressed, forward and random. */
@@ -241,8 +228,6 @@ static void bench_model(const char *path)
             }
             printf("    %-4s job %.2f, grouped %.2f (%.2fx the job), prepared order %.2f ns/vertex",
                    ossa_simd_name(levels[l]), res[0], res[1], res[1] / res[0], res[2]);
-            if (ozz_skin && levels[l] == OSSA_SIMD_SSE2)
-                printf("; ozz grouped %.2f", ozz_skin);
             printf("\n");
         }
         ossa_skin_groups_free(g);

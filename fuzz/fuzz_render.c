@@ -108,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ossa_model *m = build(&in, nv, nt, nj, pose);
     if (!m) return 0;
     ossa_error e;
-    ossa_render_scene_options so = {NULL, (flags & 16) ? OSSA_RENDER_SCENE_TWO_SIDED : 0};
+    ossa_render_scene_options so = {0, NULL, (flags & 16) ? OSSA_RENDER_SCENE_TWO_SIDED : 0};
     ossa_render_scene *scene = ossa_render_scene_create(m, &so, &e);
     if (!scene) __builtin_trap(); /* a valid model always makes a scene */
 

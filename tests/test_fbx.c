@@ -351,16 +351,10 @@ static const char *material_body =
     "Connections:  {\n\tC: \"OO\",2,0\n\tC: \"OO\",1,2\n\tC: \"OO\",3,2\n\tC: \"OO\",4,2\n"
     "\tC: \"OP\",5,4, \"DiffuseColor\"\n\tC: \"OO\",6,5\n}\n";
 
+/* Through the public call, which must find the model's own description. */
 static void material_of(const ossa_model *m, const char *name, ossa_material *d)
 {
-    char key[128];
-    snprintf(key, sizeof key, "%s%s", OSSA_EXTRA_MATERIAL, name);
-    for (uint32_t i = 0; i < m->num_extras; i++)
-        if (strcmp(m->extras[i].key, key) == 0) {
-            ossa__material_parse(m->extras[i].data, m->extras[i].size, d);
-            return;
-        }
-    fail_msg("no extra %s", key);
+    if (!ossa_model_get_material(m, name, d)) fail_msg("no material %s", name);
 }
 
 static void test_material_descriptions(void **state)
@@ -385,14 +379,22 @@ static void test_material_descriptions(void **state)
         assert_true(d.metallic == 0);
         assert_true(fabs(d.roughness - (1 - sqrt(20.0) / 10)) < 1e-6);
         assert_string_equal(d.textures[OSSA_TEXTURE_BASE_COLOR].image, "skin.png");
-        const ossa_extra *img = ossa__model_image(m, "skin.png");
+        size_t img_size;
+        const void *img = ossa_model_get_image(m, "skin.png", &img_size);
         if (no_images) {
             assert_null(img);
+            assert_int_equal(img_size, 0);
         } else {
             assert_non_null(img);
-            assert_int_equal(img->size, 8);
-            assert_memory_equal(img->data, "\x89PNG\r\n\x1a\n", 8);
+            assert_int_equal(img_size, 8);
+            assert_memory_equal(img, "\x89PNG\r\n\x1a\n", 8);
         }
+        /* a material the model says nothing of: glTF's defaults */
+        assert_int_equal(ossa_model_get_material(m, "nowhere", &d), 0);
+        assert_true(d.base_color[0] == 1 && d.metallic == 1 && d.roughness == 1 && !d.double_sided);
+        /* a material named like an image: that image, IQM's convention */
+        assert_int_equal(ossa_model_get_material(m, "face.png", &d), 1);
+        assert_string_equal(d.textures[OSSA_TEXTURE_BASE_COLOR].image, "face.png");
         ossa_model_free(m);
     }
     free(text);

@@ -203,6 +203,27 @@ static void add_marked_animation(ossa_model *m, const char *name, float tag)
             an->frames[f * m->num_joints + j] = translated((float)j, (float)f, tag);
 }
 
+static void test_find_by_name(void **state)
+{
+    (void)state;
+    ossa_model *m = ossa_model_create(NULL);
+    ossa_error err;
+    assert_int_equal(ossa_model_add_joint(m, "hips", -1, NULL, &err), 0);
+    assert_int_equal(ossa_model_add_joint(m, "spine", 0, NULL, &err), 1);
+    assert_int_equal(ossa_model_add_joint(m, "spine", 1, NULL, &err), 2); /* a second of one name */
+    assert_non_null(ossa_model_add_animation(m, "walk", 2, 30, 0, &err));
+    assert_non_null(ossa_model_add_animation(m, "run", 2, 30, 0, &err));
+    assert_int_equal(ossa_model_find_joint(m, "hips"), 0);
+    assert_int_equal(ossa_model_find_joint(m, "spine"), 1); /* the first */
+    assert_int_equal(ossa_model_find_joint(m, "Spine"), -1); /* names are exact */
+    assert_int_equal(ossa_model_find_joint(m, ""), -1);
+    assert_int_equal(ossa_model_find_joint(m, NULL), -1);
+    assert_int_equal(ossa_model_find_animation(m, "run"), 1);
+    assert_int_equal(ossa_model_find_animation(m, "swim"), -1);
+    assert_int_equal(ossa_model_find_animation(NULL, "run"), -1);
+    ossa_model_free(m);
+}
+
 static void test_merge_by_name(void **state)
 {
     (void)state;
@@ -557,6 +578,7 @@ int main(void)
         cmocka_unit_test(test_vertex_count_and_array_arguments),
         cmocka_unit_test(test_triangles_and_meshes),
         cmocka_unit_test(test_animation_starts_at_bind_pose),
+        cmocka_unit_test(test_find_by_name),
         cmocka_unit_test(test_merge_by_name),
         cmocka_unit_test(test_merge_by_index),
         cmocka_unit_test(test_merge_skeleton_and_mesh),

@@ -129,7 +129,7 @@ static ossa_model *crossing_quads(int b_first)
 static void render_crossing(int b_first, rtt_image *im)
 {
     ossa_model *m = crossing_quads(b_first);
-    ossa_render_scene_options so = {NULL, OSSA_RENDER_SCENE_TWO_SIDED};
+    ossa_render_scene_options so = {0, NULL, OSSA_RENDER_SCENE_TWO_SIDED};
     ossa_error e;
     ossa_render_scene *s = ossa_render_scene_create(m, &so, &e);
     assert_non_null(s);
@@ -294,7 +294,7 @@ static void test_no_cracks(void **state)
     }
     for (uint32_t i = 0; i < N; i++) tri[i] = (ossa_triangle){{0, 1 + i, 1 + (i + 1) % N}};
     ossa_model *m = rtt_model(pos, NULL, NULL, N + 1, tri, N, NULL, 0);
-    ossa_render_scene_options so = {NULL, OSSA_RENDER_SCENE_TWO_SIDED};
+    ossa_render_scene_options so = {0, NULL, OSSA_RENDER_SCENE_TWO_SIDED};
     ossa_error e;
     ossa_render_scene *s = ossa_render_scene_create(m, &so, &e);
     assert_non_null(s);
@@ -340,7 +340,7 @@ static void test_perspective_texture(void **state)
     const float uv[] = {0, 1, 1, 1, 1, 0, 0, 0};
     const ossa_triangle tri[2] = {{{0, 2, 1}}, {{0, 3, 2}}};
     ossa_model *m = rtt_model(pos, NULL, uv, 4, tri, 2, NULL, 0);
-    ossa_render_scene_options so = {NULL, OSSA_RENDER_SCENE_TWO_SIDED};
+    ossa_render_scene_options so = {0, NULL, OSSA_RENDER_SCENE_TWO_SIDED};
     ossa_error e;
     ossa_render_scene *s = ossa_render_scene_create(m, &so, &e);
     assert_non_null(s);
@@ -389,7 +389,7 @@ static void test_near_clipping(void **state)
     const float pos[] = {-10, -10, -1, 10, -10, -1, 10, 10, -1, -10, 10, -1};
     const ossa_triangle tri[2] = {{{0, 1, 2}}, {{0, 2, 3}}};
     ossa_model *m = rtt_model(pos, NULL, NULL, 4, tri, 2, NULL, 0);
-    ossa_render_scene_options so = {NULL, OSSA_RENDER_SCENE_TWO_SIDED};
+    ossa_render_scene_options so = {0, NULL, OSSA_RENDER_SCENE_TWO_SIDED};
     ossa_error e;
     ossa_render_scene *s = ossa_render_scene_create(m, &so, &e);
     assert_non_null(s);
@@ -831,7 +831,7 @@ static void test_allocation_failures(void **state)
     for (long fail = 0;; fail++) {
         ts_alloc a;
         ts_alloc_init(&a, fail, false);
-        ossa_render_scene_options so = {&a.allocator, 0};
+        ossa_render_scene_options so = {0, &a.allocator, 0};
         ossa_error e;
         ossa_render_scene *s = ossa_render_scene_create(m, &so, &e);
         ossa_status st = OSSA_FAILED;

@@ -157,7 +157,7 @@ static void render_pose(const ossa_model *m, int anim, double frame, const ossa_
                         rtt_image *im)
 {
     ossa_error e;
-    ossa_render_scene_options so = {NULL, OSSA_RENDER_SCENE_TWO_SIDED};
+    ossa_render_scene_options so = {0, NULL, OSSA_RENDER_SCENE_TWO_SIDED};
     ossa_render_scene *s = ossa_render_scene_create(m, &so, &e);
     assert_non_null(s);
     float(*pose)[16] = calloc(m->num_joints, sizeof *pose);

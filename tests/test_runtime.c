@@ -685,6 +685,83 @@ static void test_root_motion(void **state)
     ossa_model_free(m);
 }
 
+/* A clip built from the caller's own arrays (no model): the runtime
+ * library's entry for programs that link it alone. */
+static void test_clip_from_arrays(void **state)
+{
+    (void)state;
+    const int32_t parents[2] = {-1, 0};
+    ossa_transform bind[2], frames[3 * 2];
+    for (int j = 0; j < 2; j++) bind[j] = ossa_transform_identity();
+    bind[1].translation[2] = 1;
+    for (int f = 0; f < 3; f++)
+        for (int j = 0; j < 2; j++) {
+            ossa_transform *t = &frames[f * 2 + j];
+            *t = bind[j];
+            t->translation[0] = (float)(f + 10 * j); /* x = f (root), 10 + f (child, local) */
+        }
+    ossa_clip_source src = {"slide", 2, parents, bind, 3, frames, 10, 0, 0};
+    ossa_error err;
+    ossa_clip *clip = ossa_clip_build(&src, NULL, &err);
+    assert_non_null(clip);
+    ossa_clip_info info;
+    ossa_clip_get_info(clip, &info);
+    assert_string_equal(info.name, "slide");
+    assert_int_equal(info.num_frames, 3);
+    assert_true(info.framerate == 10);
+    /* 0.15 s = frame 1.5: root x 1.5, child x 1.5 + 11.5 in model space */
+    float model[2][16];
+    ossa_sample_job job = {0};
+    job.clip = clip;
+    job.time = 0.15;
+    job.model = model;
+    job.num_outputs = 2;
+    assert_int_equal(ossa_sample_run(&job, &err), OSSA_OK);
+    TS_ASSERT_NEAR(model[0][12], 1.5, 1e-6);
+    TS_ASSERT_NEAR(model[1][12], 13.0, 1e-5);
+    TS_ASSERT_NEAR(model[1][14], 1.0, 1e-6);
+    /* a float clip measures as exact against its own source */
+    ossa_clip_stats stats;
+    assert_int_equal(ossa_clip_measure_source(&src, clip, &stats, &err), OSSA_OK);
+    assert_true(stats.max_error < 1e-6);
+    ossa_clip_free(clip);
+    /* compressed, within the bound given */
+    ossa_clip_options opt = {0};
+    opt.compression = OSSA_CLIP_COMPRESSED;
+    opt.max_error = 1e-3f;
+    clip = ossa_clip_build(&src, &opt, &err);
+    assert_non_null(clip);
+    assert_int_equal(ossa_clip_measure_source(&src, clip, &stats, &err), OSSA_OK);
+    assert_true(stats.max_error <= 1e-3);
+    ossa_clip_free(clip);
+
+    /* sources that cannot be read */
+    const int32_t forward[2] = {1, -1};
+    ossa_clip_source bad = src;
+    bad.parents = forward;
+    assert_null(ossa_clip_build(&bad, NULL, &err));
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
+    assert_non_null(strstr(err.message, "joint 0: parent 1 does not come before it"));
+    bad = src;
+    bad.frames = NULL;
+    assert_null(ossa_clip_build(&bad, NULL, &err));
+    assert_non_null(strstr(err.message, "needs them"));
+    bad = src;
+    bad.bind_pose = NULL;
+    assert_null(ossa_clip_build(&bad, NULL, &err));
+    assert_null(ossa_clip_build(NULL, NULL, &err));
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
+    /* no frames: one frame of the bind pose */
+    bad = src;
+    bad.num_frames = 0;
+    bad.frames = NULL;
+    clip = ossa_clip_build(&bad, NULL, &err);
+    assert_non_null(clip);
+    ossa_clip_get_info(clip, &info);
+    assert_int_equal(info.num_frames, 1);
+    ossa_clip_free(clip);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -697,6 +774,7 @@ int main(void)
         cmocka_unit_test(test_sample_validation),
         cmocka_unit_test(test_empty_animation),
         cmocka_unit_test(test_root_motion),
+        cmocka_unit_test(test_clip_from_arrays),
     };
     printf("best SIMD level here: %s\n", ossa_simd_name(ossa_simd_best()));
     return cmocka_run_group_tests(tests, NULL, NULL);

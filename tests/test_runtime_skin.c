@@ -661,6 +661,21 @@ static void test_crossfade(void **state)
     assert_memory_equal(out, pb, sizeof pb);
     job.scratch = out;
     assert_int_equal(ossa_crossfade_run(&job, NULL), OSSA_FAILED);
+    /* validate says what run refuses, and changes nothing */
+    ossa_error err;
+    memset(out, 0x5a, sizeof out);
+    assert_int_equal(ossa_crossfade_validate(&job, &err), OSSA_FAILED);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
+    assert_int_equal(((unsigned char *)out)[0], 0x5a);
+    job.scratch = scratch;
+    assert_int_equal(ossa_crossfade_validate(&job, &err), OSSA_OK);
+    job.to_time = INFINITY;
+    assert_int_equal(ossa_crossfade_validate(&job, &err), OSSA_FAILED);
+    assert_int_equal(ossa_crossfade_run(&job, &err), OSSA_FAILED);
+    job.to_time = 0.71;
+    job.wrap = (ossa_wrap)7;
+    assert_int_equal(ossa_crossfade_validate(&job, &err), OSSA_FAILED);
+    job.wrap = OSSA_WRAP_DEFAULT;
     ossa_clip_free(a);
     ossa_clip_free(b);
     ossa_model_free(m);

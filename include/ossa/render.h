@@ -47,6 +47,7 @@ enum {
 };
 
 typedef struct ossa_render_scene_options {
+    uint32_t struct_size;            /* 0, or sizeof(ossa_render_scene_options) */
     const ossa_allocator *allocator; /* NULL = malloc/free; every buffer of the scene */
     uint32_t flags;           /* OSSA_RENDER_SCENE_* */
 } ossa_render_scene_options;
@@ -128,6 +129,7 @@ enum {
 };
 
 typedef struct ossa_render_camera_options {
+    uint32_t struct_size; /* 0, or sizeof(ossa_render_camera_options) */
     ossa_render_view view;
     uint32_t flags; /* OSSA_RENDER_CAMERA_* */
     /* Degrees. Yaw turns the camera about the up axis, counter-clockwise
@@ -212,6 +214,7 @@ enum {
 };
 
 typedef struct ossa_render_options {
+    uint32_t struct_size;             /* 0, or sizeof(ossa_render_options) */
     const ossa_render_camera *camera; /* required */
     /* Model-space joint matrices of the pose (ossa_sample_job.model or
      * ossa_local_to_model), at least num_joints of them; NULL = the bind
@@ -291,6 +294,7 @@ enum {
 };
 
 typedef struct ossa_render_gif_options {
+    uint32_t struct_size;            /* 0, or sizeof(ossa_render_gif_options) */
     const ossa_allocator *allocator; /* NULL = malloc/free; libgif itself uses malloc */
     uint32_t width, height;   /* every frame's size, 1..8192 (required) */
     /* Frames per second; 0 = 30. GIF delays are whole hundredths of a

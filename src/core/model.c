@@ -366,3 +366,17 @@ const ossa_vertex_array *ossa_model_find_array(const ossa_model *model, ossa_ver
     }
     return NULL;
 }
+
+int32_t ossa_model_find_joint(const ossa_model *model, const char *name)
+{
+    for (uint32_t j = 0; model && name && j < model->num_joints && j < INT32_MAX; j++)
+        if (strcmp(model->joints[j].name, name) == 0) return (int32_t)j;
+    return -1;
+}
+
+int32_t ossa_model_find_animation(const ossa_model *model, const char *name)
+{
+    for (uint32_t a = 0; model && name && a < model->num_animations && a < INT32_MAX; a++)
+        if (strcmp(model->animations[a].name, name) == 0) return (int32_t)a;
+    return -1;
+}

@@ -53,8 +53,10 @@ ossa_status ossa_render_camera_frame(const ossa_render_camera_options *options,
                                      const ossa_bounds *bounds, ossa_axis up, uint32_t width,
                                      uint32_t height, ossa_render_camera *out, ossa_error *error)
 {
-    ossa_render_camera_options o = {0};
-    if (options) o = *options;
+    ossa_render_camera_options o;
+    if (ossa__copy_sized(&o, sizeof o, options, RD_CAMERA_OPTIONS_0_2, "ossa_render_camera_options",
+                         error))
+        return OSSA_FAILED;
     if (!out || width == 0 || height == 0)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "the picture needs a size of at least 1x1 and an output camera");

@@ -51,8 +51,13 @@ void ossa_render_gif_free(ossa_render_gif *gif)
     ossa__free(&a, gif, sizeof *gif);
 }
 
-ossa_render_gif *ossa_render_gif_create(const ossa_render_gif_options *options, ossa_error *error)
+ossa_render_gif *ossa_render_gif_create(const ossa_render_gif_options *given, ossa_error *error)
 {
+    ossa_render_gif_options copy;
+    if (given &&
+        ossa__copy_sized(&copy, sizeof copy, given, RD_GIF_OPTIONS_0_2, "ossa_render_gif_options", error))
+        return NULL;
+    const ossa_render_gif_options *options = given ? &copy : NULL;
     if (!options || options->width == 0 || options->height == 0 ||
         options->width > RD_MAX_IMAGE_SIDE || options->height > RD_MAX_IMAGE_SIDE ||
         !(options->fps >= 0 && options->fps <= 1000)) {

@@ -365,9 +365,13 @@ static ossa_status vertex_stage(frame *fr, const rd_shading *sh, uint32_t thread
 
 /* -- The frame -- */
 
-ossa_status ossa_render_run(ossa_render_scene *scene, const ossa_render_options *options,
+ossa_status ossa_render_run(ossa_render_scene *scene, const ossa_render_options *given,
                             ossa_render_image *image, ossa_error *error)
 {
+    ossa_render_options copy;
+    if (given && ossa__copy_sized(&copy, sizeof copy, given, RD_OPTIONS_0_2, "ossa_render_options", error))
+        return OSSA_FAILED;
+    const ossa_render_options *options = given ? &copy : NULL;
     if (check(scene, options, image, error)) return OSSA_FAILED;
     ossa_render_scene *s = scene;
     const ossa_render_options *o = options;

@@ -449,6 +449,11 @@ ossa_render_scene *ossa_render_scene_create(const ossa_model *model,
                                             const ossa_render_scene_options *options,
                                             ossa_error *error)
 {
+    ossa_render_scene_options copy;
+    if (ossa__copy_sized(&copy, sizeof copy, options, RD_SCENE_OPTIONS_0_2,
+                         "ossa_render_scene_options", error))
+        return NULL;
+    options = &copy;
     if (!model) {
         ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "no model");
         return NULL;

@@ -172,7 +172,7 @@ void ossa_pose_make_additive(uint32_t num_joints, const ossa_transform *referenc
 
 /* -- Cross-fade -------------------------------------------------------------- */
 
-ossa_status ossa_crossfade_run(const ossa_crossfade_job *job, ossa_error *error)
+ossa_status ossa_crossfade_validate(const ossa_crossfade_job *job, ossa_error *error)
 {
     if (!job || !job->from || !job->to || !job->scratch || !job->output)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
@@ -188,6 +188,19 @@ ossa_status ossa_crossfade_run(const ossa_crossfade_job *job, ossa_error *error)
     if (!isfinite(job->elapsed) || !isfinite(job->duration))
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "cross-fade times must be finite");
+    if (!isfinite(job->from_time) || !isfinite(job->to_time))
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "cross-fade clip times must be finite");
+    if ((unsigned)job->wrap > OSSA_WRAP_CLAMP)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "unknown wrap mode %d",
+                          (int)job->wrap);
+    return OSSA_OK;
+}
+
+ossa_status ossa_crossfade_run(const ossa_crossfade_job *job, ossa_error *error)
+{
+    if (ossa_crossfade_validate(job, error)) return OSSA_FAILED;
+    uint32_t n = job->from->num_joints;
     double w = job->duration > 0 ? job->elapsed / job->duration : 1;
     if (w < 0) w = 0;
     if (w > 1) w = 1;
