@@ -30,6 +30,7 @@ int clip_output_wanted(int argc, char **argv);
 int clip_output_run(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
+int cmd_iqm(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 
 /* -- Arguments -------------------------------------------------------------- */
