@@ -24,10 +24,6 @@ int cmd_convert(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_pose(int argc, char **argv);
 int cmd_clip_stats(int argc, char **argv);
-/* convert -o FILE.ossaclip (clip_output.c): whether argv asks for it, and
- * the conversion. */
-int clip_output_wanted(int argc, char **argv);
-int clip_output_run(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
 int cmd_iqm(int argc, char **argv);

@@ -30,6 +30,10 @@ static const char usage_output[] =
     "                     every animation or none\n"
     "  --time SECONDS     OBJ: the mesh posed at this moment of --anim (default:\n"
     "                     the bind pose)\n"
+    "  --error E, --shell D\n"
+    "                     .ossaclip: the clip's error bound and shell distance\n"
+    "                     (model units; default 0.01% and 1% of the bind-pose\n"
+    "                     size; see 'ossa clip-stats')\n"
     "  --embed            .gltf: the binary data inside the file as a data URI\n"
     "                     instead of OUT's .bin beside it\n"
     "  --images MODE      where the model's images go: beside (files beside OUT),\n"
@@ -194,7 +198,6 @@ static int run_each(const convert_plan *plan)
 
 int cmd_convert(int argc, char **argv)
 {
-    if (clip_output_wanted(argc, argv)) return clip_output_run(argc, argv);
     convert_plan plan;
     int rc = convert_plan_parse(argc, argv, print_usage, &plan);
     if (rc != CLI_GO_ON) return rc;

@@ -35,7 +35,9 @@ enum {
     OPT_RESAMPLE,
     OPT_IMAGES,
     OPT_SPARSE_CHANNELS,
-    OPT_TIME
+    OPT_TIME,
+    OPT_ERROR,
+    OPT_SHELL
 };
 
 #define ORDERED_VALUE (CLI_VALUE | CLI_ORDERED)
@@ -67,6 +69,8 @@ static const cli_option options[] = {
     [OPT_IMAGES] = {"--images", NULL, CLI_VALUE},
     [OPT_SPARSE_CHANNELS] = {"--sparse-channels", NULL, 0},
     [OPT_TIME] = {"--time", NULL, CLI_VALUE},
+    [OPT_ERROR] = {"--error", NULL, CLI_VALUE},
+    [OPT_SHELL] = {"--shell", NULL, CLI_VALUE},
     CLI_LOAD_OPTIONS,
     {NULL, NULL, 0},
 };
@@ -315,6 +319,15 @@ static int output_options(const cli_args *args, convert_plan *plan)
             return usage_error("--time needs a finite number of seconds, not '%s'", time);
         plan->write_options[w->num_format_options++] = (ossa_option){"obj.pose_time", time};
     }
+    /* A compressed clip's bound and shell distance (the .ossaclip writer's
+     * options), checked here as clip-stats checks them. */
+    ossa_clip_options clip;
+    if (cli_clip_options("convert", args->value[OPT_ERROR], args->value[OPT_SHELL], &clip))
+        return CLI_EXIT_USAGE;
+    if (args->value[OPT_ERROR])
+        plan->write_options[w->num_format_options++] = (ossa_option){"ossaclip.error", args->value[OPT_ERROR]};
+    if (args->value[OPT_SHELL])
+        plan->write_options[w->num_format_options++] = (ossa_option){"ossaclip.shell", args->value[OPT_SHELL]};
     /* Several files written beside OUT under derived names could replace
      * files the user never named: refused unless --force. */
     if (!args->value[OPT_FORCE]) w->flags |= OSSA_WRITE_NO_REPLACE;

@@ -190,7 +190,8 @@ typedef enum ossa_format {
     OSSA_FORMAT_SMD = 14,      /* Valve Studiomdl Data: a reference or an animation */
     OSSA_FORMAT_OBJ = 15,      /* Wavefront OBJ: static polygon meshes */
     OSSA_FORMAT_MD5MESH = 16,  /* id Tech 4 .md5mesh (version 10): skeleton and meshes */
-    OSSA_FORMAT_MD5ANIM = 17   /* id Tech 4 .md5anim (version 10): one animation */
+    OSSA_FORMAT_MD5ANIM = 17,  /* id Tech 4 .md5anim (version 10): one animation */
+    OSSA_FORMAT_OSSACLIP = 18  /* a compressed clip (.ossaclip): one animation of unnamed joints */
 } ossa_format;
 
 /* The model's joints were made from an animation-only file's poses: they
