@@ -156,6 +156,10 @@ int cli_load_options_from_args(const char *command, const cli_option *options,
 int cli_parse_input_args(const char *command, const char *usage, int argc, char **argv,
                          const cli_option *options, cli_args *args, ossa_load_options *load);
 
+/* ossa_load_file, or for "-" standard input read whole (the format from
+ * the content; messages name "(standard input)"). */
+ossa_model *cli_load_path(const char *file, const ossa_load_options *options, ossa_error *error);
+
 /* Loads one file with `options` (may be NULL) and prints its load warnings.
  * On failure prints the error, copies it to `error` (may be NULL) and
  * returns NULL. */

@@ -265,11 +265,56 @@ int cli_parse_input_args(const char *command, const char *usage, int argc, char 
     return CLI_GO_ON;
 }
 
+/* Standard input, read whole: "-" as a file name. */
+#define CLI_STDIN_NAME "(standard input)"
+
+static ossa_model *load_stdin(const ossa_load_options *options, ossa_error *error)
+{
+    size_t size = 0, cap = 1 << 16;
+    unsigned char *data = malloc(cap);
+    for (size_t got; data && (got = fread(data + size, 1, cap - size, stdin)) > 0;) {
+        size += got;
+        if (size == cap) {
+            unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(data, cap * 2) : NULL;
+            if (!bigger) {
+                free(data);
+                data = NULL;
+            }
+            data = bigger;
+            cap *= 2;
+        }
+    }
+    memset(error, 0, sizeof *error);
+    snprintf(error->file, sizeof error->file, "%s", CLI_STDIN_NAME);
+    if (!data || ferror(stdin)) {
+        error->code = data ? OSSA_ERROR_IO : OSSA_ERROR_NOMEM;
+        error->severity = OSSA_SEVERITY_ERROR;
+        error->offset = OSSA_NO_OFFSET;
+        snprintf(error->message, sizeof error->message, "%s",
+                 data ? "cannot read standard input" : "out of memory");
+        free(data);
+        return NULL;
+    }
+    /* The content says the format; files it names are looked for in the
+     * current directory. */
+    ossa_load_options o = options ? *options : (ossa_load_options){0};
+    o.file_name = CLI_STDIN_NAME;
+    ossa_model *model = ossa_load_memory(data, size, &o, error);
+    free(data);
+    return model;
+}
+
+ossa_model *cli_load_path(const char *file, const ossa_load_options *options, ossa_error *error)
+{
+    if (strcmp(file, "-") == 0) return load_stdin(options, error);
+    return ossa_load_file(file, options, error);
+}
+
 ossa_model *cli_load(const char *file, const ossa_load_options *options, ossa_error *error_out)
 {
     ossa_error error;
     memset(&error, 0, sizeof error);
-    ossa_model *model = ossa_load_file(file, options, &error);
+    ossa_model *model = cli_load_path(file, options, &error);
     if (!model) {
         /* The library names the file; make sure of it for the message. */
         if (!error.file[0]) snprintf(error.file, sizeof error.file, "%s", file);

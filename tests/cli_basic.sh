@@ -127,4 +127,16 @@ else
     check "still no temporary files" no_temp_files
 fi
 
+# "-" reads standard input, the format from the content.
+"$OSSA_CLI" demo -o "$tmp/stdin-demo" >/dev/null
+rc=0; "$OSSA_CLI" info --json - <"$tmp/stdin-demo/demo.iqm" >"$out" 2>"$err" || rc=$?
+check "info - reads standard input" test "$rc" = 0
+json_check "$out" 'd["format"] == "iqm" and d["joints"] > 0'
+rc=0; "$OSSA_CLI" convert - -o "$tmp/from-stdin.glb" <"$tmp/stdin-demo/demo.iqe" >/dev/null 2>&1 || rc=$?
+"$OSSA_CLI" convert "$tmp/stdin-demo/demo.iqe" -o "$tmp/from-file.glb" >/dev/null 2>&1
+check "convert - gives the bytes convert FILE gives" cmp -s "$tmp/from-stdin.glb" "$tmp/from-file.glb"
+rc=0; printf 'not a model' | "$OSSA_CLI" info - >"$out" 2>"$err" || rc=$?
+check "garbage on standard input: exit 1" test "$rc" = 1
+check "  the message names standard input" grep -q "^ossa: (standard input):byte 0: unknown file format" "$err"
+
 summary
