@@ -139,4 +139,24 @@ rc=0; printf 'not a model' | "$OSSA_CLI" info - >"$out" 2>"$err" || rc=$?
 check "garbage on standard input: exit 1" test "$rc" = 1
 check "  the message names standard input" grep -q "^ossa: (standard input):byte 0: unknown file format" "$err"
 
+# info counts distinct positions beside vertices: a cube with a normal per
+# face has 24 vertices (corners with their normals) at 8 positions.
+python3 - "$tmp/cube.obj" <<'PY'
+import itertools, sys
+with open(sys.argv[1], "w") as f:
+    for x, y, z in itertools.product((0, 1), repeat=3):
+        f.write(f"v {x} {y} {z}\n")
+    for n in ("1 0 0", "-1 0 0", "0 1 0", "0 -1 0", "0 0 1", "0 0 -1"):
+        f.write(f"vn {n}\n")
+    # faces of the unit cube by vertex index (x*4 + y*2 + z + 1) and normal
+    faces = [((5, 6, 8, 7), 1), ((1, 3, 4, 2), 2), ((3, 7, 8, 4), 3), ((1, 2, 6, 5), 4),
+             ((2, 4, 8, 6), 5), ((1, 5, 7, 3), 6)]
+    for quad, n in faces:
+        f.write("f " + " ".join(f"{v}//{n}" for v in quad) + "\n")
+PY
+expect_rc 0 "info --json of a cube with face normals" info --json "$tmp/cube.obj"
+json_check "$out" 'd["vertices"] == 24 and d["positions"] == 8'
+expect_rc 0 "info of the cube" info "$tmp/cube.obj"
+check "  says 24 vertices at 8 distinct positions" grep -q "^vertices: 24 (8 distinct positions" "$out"
+
 summary

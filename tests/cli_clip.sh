@@ -113,4 +113,9 @@ expect_rc 0 "a clip of a clip" convert "$tmp/dm.ossaclip" -o "$tmp/again.ossacli
 expect_rc 1 "a clip of a model without animations" convert "$tmp/dm.ossaclip" --drop-anim 0 -o "$tmp/none.ossaclip"
 check "  says so" grep -q "the model has none" "$err"
 
+# An unnamed animation is named by its index (as --anim takes it).
+printf '# Inter-Quake Export\njoint root -1\npq 0 0 0\nanimation\nframe\npq 0 0 0\nframe\npq 1 0 0\n' >"$tmp/unnamed.iqe"
+expect_rc 0 "clip-stats of an unnamed animation" clip-stats "$tmp/unnamed.iqe"
+check "  names it by its index" grep -q "^animation 0: 2 frames" "$out"
+
 summary
