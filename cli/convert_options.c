@@ -37,7 +37,9 @@ enum {
     OPT_SPARSE_CHANNELS,
     OPT_TIME,
     OPT_ERROR,
-    OPT_SHELL
+    OPT_SHELL,
+    OPT_NO_CLOBBER,
+    OPT_KEEP_DIRS
 };
 
 #define ORDERED_VALUE (CLI_VALUE | CLI_ORDERED)
@@ -71,6 +73,8 @@ static const cli_option options[] = {
     [OPT_TIME] = {"--time", NULL, CLI_VALUE},
     [OPT_ERROR] = {"--error", NULL, CLI_VALUE},
     [OPT_SHELL] = {"--shell", NULL, CLI_VALUE},
+    [OPT_NO_CLOBBER] = {"--no-clobber", "-n", 0},
+    [OPT_KEEP_DIRS] = {"--keep-dirs", NULL, 0},
     CLI_LOAD_OPTIONS,
     {NULL, NULL, 0},
 };
@@ -328,9 +332,16 @@ static int output_options(const cli_args *args, convert_plan *plan)
         plan->write_options[w->num_format_options++] = (ossa_option){"ossaclip.error", args->value[OPT_ERROR]};
     if (args->value[OPT_SHELL])
         plan->write_options[w->num_format_options++] = (ossa_option){"ossaclip.shell", args->value[OPT_SHELL]};
-    /* Several files written beside OUT under derived names could replace
-     * files the user never named: refused unless --force. */
-    if (!args->value[OPT_FORCE]) w->flags |= OSSA_WRITE_NO_REPLACE;
+    /* One rule for every output, one file or several: existing files are
+     * replaced, as cp and other converters replace them (--force, which
+     * once asked for it with several files, is still taken); with
+     * --no-clobber nothing that exists is replaced. */
+    if (args->value[OPT_NO_CLOBBER]) {
+        if (args->value[OPT_FORCE]) return usage_error("--force and --no-clobber exclude each other");
+        w->flags |= OSSA_WRITE_NO_REPLACE;
+    }
+    plan->keep_dirs = args->value[OPT_KEEP_DIRS] != NULL;
+    if (plan->keep_dirs && !plan->each) return usage_error("--keep-dirs goes with --each");
     return 0;
 }
 

@@ -435,7 +435,7 @@ static void write_failed(ossa_error *error, const char *out)
 {
     if (!error->file[0]) snprintf(error->file, sizeof error->file, "%s", out);
     cli_report_error(error);
-    if (error->code == OSSA_ERROR_EXISTS) cli_error("%s: --force replaces them", out);
+    if (error->code == OSSA_ERROR_EXISTS) cli_error("%s: without --no-clobber they are replaced", out);
 }
 
 /* A format that wrote several files lists them all, so that nothing

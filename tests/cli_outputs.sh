@@ -61,13 +61,26 @@ check "nothing left in it" test -z "$(ls -A somedir)"
 expect_rc 0 "illEngine: four files" convert "$demo" -o x.illmesh
 check "one wrote line per file" test "$(grep -c '^wrote ' "$out")" -eq 4
 check "the files listed" has "$out" "wrote x.bend.illanim"
+# One rule for one file and several: existing files are replaced, unless
+# --no-clobber, which refuses to replace any, writing nothing.
 cp x.illskel x.illskel.before
-expect_rc 1 "again: refused" convert "$demo" -o x.illmesh
+printf 'old' >x.illskel
+expect_rc 0 "again: the files are replaced" convert "$demo" -o x.illmesh
+check "  x.illskel with them" cmp -s x.illskel x.illskel.before
+printf 'old' >x.illskel
+expect_rc 1 "--no-clobber refuses" convert "$demo" -o x.illmesh --no-clobber
 check "names the existing files" has "$err" "x.illmesh, x.illskel, x.illanim and 1 more already exist"
-check "points to --force" has "$err" "--force replaces them"
-check "nothing replaced" cmp -s x.illskel x.illskel.before
-expect_rc 0 "--force replaces them" convert "$demo" -o x.illmesh --force
-expect_rc 0 "one file is replaced as before" convert "$demo" -o file.glb
+check "says what would replace them" has "$err" "without --no-clobber they are replaced"
+check "nothing replaced" test "$(cat x.illskel)" = old
+expect_rc 0 "--force is still taken" convert "$demo" -o x.illmesh --force
+expect_rc 2 "--force with --no-clobber" convert "$demo" -o x.illmesh --force --no-clobber
+expect_rc 0 "one file" convert "$demo" -o file.glb
+printf 'old' >file.glb
+expect_rc 0 "one file is replaced" convert "$demo" -o file.glb
+check "  the new bytes" test "$(head -c 4 file.glb)" = glTF
+printf 'old' >file.glb
+expect_rc 1 "one file with --no-clobber" convert "$demo" -o file.glb -n
+check "  not replaced" test "$(cat file.glb)" = old
 
 # -- What a format cannot hold ----------------------------------------------------
 

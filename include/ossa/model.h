@@ -717,11 +717,11 @@ typedef struct ossa_write_options {
 
 /* Write flags, for every format. */
 enum {
-    /* ossa_write_file of a format that writes several files (illEngine,
-     * MD5, SMD, .gltf with its .bin): fail with OSSA_ERROR_EXISTS, writing
-     * nothing, when any of them exists. Writes of one file replace it as
-     * usual. (Checked before writing: another process may still create a
-     * file in between.) */
+    /* ossa_write_file replaces no file: fail with OSSA_ERROR_EXISTS,
+     * writing nothing, when the output or any file written with it (a
+     * .gltf's .bin, the files of illEngine, MD5 and SMD) exists. Without
+     * it existing files are replaced. (Checked before writing: another
+     * process may still create a file in between.) */
     OSSA_WRITE_NO_REPLACE = 1u << 0
 };
 
