@@ -165,7 +165,13 @@ ossa_model *cli_load_path(const char *file, const ossa_load_options *options, os
  * returns NULL. */
 ossa_model *cli_load(const char *file, const ossa_load_options *options, ossa_error *error);
 
-/* Loads files[0..n) and merges each later one into the first, in order
+/* Loads one input: the file `arg` names, or when no file has that name and
+ * it holds commas, each file of the comma-separated list, their meshes
+ * joined (ossa_model_append_meshes; the IQM SDK's mesh lists). Prints what
+ * cli_load prints; NULL on failure. */
+ossa_model *cli_load_list(const char *arg, const ossa_load_options *options);
+
+/* Loads files[0..n) (each as cli_load_list) and merges each later one into the first, in order
  * (a mesh, then a skeleton, then more animations). Prints warnings and
  * errors; returns NULL on any failure. */
 ossa_model *cli_load_merged(const char *const *files, int n, const ossa_load_options *options);
@@ -174,6 +180,12 @@ ossa_model *cli_load_merged(const char *const *files, int n, const ossa_load_opt
  * spells; -1 after an error message listing the animations when there is
  * none. */
 int cli_find_animation(const ossa_model *model, const char *arg);
+
+/* The IQM SDK's -r X,Y,Z (Euler degrees, q = qz * qy * qx) as a unit
+ * quaternion (x, y, z, w); 0 unless `value` is three numbers. */
+int cli_parse_rotation(const char *value, double q[4]);
+/* out = a * b (quaternions x, y, z, w); out may alias either. */
+void cli_quat_mul(const double a[4], const double b[4], double out[4]);
 
 /* Whether all of `s` spells one finite number (strtod's syntax), stored
  * in *out. */

@@ -131,32 +131,6 @@ static int parse_list(const char *s, double *out, int max)
     }
 }
 
-static void quat_mul(const double a[4], const double b[4], double out[4])
-{
-    double r[4] = {
-        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-    };
-    memcpy(out, r, sizeof r);
-}
-
-/* The IQM SDK's -r X,Y,Z: Euler degrees, q = qz * qy * qx. */
-static void euler_quat(const double deg[3], double q[4])
-{
-    double axes[3][4];
-    for (int i = 0; i < 3; i++) {
-        double half = deg[i] * 3.14159265358979323846 / 360;
-        memset(axes[i], 0, sizeof axes[i]);
-        axes[i][i] = sin(half);
-        axes[i][3] = cos(half);
-    }
-    double zy[4];
-    quat_mul(axes[2], axes[1], zy);
-    quat_mul(zy, axes[0], q);
-}
-
 /* One per-input option for the input it precedes. */
 static int set_input_option(convert_input *in, int opt, const char *value)
 {
@@ -222,11 +196,10 @@ static int set_global_option(convert_plan *plan, int opt, const char *value, dou
         plan->has_meshtrans = 1;
         return 0;
     case OPT_ROTATE: {
-        if (parse_list(value, v, 3) != 3)
-            return usage_error("--rotate wants X,Y,Z in degrees, not '%s'", value);
         double q[4];
-        euler_quat(v, q);
-        quat_mul(q, rot, rot); /* later rotations apply after earlier ones */
+        if (!cli_parse_rotation(value, q))
+            return usage_error("--rotate wants X,Y,Z in degrees, not '%s'", value);
+        cli_quat_mul(q, rot, rot); /* later rotations apply after earlier ones */
         plan->has_rotation = 1;
         return 0;
     }
