@@ -16,7 +16,7 @@ static const struct {
     {"clip-stats", cmd_clip_stats, "size and error of each animation as a compressed clip"},
     {"render", cmd_render, "draw the posed model into a PNG, a contact sheet or a GIF"},
     {"dump", cmd_dump, "print a canonical text dump of a model (for diffs and bug reports)"},
-    {"demo", cmd_demo, "write and draw the built-in demo model, print its summary"},
+    {"demo", cmd_demo, "write the demo character in every format and draw it"},
 };
 #define NUM_COMMANDS (sizeof commands / sizeof commands[0])
 
