@@ -119,6 +119,7 @@ static int write_format(const ossa_model *model, ossa_format format, const char 
     options.user = w;
     ossa_error error;
     if (ossa_write_file(model, path, &options, &error) != OSSA_OK) {
+        if (!error.file[0]) snprintf(error.file, sizeof error.file, "%.255s", path);
         cli_report_error(&error);
         return CLI_EXIT_INPUT;
     }

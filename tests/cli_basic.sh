@@ -51,6 +51,9 @@ for ext in $("$OSSA_CLI" --help | awk '/^Formats/ {on=1; next} on && NF==0 {exit
     check "demo names its $ext file" grep -qF "wrote $f" "$out"
 done
 check "demo writes its texture" test -s "$demo/demo_texture.png"
+mkdir -p "$tmp/blocked/demo.iqm"
+expect_rc 1 "demo where demo.iqm is a directory" demo -o "$tmp/blocked"
+check "the error names it" grep -qF "ossa: $tmp/blocked/demo.iqm: " "$err"
 expect_rc 0 "validate of the demo" validate "$demo/demo.iqm"
 check "validate summary line" grep -qF "$demo/demo.iqm: 0 errors, 0 warnings" "$out"
 expect_rc 0 "info --json of the demo" info --json "$demo/demo.iqm"

@@ -176,8 +176,6 @@ int demo_mesh_build(demo_mesh *m)
         demo_mesh_free(m);
         return -1;
     }
-    m->capacity_vertices = nv;
-    m->capacity_triangles = nt;
     for (int i = 0; i < n; i++) demo_shape_add(m, &shapes[i]);
     return 0;
 }

@@ -94,7 +94,6 @@ typedef enum demo_part_kind {
     DEMO_PART_LEG,
     DEMO_PART_SHOE,
     DEMO_PART_NOSE,
-    DEMO_PART_EAR,
     DEMO_NUM_PART_KINDS
 } demo_part_kind;
 
@@ -107,7 +106,6 @@ typedef struct demo_mesh {
     uint8_t *kind;        /* demo_part_kind per vertex */
     int8_t *side;         /* +1 left (+X), -1 right, 0 the middle */
     ossa_triangle *triangles;
-    uint32_t capacity_vertices, capacity_triangles;
 } demo_mesh;
 
 /* One cross-section of a swept part. */

@@ -27,7 +27,6 @@ static const struct {
     [DEMO_PART_HAND] = {256, 256, 64, 64, -0.02f, 0.21f, 0},
     [DEMO_PART_SHOE] = {320, 256, 128, 64, 0.0f, 0.30f, 0},
     [DEMO_PART_NOSE] = {448, 256, 32, 32, -0.01f, 0.04f, 0},
-    [DEMO_PART_EAR] = {480, 256, 32, 32, -0.01f, 0.04f, 0},
 };
 
 /* A texel of margin around each rectangle repeats its edge, so that
@@ -62,9 +61,9 @@ static int in_ellipse(float a, float z, float a0, float z0, float ra, float rz)
     return x * x + y * y <= 1;
 }
 
-/* The face and hair, at angle a around the head (0 = front, + towards
- * the character's left... either way: the face is symmetric) and height
- * z. */
+/* The face and hair at angle a around the head (radians from the front;
+ * the face is symmetric, so the sign does not matter) and height z
+ * (metres). The brows arch: lower at their ends. */
 static rgb head_colour(float a, float z)
 {
     float aa = fabsf(a);
