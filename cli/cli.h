@@ -217,15 +217,12 @@ void cli_print_text(FILE *out, const char *s);
 void cli_info_print_text(FILE *out, const char *file, const ossa_model *model);
 void cli_info_print_json(FILE *out, const char *file, const ossa_model *model);
 
-/* The model that `ossa demo` writes (demo_model.c). */
-ossa_model *demo_build_model(ossa_error *error);
-
 /* -- Rendering (render_output.c) --------------------------------------------- */
 
 /* One picture, contact sheet or GIF of a model. */
 typedef struct cli_render_job {
     const ossa_model *model;
-    const char *model_path; /* textures are looked up beside it; NULL = none */
+    const char *model_path; /* textures are looked up beside it; NULL = the model's own */
     uint32_t width, height; /* the picture, or each cell of a sheet */
     ossa_render_camera_options camera;
     uint32_t flags; /* OSSA_RENDER_* */

@@ -18,7 +18,7 @@ static const struct {
     {"dump", cmd_dump, "print a canonical text dump of a model (for diffs and bug reports)"},
     {"formats", cmd_formats, "list the formats and each format's options (--json for JSON)"},
     {"iqm", cmd_iqm, "the IQM SDK's command line: iqm OUT.iqm IN... (also as ossa-iqm)"},
-    {"demo", cmd_demo, "write and draw the built-in demo model, print its summary"},
+    {"demo", cmd_demo, "write the demo character in every format and draw it"},
 };
 #define NUM_COMMANDS (sizeof commands / sizeof commands[0])
 

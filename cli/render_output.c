@@ -82,9 +82,10 @@ static int stage_init(stage *s, const cli_render_job *job, uint32_t width, uint3
     const ossa_model *m = job->model;
     s->scene = ossa_render_scene_create(m, NULL, &error);
     if (!s->scene) return fail(&error, job->model_path);
-    if (job->model_path && !(job->flags & OSSA_RENDER_NO_TEXTURES))
+    /* A model without a file (the demo's) may hold its images itself. */
+    if (!(job->flags & OSSA_RENDER_NO_TEXTURES))
         ossa_render_scene_load_materials(s->scene, m, job->model_path, print_diagnostic,
-                                         (void *)job->model_path);
+                                         (void *)(job->model_path ? job->model_path : "model"));
     ossa_bounds bounds;
     if (ossa_render_bounds(m, job->animation >= 0 ? (uint32_t)job->animation : OSSA_BIND_POSE, &bounds,
                            &error) != OSSA_OK ||

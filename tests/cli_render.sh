@@ -71,12 +71,13 @@ check "help names --sheet" grep -q -- "--sheet N" "$out"
 check "ossa --help lists render" sh -c '"$OSSA_CLI" --help | grep -q "^  render "'
 
 expect_rc 0 "demo" demo -o "$tmp/demo"
-for f in demo.png demo.gif; do
+for f in demo.png demo_walk.png demo.gif; do
     check "demo prints $f" grep -q "$tmp/demo/$f" "$out"
 done
 expect_picture "demo still" "$tmp/demo/demo.png" 512x512
+expect_picture "demo walk, 16 cells" "$tmp/demo/demo_walk.png" 768x768
 expect_picture "demo loop" "$tmp/demo/demo.gif" 320x320
-check "demo loop has the 30 frames of 'wave'" test "$(gif_frames "$tmp/demo/demo.gif")" = 30
+check "demo loop has the 32 frames of 'walk'" test "$(gif_frames "$tmp/demo/demo.gif")" = 32
 model=$tmp/demo/demo.iqm
 
 expect_rc 2 "no input" render
@@ -96,7 +97,7 @@ expect_rc 2 "--plain with --skeleton" render "$model" --plain --skeleton
 expect_rc 2 "unknown option" render "$model" --colour
 expect_rc 1 "missing input" render "$tmp/nope.iqm" -o "$tmp/x.png"
 expect_rc 1 "unknown animation" render "$model" --anim nope -o "$tmp/x.png"
-check "unknown animation lists them" grep -q "wave" "$err"
+check "unknown animation lists them" grep -q "walk" "$err"
 expect_rc 1 "unwritable output" render "$model" -o "$tmp/no/such/dir/x.png"
 check "unwritable output names the file" grep -q "no/such/dir/x.png" "$err"
 
@@ -127,7 +128,7 @@ check "views differ" sh -c "! cmp -s '$tmp/view-front.png' '$tmp/view-side.png'"
 i=0
 for opts in "--skeleton" "--plain" "--background transparent" "--background 203040" \
     "--background ff00ff80" "--aa 1" "--aa 3" "--aa 4" "--yaw 10 --pitch -20" \
-    "--distance 3" "--no-textures" "--anim bend --time 0.5" "--frame 12.5" "--anim 1"; do
+    "--distance 3" "--no-textures" "--anim idle --time 0.5" "--frame 12.5" "--anim 1"; do
     i=$((i + 1))
     # shellcheck disable=SC2086
     expect_rc 0 "option $opts" render "$model" $opts --size 48x48 -o "$tmp/opt$i.png"
@@ -137,24 +138,30 @@ check "a pose differs from the bind pose" sh -c "! cmp -s '$tmp/opt1.png' '$tmp/
 
 # The same bytes whatever the number of threads.
 for n in 1 2 3 8; do
-    expect_rc 0 "threads $n" render "$model" --anim wave --frame 9 --skeleton --size 96x80 \
+    expect_rc 0 "threads $n" render "$model" --anim walk --frame 9 --skeleton --size 96x80 \
         --threads "$n" -o "$tmp/threads$n.png"
 done
 for n in 2 3 8; do
     check "threads $n gives the bytes of 1" cmp -s "$tmp/threads1.png" "$tmp/threads$n.png"
 done
 
-expect_rc 0 "sheet" render "$model" --anim wave --sheet 6 --size 40x30 -o "$tmp/sheet.png"
+expect_rc 0 "sheet" render "$model" --anim walk --sheet 6 --size 40x30 -o "$tmp/sheet.png"
 expect_picture "sheet of 6 cells, 3 x 2" "$tmp/sheet.png" 120x60
 expect_rc 0 "sheet of one" render "$model" --sheet 1 --size 40x30 -o "$tmp/sheet1.png"
 expect_picture "sheet of one cell" "$tmp/sheet1.png" 40x30
 
-expect_rc 0 "gif" render "$model" --anim bend --gif --size 40x40 -o "$tmp/bend.gif"
-expect_picture "gif" "$tmp/bend.gif" 40x40
-check "one-shot 'bend' gives its 20 frames" test "$(gif_frames "$tmp/bend.gif")" = 20
-expect_rc 0 "gif at 10 fps" render "$model" --anim bend --gif --fps 10 --size 40x40 \
-    -o "$tmp/bend10.gif"
-check "20 frames at 20 fps are 10 at 10 fps" test "$(gif_frames "$tmp/bend10.gif")" = 10
+# An animation that plays once: the demo's idle (60 frames at 15 fps)
+# without its IQE "loop" line.
+expect_rc 0 "the idle alone" convert "$model" --drop-anim walk -o "$tmp/idle.iqe"
+sed '/^\tloop$/d' "$tmp/idle.iqe" >"$tmp/once.iqe"
+expect_rc 0 "info of the one-shot idle" info "$tmp/once.iqe"
+check "it plays once" grep -q '"idle": 60 frames at 15 fps, once' "$out"
+expect_rc 0 "gif" render "$tmp/once.iqe" --gif --size 40x40 -o "$tmp/once.gif"
+expect_picture "gif" "$tmp/once.gif" 40x40
+check "a one-shot animation gives its 60 frames" test "$(gif_frames "$tmp/once.gif")" = 60
+expect_rc 0 "gif at 7.5 fps" render "$tmp/once.iqe" --gif --fps 7.5 --size 40x40 \
+    -o "$tmp/once7.gif"
+check "frames 0 to 59 at 15 fps are 30 at 7.5 fps" test "$(gif_frames "$tmp/once7.gif")" = 30
 expect_rc 0 "transparent gif" render "$model" --gif --background transparent --size 32x32 \
     -o "$tmp/clear.gif"
 
