@@ -209,6 +209,11 @@ enum { OSSA_MODEL_PARENTS_UNKNOWN = 2 };
  * OSSA_EXTRA_JOINT_INDEX when present); merging a skeleton into it
  * replaces its joints by the skeleton's and keeps the names the same way. */
 enum { OSSA_MODEL_NAMES_ONLY = 4 };
+/* The model's vertex colours are linear (glTF's COLOR_0). Without it they
+ * are display values (sRGB), as IQM, IQE, OBJ, SMD and FBX files hold
+ * them. The renderer converts linear ones before it draws; the values
+ * themselves are kept as the file has them. */
+enum { OSSA_MODEL_LINEAR_COLORS = 8 };
 
 typedef struct ossa_model_internal ossa_model_internal;
 
