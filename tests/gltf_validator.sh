@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every model file in ../shared/data (IQM, IQE, glTF) and the demo model,
+# Every model file in ../shared/data (IQM, IQE, glTF, BVH) and the demo model,
 # converted to .glb, .gltf with a .bin and .gltf with an embedded buffer,
 # must pass the Khronos glTF validator with no error and no warning; so
 # must glTF files converted to IQM and back. Run by ctest with
@@ -37,7 +37,7 @@ convert() {
 inputs=()
 if [ -d "$shared/data" ]; then
     for f in "$shared"/data/iqm/*.iqm "$shared"/data/iqe/*.iqe "$shared"/data/gltf/*.gltf \
-        "$shared"/data/gltf/*.glb; do
+        "$shared"/data/gltf/*.glb "$shared"/data/bvh/*.bvh; do
         [ -f "$f" ] && inputs+=("$f")
     done
 else
