@@ -348,7 +348,7 @@ typedef enum ossa_format {
     OSSA_FORMAT_ILLANIM = 10, /* illEngine animation */
     OSSA_FORMAT_ILLANSET = 11, /* illEngine bone names of a model set (.illanset) */
     OSSA_FORMAT_SOTC_NTO = 12, /* Shadow of the Colossus texture (XFF .nto): header only */
-    OSSA_FORMAT_FBX = 13,      /* Autodesk FBX 7, binary or ASCII: read only */
+    OSSA_FORMAT_FBX = 13,      /* Autodesk FBX 7: reads binary and ASCII, writes binary 7.4 */
     OSSA_FORMAT_SMD = 14,      /* Valve Studiomdl Data: a reference or an animation */
     OSSA_FORMAT_OBJ = 15,      /* Wavefront OBJ: static polygon meshes */
     OSSA_FORMAT_MD5MESH = 16,  /* id Tech 4 .md5mesh (version 10): skeleton and meshes */
