@@ -15,44 +15,12 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Ids are handed out in order from here: the same model gives the same
- * ids. Any non-zero int64 is an id (§4); 0 is the scene root. */
-#define FIRST_ID 1000000000LL
-
 /* The SDK accepts a file whose FileId and CreationTime are this pair, the
  * one Blender writes: the time is fixed so that the output depends on the
  * model only. */
 static const unsigned char file_id[16] = {0x28, 0xb3, 0x2a, 0xeb, 0xb6, 0x24, 0xcc, 0xc2,
                                           0xbf, 0xc8, 0xb0, 0x2a, 0xa9, 0x2b, 0xfc, 0xf1};
 #define CREATION_TIME "1970-01-01 10:00:00:000"
-
-int64_t ossa__fbxw_id(fbxw *w) { return w->next_id++; }
-
-void ossa__fbxw_connect(fbxw *w, int64_t child, int64_t parent, const char *prop)
-{
-    if (w->num_conns == w->cap_conns) {
-        size_t cap = w->cap_conns ? w->cap_conns * 2 : 256;
-        fbxw_conn *c = ossa__realloc(w->alloc, w->conns, w->cap_conns * sizeof *c, cap * sizeof *c);
-        if (!c) {
-            w->nomem = true;
-            return;
-        }
-        w->conns = c;
-        w->cap_conns = cap;
-    }
-    fbxw_conn *c = &w->conns[w->num_conns++];
-    c->child = child;
-    c->parent = parent;
-    c->prop = prop;
-}
-
-int64_t ossa__fbxw_frame_time(double fps, uint32_t frame)
-{
-    /* anim.c samples frame f at start + floor(f · 46186158000 / fps + 0.5),
-     * in double: the same expression gives the same tick. */
-    double t = floor((double)frame * (double)FBX_KTIME_PER_SECOND / fps + 0.5);
-    return t < 9.2e18 ? (int64_t)t : INT64_MAX;
-}
 
 /* -- The frame rate (§9's TimeMode table) -- */
 
@@ -371,7 +339,7 @@ static void init(fbxw *w, const ossa_model *model, const ossa_write_options *opt
     w->alloc = options->allocator;
     w->error = error;
     w->out = out;
-    w->next_id = FIRST_ID;
+    w->next_id = FBXW_FIRST_ID;
 }
 
 static void release(fbxw *w)

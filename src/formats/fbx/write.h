@@ -7,7 +7,8 @@
  *   write_mesh.c   Geometry and mesh Models, Materials, Textures, Videos
  *   write_skin.c   LimbNode Models, NodeAttributes, Skins, Clusters, BindPose
  *   write_anim.c   AnimationStacks, Layers, CurveNodes, Curves; Euler angles
- *   write_node.c   the binary container: records, values, arrays, footer
+ *   write_node.c   the binary container (records, values, arrays, footer),
+ *                  object ids and the connections to write
  *
  * The output depends only on the model: ids are handed out in order from
  * a fixed base, and no clock is read. Not installed. */
@@ -19,6 +20,9 @@
 #include "formats/fbx/fbx.h"
 
 #define FBXW_VERSION 7400
+/* Ids are handed out in order from here: the same model gives the same
+ * ids. Any non-zero int64 is an id (§4); 0 is the scene root. */
+#define FBXW_FIRST_ID 1000000000LL
 /* Records nest at most this deep in what the writer makes (Objects /
  * Geometry / LayerElement / child is 4). */
 #define FBXW_MAX_DEPTH 8
@@ -154,10 +158,12 @@ void ossa__fbxw_p_time(fbxw *w, const char *name, int64_t v);
 void ossa__fbxw_p_string(fbxw *w, const char *name, const char *type, const char *sub,
                          const char *v);
 
-/* -- write.c -- */
-
+/* A new object id, and a connection to write (write_node.c). */
 int64_t ossa__fbxw_id(fbxw *w);
 void ossa__fbxw_connect(fbxw *w, int64_t child, int64_t parent, const char *prop);
+
+/* -- write_anim.c -- */
+
 /* KTime of frame f at `fps`: round(f · ticks / fps), the reader's own
  * formula (anim.c), so that frames land on keys. */
 int64_t ossa__fbxw_frame_time(double fps, uint32_t frame);
@@ -185,8 +191,6 @@ ossa_status ossa__fbxw_plan_meshes(fbxw *w);
 void ossa__fbxw_meshes(fbxw *w);
 void ossa__fbxw_materials(fbxw *w);
 void ossa__fbxw_release_meshes(fbxw *w);
-
-/* -- write_anim.c -- */
 
 /* The quaternion (x, y, z, w) as Euler XYZ degrees (R = Rz·Ry·Rx, fbx.md
  * §8.1), the solution nearest to `near` (any number of turns away) when

@@ -70,6 +70,14 @@ void ossa__fbxw_euler(const float q[4], const double *near, double out[3])
     }
 }
 
+int64_t ossa__fbxw_frame_time(double fps, uint32_t frame)
+{
+    /* anim.c samples frame f at start + floor(f · 46186158000 / fps + 0.5),
+     * in double: the same expression gives the same tick. */
+    double t = floor((double)frame * (double)FBX_KTIME_PER_SECOND / fps + 0.5);
+    return t < 9.2e18 ? (int64_t)t : INT64_MAX;
+}
+
 double ossa__fbxw_anim_fps(const fbxw *w, uint32_t a)
 {
     float r = w->m->animations[a].framerate;

@@ -336,6 +336,28 @@ void ossa__fbxw_footer(fbxw *w)
     memcpy(p + 124, foot_magic, 16);
 }
 
+/* -- Object ids and connections -- */
+
+int64_t ossa__fbxw_id(fbxw *w) { return w->next_id++; }
+
+void ossa__fbxw_connect(fbxw *w, int64_t child, int64_t parent, const char *prop)
+{
+    if (w->num_conns == w->cap_conns) {
+        size_t cap = w->cap_conns ? w->cap_conns * 2 : 256;
+        fbxw_conn *c = ossa__realloc(w->alloc, w->conns, w->cap_conns * sizeof *c, cap * sizeof *c);
+        if (!c) {
+            w->nomem = true;
+            return;
+        }
+        w->conns = c;
+        w->cap_conns = cap;
+    }
+    fbxw_conn *c = &w->conns[w->num_conns++];
+    c->child = child;
+    c->parent = parent;
+    c->prop = prop;
+}
+
 /* -- Shorthands -- */
 
 void ossa__fbxw_child_i32(fbxw *w, const char *name, int32_t v)
