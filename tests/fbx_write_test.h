@@ -263,7 +263,9 @@ static inline void fw_compare(const ossa_model *a, const ossa_model *b, double t
         if (!aa->num_frames) continue;
         assert_true(ab < b->num_animations);
         const ossa_animation *an = &b->animations[ab++];
-        assert_string_equal(an->name, aa->name);
+        char unnamed[32];
+        snprintf(unnamed, sizeof unnamed, "animation%u", i);
+        assert_string_equal(an->name, aa->name[0] ? aa->name : unnamed);
         float rate = aa->framerate > 0 ? aa->framerate : OSSA_DEFAULT_FRAMERATE;
         if (!file_rate) file_rate = rate;
         /* An animation at another rate than the file's keeps its key times:

@@ -523,6 +523,35 @@ static void test_images_beside(void **state)
     ossa_model_free(m);
 }
 
+/* What readers would refuse is not written: a bind pose that cannot be
+ * inverted (a zero scale), a frame that is not finite. */
+static void test_refuses_what_readers_refuse(void **state)
+{
+    (void)state;
+    ossa_error err;
+    ossa_model *m = ossa_model_create(NULL);
+    ossa_transform flat = trs(0, 0, 1, 0, 0, 1, 0, 1);
+    flat.scale[2] = 0;
+    assert_int_equal(ossa_model_add_joint(m, "root", -1, NULL, &err), 0);
+    assert_int_equal(ossa_model_add_joint(m, "flat", 0, &flat, &err), 1);
+    ossa_write_options o = {.format = OSSA_FORMAT_FBX};
+    void *data = (void *)1;
+    size_t size = 1;
+    assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_FAILED);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
+    assert_non_null(strstr(err.message, "joint 1 ('flat')"));
+    assert_null(data);
+    ossa_model_free(m);
+    m = ossa_model_create(NULL);
+    assert_int_equal(ossa_model_add_joint(m, "root", -1, NULL, &err), 0);
+    ossa_animation *an = ossa_model_add_animation(m, "a", 2, 30, 0, &err);
+    an->frames[1].translation[0] = INFINITY;
+    assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_FAILED);
+    assert_int_equal(err.code, OSSA_ERROR_ARGUMENT);
+    assert_non_null(strstr(err.message, "frame 1 joint 0"));
+    ossa_model_free(m);
+}
+
 static void round_trip_shared(const char *rel)
 {
     unsigned char *file;
@@ -571,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_generated),
         cmocka_unit_test(test_images_none),
         cmocka_unit_test(test_images_beside),
+        cmocka_unit_test(test_refuses_what_readers_refuse),
         cmocka_unit_test(test_round_trip_shared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -125,8 +125,9 @@ static void documents(fbxw *w)
     ossa__fbxw_cstr(w, "");
     ossa__fbxw_end(w);
     const char *active = "";
-    for (uint32_t a = 0; a < w->m->num_animations && !active[0]; a++)
-        if (w->m->animations[a].num_frames) active = w->m->animations[a].name;
+    char buf[32];
+    for (uint32_t a = 0; a < w->m->num_animations && w->m->num_joints && !active[0]; a++)
+        if (w->m->animations[a].num_frames) active = ossa__fbxw_anim_name(w, a, buf);
     ossa__fbxw_p_string(w, "ActiveAnimStackName", "KString", "", active);
     ossa__fbxw_end(w);
     ossa__fbxw_child_i64(w, "RootNode", 0);
@@ -309,11 +310,12 @@ static void takes(fbxw *w)
     for (uint32_t a = 0; a < m->num_animations && m->num_joints; a++) {
         const ossa_animation *an = &m->animations[a];
         if (!an->num_frames) continue;
-        char file[300];
-        snprintf(file, sizeof file, "%.250s.tak", an->name);
+        char file[300], buf[32];
+        const char *name = ossa__fbxw_anim_name(w, a, buf);
+        snprintf(file, sizeof file, "%.250s.tak", name);
         int64_t stop = ossa__fbxw_frame_time(ossa__fbxw_anim_fps(w, a), an->num_frames - 1);
         ossa__fbxw_begin(w, "Take");
-        ossa__fbxw_cstr(w, an->name);
+        ossa__fbxw_cstr(w, name);
         ossa__fbxw_child_str(w, "FileName", file);
         ossa__fbxw_begin(w, "LocalTime");
         ossa__fbxw_i64(w, 0);

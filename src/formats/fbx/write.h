@@ -198,6 +198,8 @@ void ossa__fbxw_release_meshes(fbxw *w);
 void ossa__fbxw_euler(const float q[4], const double *near, double out[3]);
 ossa_status ossa__fbxw_plan_anims(fbxw *w);
 void ossa__fbxw_anims(fbxw *w);
+/* The name animation a is written under: its own, or "animationA". */
+const char *ossa__fbxw_anim_name(const fbxw *w, uint32_t a, char buf[32]);
 /* The frame rate animation a is written at: the file's when it has that
  * rate (or none), else its own. */
 double ossa__fbxw_anim_fps(const fbxw *w, uint32_t a);

@@ -78,6 +78,16 @@ int64_t ossa__fbxw_frame_time(double fps, uint32_t frame)
     return t < 9.2e18 ? (int64_t)t : INT64_MAX;
 }
 
+const char *ossa__fbxw_anim_name(const fbxw *w, uint32_t a, char buf[32])
+{
+    /* Unnamed animations are named: importers make actions named after
+     * their stacks ("Armature|" helps nobody). */
+    const char *n = w->m->animations[a].name;
+    if (n && n[0]) return n;
+    snprintf(buf, 32, "animation%u", a);
+    return buf;
+}
+
 double ossa__fbxw_anim_fps(const fbxw *w, uint32_t a)
 {
     float r = w->m->animations[a].framerate;
@@ -127,6 +137,13 @@ ossa_status ossa__fbxw_plan_anims(fbxw *w)
         for (uint32_t f = 0; f < an->num_frames; f++)
             for (uint32_t j = 0; j < J; j++) {
                 const ossa_transform *t = &an->frames[(size_t)f * J + j], *b = &m->joints[j].bind;
+                /* Readers refuse keys that are not finite. */
+                for (int k = 0; k < 3; k++)
+                    if (!isfinite(t->translation[k]) || !isfinite(t->scale[k]))
+                        return ossa__fail(w->error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                                          "animation %u ('%.60s') frame %u joint %u: a "
+                                          "translation or scale is not finite",
+                                          a, an->name, f, j);
                 if (memcmp(t->translation, b->translation, sizeof t->translation))
                     w->keyed[j] |= OSSA_CHANNEL_TRANSLATION;
                 if (!same_rotation(t->rotation, b->rotation)) w->keyed[j] |= OSSA_CHANNEL_ROTATION;
@@ -227,9 +244,11 @@ static void animation(fbxw *w, uint32_t a, track *tr)
     tr->two[0] = 0;
     tr->two[1] = tr->times[an->num_frames - 1];
     int64_t stack = ossa__fbxw_id(w), layer = ossa__fbxw_id(w);
+    char buf[32];
+    const char *name = ossa__fbxw_anim_name(w, a, buf);
     ossa__fbxw_begin(w, "AnimationStack");
     ossa__fbxw_i64(w, stack);
-    ossa__fbxw_object_name(w, an->name, "AnimStack");
+    ossa__fbxw_object_name(w, name, "AnimStack");
     ossa__fbxw_cstr(w, "");
     ossa__fbxw_begin(w, "Properties70");
     ossa__fbxw_p_time(w, "LocalStart", 0);
@@ -240,7 +259,8 @@ static void animation(fbxw *w, uint32_t a, track *tr)
     ossa__fbxw_end(w);
     ossa__fbxw_begin(w, "AnimationLayer");
     ossa__fbxw_i64(w, layer);
-    ossa__fbxw_object_name(w, "BaseLayer", "AnimLayer");
+    /* Named as its stack: Blender then names the action OBJECT|NAME. */
+    ossa__fbxw_object_name(w, name, "AnimLayer");
     ossa__fbxw_cstr(w, "");
     ossa__fbxw_end(w);
     ossa__fbxw_connect(w, layer, stack, NULL);

@@ -12,6 +12,7 @@
  * the vertices come back where they were. */
 #include "formats/fbx/write.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,6 +26,20 @@ ossa_status ossa__fbxw_plan_skin(fbxw *w)
             return ossa__fail(w->error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                               "joint %u: parent %d does not come before it", j,
                               (int)m->joints[j].parent);
+    /* Readers invert every bind matrix (cluster Transform, bind poses):
+     * one that is not finite or has no finite inverse cannot be written. */
+    for (uint32_t j = 0; j < J; j++) {
+        double world[16], inv[16];
+        ossa__fbxw_joint_world(w, j, world);
+        bool ok = ossa__mat4d_invert_affine(world, inv);
+        for (int k = 0; k < 16 && ok; k++) ok = isfinite(world[k]) && isfinite(inv[k]);
+        if (!ok)
+            return ossa__fail(w->error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                              "joint %u ('%.60s'): its bind pose in model space is not finite or "
+                              "not invertible (a zero or overflowing scale); FBX stores it as a "
+                              "matrix that readers invert",
+                              j, m->joints[j].name);
+    }
     w->joint_model = ossa__alloc(w->alloc, (size_t)J * 2 * sizeof *w->joint_model);
     if (!w->joint_model) return ossa__fail_nomem(w->error);
     w->joint_attr = w->joint_model + J;
@@ -65,7 +80,7 @@ static bool influence(const fbxw *w, uint32_t v, uint32_t s, uint32_t *joint, fl
 {
     size_t k = (size_t)v * w->slots + s;
     float wt = w->bwgt[k], ix = w->bidx[k];
-    if (!(wt > 0) || !(ix >= 0) || ix >= (float)w->m->num_joints) return false;
+    if (!(wt > 0) || !isfinite(wt) || !(ix >= 0) || ix >= (float)w->m->num_joints) return false;
     *joint = (uint32_t)ix;
     *weight = wt;
     return true;
