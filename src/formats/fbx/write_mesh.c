@@ -43,7 +43,15 @@ static float *decode(fbxw *w, ossa_vertex_type type, const char *name, uint32_t 
         w->failed = true;
         ossa__fail(w->error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                    "%s array: unknown component format", ossa_vertex_type_name(type));
+        return out;
     }
+    /* Readers refuse layer data and control points that are not finite. */
+    for (size_t i = 0; i < (size_t)w->m->num_vertices * want && !w->failed; i++)
+        if (!isfinite(out[i])) {
+            w->failed = true;
+            ossa__fail(w->error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                       "%s array: vertex %zu is not finite", ossa_vertex_type_name(type), i / want);
+        }
     return out;
 }
 
