@@ -346,6 +346,7 @@ static void init(fbxw *w, const ossa_model *model, const ossa_write_options *opt
 
 static void release(fbxw *w)
 {
+    ossa__fbxw_zlib_end(w);
     ossa__fbxw_release_meshes(w);
     ossa__free(w->alloc, w->conns, 0);
     ossa__free(w->alloc, w->le, 0);

@@ -19,6 +19,8 @@
 #include "core/materials.h"
 #include "formats/fbx/fbx.h"
 
+#include <zlib.h>
+
 #define FBXW_VERSION 7400
 /* Ids are handed out in order from here: the same model gives the same
  * ids. Any non-zero int64 is an id (§4); 0 is the scene root. */
@@ -76,6 +78,8 @@ typedef struct fbxw {
     size_t le_cap;
     void *tmp;
     size_t tmp_cap;
+    z_stream z; /* one deflate stream for every array */
+    bool z_ready;
     int64_t next_id;
     fbxw_conn *conns;
     size_t num_conns, cap_conns;
@@ -137,6 +141,11 @@ void ossa__fbxw_array_f64(fbxw *w, const double *v, size_t count);
 void ossa__fbxw_array_f32(fbxw *w, const float *v, size_t count);
 void ossa__fbxw_array_i32(fbxw *w, const int32_t *v, size_t count);
 void ossa__fbxw_array_i64(fbxw *w, const int64_t *v, size_t count);
+/* Appends a value whose bytes (type code first) are the output's
+ * [at, at + len): an array written before, written again (key times). */
+void ossa__fbxw_value_copy(fbxw *w, size_t at, size_t len);
+/* Releases the deflate stream. */
+void ossa__fbxw_zlib_end(fbxw *w);
 /* The top level's null record and the footer (§2.5). */
 void ossa__fbxw_footer(fbxw *w);
 /* Scratch of at least `bytes` (w->tmp), NULL (nomem set) on failure. */

@@ -168,9 +168,12 @@ typedef struct track {
     int64_t *times; /* per frame */
     float *values;  /* 3 per frame */
     int64_t two[2]; /* first and last time */
+    /* Where the full KeyTime array of this animation was written first,
+     * for the curves after it: the same bytes, copied. */
+    size_t times_at, times_len;
 } track;
 
-static void curve(fbxw *w, int64_t id, const track *tr, uint32_t frames, uint32_t comp)
+static void curve(fbxw *w, int64_t id, track *tr, uint32_t frames, uint32_t comp)
 {
     /* One component's values, and whether they ever change. */
     float *v = ossa__fbxw_scratch(w, ((size_t)frames + 1) * sizeof *v);
@@ -189,7 +192,15 @@ static void curve(fbxw *w, int64_t id, const track *tr, uint32_t frames, uint32_
     ossa__fbxw_child_f64(w, "Default", v[0]);
     ossa__fbxw_child_i32(w, "KeyVer", 4008);
     ossa__fbxw_begin(w, "KeyTime");
-    ossa__fbxw_array_i64(w, constant ? tr->two : tr->times, keys);
+    if (constant) {
+        ossa__fbxw_array_i64(w, tr->two, keys);
+    } else if (tr->times_len) {
+        ossa__fbxw_value_copy(w, tr->times_at, tr->times_len);
+    } else {
+        tr->times_at = w->out->size;
+        ossa__fbxw_array_i64(w, tr->times, keys);
+        tr->times_len = w->nomem ? 0 : w->out->size - tr->times_at;
+    }
     ossa__fbxw_end(w);
     ossa__fbxw_begin(w, "KeyValueFloat");
     ossa__fbxw_array_f32(w, v, keys);
@@ -243,6 +254,7 @@ static void animation(fbxw *w, uint32_t a, track *tr)
     for (uint32_t f = 0; f < an->num_frames; f++) tr->times[f] = ossa__fbxw_frame_time(fps, f);
     tr->two[0] = 0;
     tr->two[1] = tr->times[an->num_frames - 1];
+    tr->times_len = 0;
     int64_t stack = ossa__fbxw_id(w), layer = ossa__fbxw_id(w);
     char buf[32];
     const char *name = ossa__fbxw_anim_name(w, a, buf);

@@ -7,7 +7,6 @@
 
 #include <stdio.h>
 
-#include <zlib.h>
 
 /* §2.1: "Kaydara FBX Binary", two spaces, NUL, 0x1A, NUL. */
 static const unsigned char magic[23] = "Kaydara FBX Binary  \0\x1a";
@@ -228,36 +227,39 @@ static void zfree(void *opaque, void *ptr)
 
 /* Deflates src[0..n) at the end of the output; returns the stream's size,
  * or 0 when it is not smaller than n (nothing is kept then) or zlib fails
- * for want of memory (nomem set). */
+ * for want of memory (nomem set). One stream serves the whole write
+ * (deflateReset between arrays): starting one allocates and clears some
+ * 300 KB, more than most arrays cost to compress. */
 static size_t deflate_into(fbxw *w, const unsigned char *src, size_t n)
 {
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    z.zalloc = zalloc;
-    z.zfree = zfree;
-    z.opaque = (void *)w->alloc;
-    /* Level 1: what Blender writes and what every compressed array of the
-     * sample files holds (streams start 0x78 0x01); far faster than the
-     * default level for a few per cent more bytes. */
-    int rc = deflateInit(&z, 1);
-    if (rc != Z_OK) {
+    z_stream *z = &w->z;
+    if (!w->z_ready) {
+        memset(z, 0, sizeof *z);
+        z->zalloc = zalloc;
+        z->zfree = zfree;
+        z->opaque = (void *)w->alloc;
+        /* Level 1: what Blender writes and what every compressed array of
+         * the sample files holds (streams start 0x78 0x01); far faster
+         * than the default level for a few per cent more bytes. */
+        if (deflateInit(z, 1) != Z_OK) {
+            w->nomem = true;
+            return 0;
+        }
+        w->z_ready = true;
+    } else if (deflateReset(z) != Z_OK) {
         w->nomem = true;
         return 0;
     }
-    size_t room = deflateBound(&z, (uLong)n);
+    size_t room = deflateBound(z, (uLong)n);
     if (room > n) room = n; /* larger is no use */
     size_t at = w->out->size;
-    if (!push(w, room)) {
-        deflateEnd(&z);
-        return 0;
-    }
-    z.next_in = (Bytef *)(uintptr_t)src;
-    z.avail_in = (uInt)n;
-    z.next_out = w->out->data + at;
-    z.avail_out = (uInt)room;
-    rc = deflate(&z, Z_FINISH);
-    size_t made = z.total_out;
-    deflateEnd(&z);
+    if (!push(w, room)) return 0;
+    z->next_in = (Bytef *)(uintptr_t)src;
+    z->avail_in = (uInt)n;
+    z->next_out = w->out->data + at;
+    z->avail_out = (uInt)room;
+    int rc = deflate(z, Z_FINISH);
+    size_t made = z->total_out;
     w->out->size = at; /* taken back; kept below only when smaller */
     if (rc == Z_MEM_ERROR) {
         w->nomem = true;
@@ -266,6 +268,20 @@ static size_t deflate_into(fbxw *w, const unsigned char *src, size_t n)
     if (rc != Z_STREAM_END || made >= n) return 0;
     w->out->size = at + made;
     return made;
+}
+
+void ossa__fbxw_zlib_end(fbxw *w)
+{
+    if (w->z_ready) deflateEnd(&w->z);
+    w->z_ready = false;
+}
+
+void ossa__fbxw_value_copy(fbxw *w, size_t at, size_t len)
+{
+    if (w->nomem || w->depth <= 0) return;
+    w->open[w->depth - 1].num_values++;
+    unsigned char *p = push(w, len);
+    if (p) memmove(p, w->out->data + at, len); /* after push: the data may have moved */
 }
 
 /* An array value of `count` elements whose little-endian bytes are
