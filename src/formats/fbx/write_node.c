@@ -7,7 +7,6 @@
 
 #include <stdio.h>
 
-
 /* §2.1: "Kaydara FBX Binary", two spaces, NUL, 0x1A, NUL. */
 static const unsigned char magic[23] = "Kaydara FBX Binary  \0\x1a";
 
