@@ -747,7 +747,8 @@ typedef struct ossa_output_file {
 /* Where a write puts the model's images (OSSA_EXTRA_IMAGE). */
 typedef enum ossa_images {
     /* glTF: EMBED for .glb and for .gltf written to memory or with
-     * the option "gltf.embed", else BESIDE; other formats: BESIDE. */
+     * the option "gltf.embed", else BESIDE; FBX: EMBED; other formats:
+     * BESIDE. */
     OSSA_IMAGES_DEFAULT = 0,
     /* Image files beside the output, named by the glTF uri, or by the
      * mesh's material in formats whose material names an image file (IQM,
@@ -755,13 +756,15 @@ typedef enum ossa_images {
      * colour. An existing file of that name with other bytes is left
      * alone: the image gets a free name (NAME_2.png) instead. Only
      * ossa_write_file writes files beside: from ossa_write_memory glTF
-     * keeps its images inside, the other formats their material names. */
+     * keeps its images inside, the other formats their material names
+     * (FBX: the texture's file name). */
     OSSA_IMAGES_BESIDE,
-    /* glTF: inside the file (in the binary buffer); other formats: BESIDE. */
+    /* glTF: inside the file (in the binary buffer); FBX: inside the file
+     * (the base colour texture's Video Content); other formats: BESIDE. */
     OSSA_IMAGES_EMBED,
     /* No image written. glTF keeps a texture's image name in the
-     * material's extras; other formats keep the material names as they
-     * are. */
+     * material's extras, FBX in the texture; other formats keep the
+     * material names as they are. */
     OSSA_IMAGES_NONE
 } ossa_images;
 
