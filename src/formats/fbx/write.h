@@ -123,7 +123,6 @@ void ossa__fbxw_begin(fbxw *w, const char *name);
  * AnimationLayer records without children, as real files have them). */
 void ossa__fbxw_end(fbxw *w);
 /* Values of the current record. */
-void ossa__fbxw_i16(fbxw *w, int16_t v);
 void ossa__fbxw_bool(fbxw *w, bool v); /* 'C' */
 void ossa__fbxw_i32(fbxw *w, int32_t v);
 void ossa__fbxw_i64(fbxw *w, int64_t v);

@@ -90,6 +90,9 @@ static void decode_arrays(fbxw *w, geo *g)
                          "fbx files hold custom vertex arrays of two floats only (as texture "
                          "coordinate sets): %u arrays ('%.60s'%s) not written",
                          dropped, first, dropped > 1 ? ", ..." : "");
+    if (!g->nrm && ossa_model_find_array(m, OSSA_VERTEX_TANGENT, NULL))
+        ossa__write_warn(w->opt, OSSA_WARNING_DROPPED,
+                         "fbx: tangents without normals not written (binormals need both)");
     if (texcoords > 1)
         ossa__write_warn(w->opt, OSSA_WARNING_DROPPED,
                          "fbx: %u texture coordinate arrays: the first is written", texcoords);

@@ -139,12 +139,6 @@ static void put64(unsigned char *p, uint64_t v)
     ossa__wr32(p + 4, (uint32_t)(v >> 32));
 }
 
-void ossa__fbxw_i16(fbxw *w, int16_t v)
-{
-    unsigned char *p = value(w, 'Y', 2);
-    if (p) ossa__wr16(p, (uint16_t)v);
-}
-
 void ossa__fbxw_bool(fbxw *w, bool v)
 {
     unsigned char *p = value(w, 'C', 1);
