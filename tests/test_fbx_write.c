@@ -582,8 +582,9 @@ static void test_round_trip_shared(void **state)
         "gltf/RiggedSimple.glb", "gltf/SimpleSkin.gltf",  "gltf/greenman.glb",
         "gltf/robot.glb",       "md5/SimpleCube.md5mesh", "smd/holy_grailref.smd",
         "smd/triangle.smd",     "obj/box.obj",            "obj/cube_usemtl.obj",
-        "obj/cube_with_vertexcolors.obj", "obj/concave_polygon.obj", "fbx/huesitos.fbx",
-        "fbx/box.fbx",          "fbx/box_ascii.fbx"};
+        "obj/cube_with_vertexcolors.obj", "obj/concave_polygon.obj", "obj/number_formats.obj",
+        "fbx/huesitos.fbx",     "fbx/box.fbx",            "fbx/box_ascii.fbx",
+        "fbx/boxWithCompressedCTypeArray.FBX"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) round_trip_shared(files[i]);
 }
 
