@@ -1,4 +1,4 @@
-/* Helpers of the FBX writer's tests: a binary FBX 7.4 record walker
+/* What the FBX writer's tests share: a binary FBX 7.4 record walker
  * written from ../shared/formats/fbx.md §2 alone (it uses nothing of the
  * library, so the tests check the writer against the specification), and
  * the comparison of a model with its FBX round trip. */
