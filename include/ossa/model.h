@@ -186,7 +186,7 @@ typedef enum ossa_format {
     OSSA_FORMAT_ILLANIM = 10, /* illEngine animation */
     OSSA_FORMAT_ILLANSET = 11, /* illEngine bone names of a model set (.illanset) */
     OSSA_FORMAT_SOTC_NTO = 12, /* Shadow of the Colossus texture (XFF .nto): header only */
-    OSSA_FORMAT_FBX = 13,      /* Autodesk FBX 7, binary or ASCII: read only */
+    OSSA_FORMAT_FBX = 13,      /* Autodesk FBX 7: reads binary and ASCII, writes binary 7.4 */
     OSSA_FORMAT_SMD = 14,      /* Valve Studiomdl Data: a reference or an animation */
     OSSA_FORMAT_OBJ = 15,      /* Wavefront OBJ: static polygon meshes */
     OSSA_FORMAT_MD5MESH = 16,  /* id Tech 4 .md5mesh (version 10): skeleton and meshes */
@@ -658,7 +658,8 @@ ossa_model *ossa_load_file(const char *path, const ossa_load_options *options, o
 /* Where a write puts the model's images (OSSA_EXTRA_IMAGE). */
 typedef enum ossa_images {
     /* glTF: EMBED for .glb and for .gltf written to memory or with
-     * the option "gltf.embed", else BESIDE; other formats: BESIDE. */
+     * the option "gltf.embed", else BESIDE; FBX: EMBED; other formats:
+     * BESIDE. */
     OSSA_IMAGES_DEFAULT = 0,
     /* Image files beside the output, named by the glTF uri, or by the
      * mesh's material in formats whose material names an image file (IQM,
@@ -666,13 +667,15 @@ typedef enum ossa_images {
      * colour. An existing file of that name with other bytes is left
      * alone: the image gets a free name (NAME_2.png) instead. Only
      * ossa_write_file writes files beside: from ossa_write_memory glTF
-     * keeps its images inside, the other formats their material names. */
+     * keeps its images inside, the other formats their material names
+     * (FBX: the texture's file name). */
     OSSA_IMAGES_BESIDE,
-    /* glTF: inside the file (in the binary buffer); other formats: BESIDE. */
+    /* glTF: inside the file (in the binary buffer); FBX: inside the file
+     * (the base colour texture's Video Content); other formats: BESIDE. */
     OSSA_IMAGES_EMBED,
     /* No image written. glTF keeps a texture's image name in the
-     * material's extras; other formats keep the material names as they
-     * are. */
+     * material's extras, FBX in the texture; other formats keep the
+     * material names as they are. */
     OSSA_IMAGES_NONE
 } ossa_images;
 
