@@ -2,9 +2,10 @@
 """Checks the source layout (README, "Layout"):
 
 - a format module (src/formats/NAME/) includes no other format's files;
-- the layers below the formats (core, math, text, runtime, render) include
-  nothing from src/formats/, and math includes nothing of the library but
-  ossa.h;
+- the layers below the formats (core, math, text, runtime, render, image)
+  include nothing from src/formats/, math includes nothing of the library
+  but ossa.h, and image (TGA, PNG encoding) nothing but itself and the
+  base helpers (core/internal.h);
 - no include cycle between files;
 - with a build directory, no cycle of calls between object files either:
   a file that uses a symbol defined in another file depends on it, and no
@@ -23,7 +24,10 @@ build = sys.argv[2] if len(sys.argv) > 2 else None
 src = os.path.join(root, "src")
 problems = []
 
-LOWER_LAYERS = ("core", "math", "text", "runtime", "render")
+LOWER_LAYERS = ("core", "math", "text", "runtime", "render", "image")
+# What src/image/ may include besides itself: the allocation and error
+# helpers (which are to move to src/base/).
+IMAGE_BASE = ("core/internal.h",)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -55,6 +59,8 @@ for path in sorted(files):
             problems.append(f"{rel}: {parts[0]}/ sits below the formats but includes \"{inc}\"")
         if parts[0] == "math" and ip[0] != "math":
             problems.append(f"{rel}: math/ includes \"{inc}\" (it may use ossa.h only)")
+        if parts[0] == "image" and ip[0] != "image" and inc not in IMAGE_BASE:
+            problems.append(f"{rel}: image/ includes \"{inc}\" (it may use the base helpers only)")
         graph[os.path.relpath(path, src)].add(inc)
 
 
