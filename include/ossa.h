@@ -313,10 +313,16 @@ typedef struct ossa_extra {
  *   (glTF holds PNG and JPEG; the formats that name image files copy any
  *   kind). The glTF reader keeps every image that a material of the file
  *   uses, under a plain file name; loading a format whose mesh materials
- *   name image files (IQM, IQE, MD5, SMD: "skin.png") reads those found
- *   beside the file, under the material's name. Writers put them in the
- *   file (glTF) or beside it under their plain file name (the others), as
- *   ossa_write_options.images says. OSSA_LOAD_NO_IMAGES reads none.
+ *   name image files (IQM, IQE, MD5, SMD: "skin.png", or "Body" for
+ *   Body.tga) reads, for each material, the first file beside the model
+ *   of the names it may mean: the material's name when it ends in an
+ *   image extension, then the name (without that extension) with .tga,
+ *   .png and .jpg ("Body" finds Body.tga, Body.png, Body.jpg; "x.tga"
+ *   finds x.tga, x.png, x.jpg), under the file's name. Writers put them in
+ *   the file (glTF, which holds PNG and JPEG only: a TGA image becomes a
+ *   PNG of the same pixels, named NAME.png) or beside it under their plain
+ *   file name (the others), as ossa_write_options.images says.
+ *   OSSA_LOAD_NO_IMAGES reads none.
  * OSSA_EXTRA_MATERIAL + NAME: how the material NAME (an ossa_mesh's
  *   `material`) looks, glTF's metallic-roughness model, as UTF-8 lines
  *   "key value...", one per value that differs from glTF's default:
@@ -327,8 +333,10 @@ typedef struct ossa_extra {
  *     SLOT_texcoord N (the TEXCOORD set), SLOT_sampler MAG MIN WRAP_S
  *     WRAP_T (glTF's numbers, 0 = unspecified) and SLOT_texture IMAGE
  *     (last on its line, the rest of which is the image's NAME).
- *   Readers skip keys they do not know. A material without this extra but
- *   named like an image file has that image as its base colour texture. */
+ *   Readers skip keys they do not know. A material without this extra has
+ *   as its base colour texture the first image of the model among the
+ *   names it may mean (above: "Body" has Body.tga when the model has it),
+ *   else, when it is named like an image file, that name. */
 #define OSSA_EXTRA_IMAGE "ossa.image:"
 #define OSSA_EXTRA_MATERIAL "ossa.material:"
 
@@ -1423,12 +1431,14 @@ ossa_status ossa_render_scene_set_material(ossa_render_scene *scene, uint32_t me
  * the readers keep (a glTF file's images; for IQM, IQE, MD5 and the like,
  * the files their materials name beside the model). With `path`, the
  * model file's path (may be NULL), what the model lacks is looked for
- * beside it: the image a material names, else the material's name with
- * the extension .png, then .jpg. PNG and JPEG images are decoded (through
- * libpng and libjpeg); other kinds, missing files and undecodable images
- * leave the mesh as it was
- * and are reported to `diagnostic` (may be NULL) as OSSA_WARNING_IGNORED,
- * one per material. Returns the number of meshes whose material was set. */
+ * beside it (never outside its folder), by the names the image may have:
+ * the name a material gives (its image, or for a material without a
+ * description its own name) when it ends in an image extension, then that
+ * name with .tga, .png and .jpg. PNG, JPEG and TGA images are decoded
+ * (through libpng, libjpeg and ossa_render_tga_decode); other kinds,
+ * missing files and undecodable images leave the mesh as it was and are
+ * reported to `diagnostic` (may be NULL) as OSSA_WARNING_IGNORED, one per
+ * material. Returns the number of meshes whose material was set. */
 uint32_t ossa_render_scene_load_materials(ossa_render_scene *scene, const ossa_model *model,
                                           const char *path, ossa_diagnostic_fn diagnostic,
                                           void *user);

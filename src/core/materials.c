@@ -305,6 +305,14 @@ bool ossa__material_in(const ossa_extra_index *ix, const char *name, ossa_materi
         ossa__material_parse(e->data, e->size, d);
         return true;
     }
+    /* The IQM convention: an image of the model that the name means, or
+     * the name when it is an image file's. */
+    char candidate[OSSA_IMAGE_NAME_MAX];
+    for (unsigned k = 0; ossa__image_candidate(name, k, candidate); k++)
+        if (ossa__extra_lookup(ix, OSSA_EXTRA_IMAGE, candidate)) {
+            strcpy(d->tex[OSSA_TEX_BASE_COLOR].image, candidate);
+            return true;
+        }
     if (!ossa__is_image_name(name) || strlen(name) >= OSSA_IMAGE_NAME_MAX) return false;
     strcpy(d->tex[OSSA_TEX_BASE_COLOR].image, name);
     return true;
@@ -340,6 +348,45 @@ bool ossa__is_image_name(const char *name)
             same = (c >= 'A' && c <= 'Z' ? (char)(c + 32) : c) == exts[i][k];
         }
         if (same) return true;
+    }
+    return false;
+}
+
+bool ossa__image_candidate(const char *name, unsigned k, char out[OSSA_IMAGE_NAME_MAX])
+{
+    static const char *const kinds[3] = {".tga", ".png", ".jpg"};
+    size_t n = strlen(name), stem = n;
+    bool named = ossa__is_image_name(name);
+    if (named) {
+        const char *dot = strrchr(name, '.');
+        stem = (size_t)(dot - name);
+    }
+    /* Slot 0 is the name itself; slots 1-3 the stem with each kind, the
+     * kind the name has (if any) already tried in slot 0. */
+    for (unsigned slot = named ? 0 : 1; slot < 4; slot++) {
+        if (slot == 0) {
+            if (n >= OSSA_IMAGE_NAME_MAX) continue;
+            if (k-- == 0) {
+                memcpy(out, name, n + 1);
+                return true;
+            }
+            continue;
+        }
+        const char *ext = kinds[slot - 1];
+        if (named && n - stem == 4) {
+            bool same = true;
+            for (size_t i = 0; i < 4 && same; i++) {
+                char c = name[stem + i];
+                same = (c >= 'A' && c <= 'Z' ? (char)(c + 32) : c) == ext[i];
+            }
+            if (same) continue;
+        }
+        if (stem + 4 >= OSSA_IMAGE_NAME_MAX) continue;
+        if (k-- == 0) {
+            memcpy(out, name, stem);
+            memcpy(out + stem, ext, 5);
+            return true;
+        }
     }
     return false;
 }

@@ -77,13 +77,27 @@ const ossa_extra *ossa__extra_lookup(const ossa_extra_index *index, const char *
 /* ossa__material_of through an index. */
 bool ossa__material_in(const ossa_extra_index *index, const char *name, ossa_material_desc *d);
 
+/* The k-th name (k = 0, 1, ...) under which the image that `name` means
+ * (a material or texture name, as IQM, MD5 and SMD files give them) is
+ * looked for: `name` itself when it ends in an image extension, then its
+ * stem (`name` without that extension, else the whole name) with ".tga",
+ * ".png" and ".jpg", skipping the one already tried: "Body.tga" gives
+ * Body.tga, Body.png, Body.jpg; "skin.png" gives skin.png, skin.tga,
+ * skin.jpg; "Body" and "Body.001" give Body.tga, Body.png, Body.jpg and
+ * Body.001.tga, ... False when there are no more (names too long for
+ * OSSA_IMAGE_NAME_MAX are skipped). */
+bool ossa__image_candidate(const char *name, unsigned k, char out[OSSA_IMAGE_NAME_MAX]);
+
 /* The model's extra OSSA_EXTRA_MATERIAL + name / OSSA_EXTRA_IMAGE + name
  * (the first one), or NULL: a walk over the extras. */
 const ossa_extra *ossa__model_material(const ossa_model *model, const char *name);
 const ossa_extra *ossa__model_image(const ossa_model *model, const char *name);
 /* The description of material `name`: its extra when there is one, else
- * the IQM convention (a material named like an image file has it as its
- * base colour texture). False when neither says anything. */
+ * the IQM convention: the first of the material's image candidates
+ * (ossa__image_candidate) that the model has an image of is its base
+ * colour texture ("Body" with an image "Body.tga"), or, when it has none,
+ * a material named like an image file has that name. False when neither
+ * says anything. */
 bool ossa__material_of(const ossa_model *model, const char *name, ossa_material_desc *d);
 
 /* "image/png" or "image/jpeg" from the first bytes, else NULL. */
