@@ -520,10 +520,7 @@ static void test_copied_beside_outputs(void **state)
         snprintf(dir, sizeof dir, "named_%.*s", (int)(strchr(outputs[k], '/') - outputs[k]), outputs[k]);
         char *path = dir_path(dir, strchr(outputs[k], '/') + 1);
         ossa_error e;
-        ossa_write_options wo;
-        memset(&wo, 0, sizeof wo);
-        wo.flags = OSSA_WRITE_NO_REPLACE;
-        assert_int_equal(ossa_write_file(back, path, &wo, &e), OSSA_OK);
+        assert_int_equal(ossa_write_file(back, path, NULL, &e), OSSA_OK);
         /* The TGA files beside, as they were; the materials name them. */
         for (int i = 0; i < 2; i++) {
             char *copy = dir_path(dir, i ? "Head.tga" : "Body.tga");
