@@ -108,7 +108,8 @@ static void compare(const ossa_model *a, const ossa_model *b, const char *name)
             !x.tex[s].image[0] != !y.tex[s].image[0])
             __builtin_trap();
     for (int c = 0; c < 4; c++)
-        if (x.base_color[c] != y.base_color[c] || (c < 3 && x.emissive[c] != y.emissive[c])) __builtin_trap();
+        if (x.base_color[c] != y.base_color[c] || (c < 3 && x.emissive[c] != y.emissive[c]))
+            __builtin_trap();
     if (x.metallic != y.metallic || x.roughness != y.roughness ||
         (x.tex[OSSA_TEX_NORMAL].image[0] && x.normal_scale != y.normal_scale) ||
         (x.base_color[3] < 1 && x.alpha_mode != y.alpha_mode) || x.double_sided != y.double_sided)

@@ -337,10 +337,11 @@ typedef struct ossa_extra {
  *     (last on its line, the rest of which is the image's NAME).
  *   The glTF and FBX readers describe their materials; the OBJ reader
  *   those its MTL files define, as Blender 3.4 maps them
- *   (docs/formats/obj.md §9). Readers skip keys they do not know. A material without this extra has
- *   as its base colour texture the first image of the model among the
- *   names it may mean (above: "Body" has Body.tga when the model has it),
- *   else, when it is named like an image file, that name. */
+ *   (docs/formats/obj.md §9). Readers skip keys they do not know. A
+ *   material without this extra has as its base colour texture the first
+ *   image of the model among the names it may mean (above: "Body" has
+ *   Body.tga when the model has it), else, when it is named like an image
+ *   file, that name. */
 #define OSSA_EXTRA_IMAGE "ossa.image:"
 #define OSSA_EXTRA_MATERIAL "ossa.material:"
 
@@ -738,9 +739,9 @@ typedef enum ossa_images {
     /* Image files beside the output, named by the glTF uri, by OBJ's MTL
      * file, or by the mesh's material in formats whose material names an
      * image file (IQM, IQE, MD5, SMD), which then name the image of the
-     * material's base colour. An existing file of that name with other bytes is left
-     * alone: the image gets a free name (NAME_2.png) instead. Only
-     * ossa_write_file writes files beside: from ossa_write_memory glTF
+     * material's base colour. An existing file of that name with other
+     * bytes is left alone: the image gets a free name (NAME_2.png) instead.
+     * Only ossa_write_file writes files beside: from ossa_write_memory glTF
      * keeps its images inside, the other formats their material names. */
     OSSA_IMAGES_BESIDE,
     /* glTF: inside the file (in the binary buffer); other formats: BESIDE. */

@@ -300,7 +300,8 @@ static void test_located_errors(void **state)
     /* The map holds entries 40 to 239: pixel 5's index made 39 and 240. */
     size_t pixel5 = 18 + 200 * 3 + 5;
     p[pixel5] = 39;
-    expect(p, size, OSSA_ERROR_CORRUPT, pixel5, "colour index 39 is outside the colour map (entries 40 to 239)");
+    expect(p, size, OSSA_ERROR_CORRUPT, pixel5,
+           "colour index 39 is outside the colour map (entries 40 to 239)");
     p[pixel5] = 240;
     expect(p, size, OSSA_ERROR_CORRUPT, pixel5, "colour index 240");
     free(p);
@@ -309,7 +310,8 @@ static void test_located_errors(void **state)
      * ends inside a packet, data that ends between packets. */
     unsigned char rle[18 + 16] = {0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 24, 0};
     rle[18] = 0x82; /* a run of 3 pixels: the picture has 2 */
-    expect(rle, 18 + 4, OSSA_ERROR_CORRUPT, 18, "a run packet of 3 pixels runs past the last pixel (2 left)");
+    expect(rle, 18 + 4, OSSA_ERROR_CORRUPT, 18,
+           "a run packet of 3 pixels runs past the last pixel (2 left)");
     rle[18] = 0x01; /* raw, 2 pixels: 6 bytes, the file has 5 */
     expect(rle, 18 + 6, OSSA_ERROR_TRUNCATED, 24, "the raw packet at byte 18 needs 6 bytes");
     rle[18] = 0x00; /* raw, 1 pixel, then nothing */
@@ -348,7 +350,8 @@ static void round_trip_png(const uint8_t *px, uint32_t w, uint32_t h, size_t str
     assert_int_equal(ossa_render_png_decode(png, size, NULL, &back, &e), OSSA_OK);
     assert_int_equal(back.width, w);
     assert_int_equal(back.height, h);
-    for (uint32_t y = 0; y < h; y++) assert_memory_equal(back.pixels + (size_t)y * w * 4, px + y * stride, (size_t)w * 4);
+    for (uint32_t y = 0; y < h; y++)
+        assert_memory_equal(back.pixels + (size_t)y * w * 4, px + y * stride, (size_t)w * 4);
     ossa_render_free(back.pixels, NULL);
     ossa__free(NULL, png, size);
 }

@@ -146,7 +146,8 @@ static ossa_status read_map(tga *t, const ossa_allocator *allocator, uint64_t at
         return fail(t, OSSA_ERROR_CORRUPT, H_MAP_BITS,
                     "colour map entries of %u bits (15, 16, 24 or 32 expected)", bits);
     if (!t->map_length)
-        return fail(t, OSSA_ERROR_CORRUPT, H_MAP_LENGTH, "a colour-mapped image with an empty colour map");
+        return fail(t, OSSA_ERROR_CORRUPT, H_MAP_LENGTH,
+                    "a colour-mapped image with an empty colour map");
     t->palette = ossa__alloc(allocator, (size_t)t->map_length * 4);
     if (!t->palette) return ossa__fail_nomem(t->error);
     /* The descriptor's alpha bits say whether 16- and 32-bit entries hold

@@ -150,7 +150,8 @@ static ossa_status texture_image(mats *x, const lib *l, const char *kw, const mt
     *ok = false;
     char ref[2][OSSA_IMAGE_NAME_MAX];
     /* "./" goes: writers put it before names that start with '-' */
-    const char *file = t->file[0] == '.' && (t->file[1] == '/' || t->file[1] == '\\') ? t->file + 2 : t->file;
+    const char *file = t->file;
+    if (file[0] == '.' && (file[1] == '/' || file[1] == '\\')) file += 2;
     const char *base = file;
     for (const char *p = file; *p; p++)
         if (*p == '/' || *p == '\\') base = p + 1;
@@ -257,9 +258,9 @@ static ossa_status add_material(mats *x, const lib *l, const mtl_material *r)
     ossa_buf text;
     ossa__buf_init(&text, x->alloc);
     ossa__material_format(&d, &text);
+    const void *bytes = text.size ? text.data : (const void *)"";
     ossa_status st = text.failed ? ossa__fail_nomem(x->d->error)
-                                 : ossa_model_add_extra(x->m, key, text.size ? text.data : (const void *)"",
-                                                        text.size, x->d->error);
+                                 : ossa_model_add_extra(x->m, key, bytes, text.size, x->d->error);
     ossa__buf_release(&text);
     ossa__temp_free(x->m, key);
     return st;
@@ -283,8 +284,9 @@ static ossa_status describe_used(mats *x, const ossa_intern *used)
         for (size_t k = 0; k < libs[i].file.materials.count && !st; k++) {
             uint32_t before = ossa__intern_count(&defined);
             int64_t id = ossa__intern(x->m, &defined, r[k].name, strlen(r[k].name));
-            uint32_t *w = id >= 0 && (uint32_t)id == before ? ossa__list_push(x->m, &where, 2 * sizeof *w) : NULL;
-            if (id < 0 || ((uint32_t)id == before && !w)) st = ossa__fail_nomem(x->d->error);
+            bool first = id >= 0 && (uint32_t)id == before;
+            uint32_t *w = first ? ossa__list_push(x->m, &where, 2 * sizeof *w) : NULL;
+            if (id < 0 || (first && !w)) st = ossa__fail_nomem(x->d->error);
             else if (w) w[0] = (uint32_t)i, w[1] = (uint32_t)k;
         }
     }

@@ -168,7 +168,8 @@ static bool option_args(mtl_reader *r, const option *o, mtl_texture *t, const ch
         float v = 1;
         if (o->numeric && (!ossa__text_parse_float(lx->p, lx->p + n, &v) || !isfinite(v))) {
             if (k >= o->min) break;
-            warn_at(r, lx->p, "%s %s: expected a number, found '%.*s'", kw, o->name, token_len(r), lx->p);
+            warn_at(r, lx->p, "%s %s: expected a number, found '%.*s'", kw, o->name, token_len(r),
+                    lx->p);
             return false;
         }
         if (!strcmp(o->name, "-bm")) t->bump_scale = v;
@@ -303,17 +304,20 @@ static ossa_status statement(mtl_reader *r)
         return unknown(r, kw, n);
     }
 #undef IS
-    if (ossa__lex_more(lx)) warn_at(r, lx->p, "%s: more than it takes, '%.*s', ignored", word, token_len(r), lx->p);
+    if (ossa__lex_more(lx))
+        warn_at(r, lx->p, "%s: more than it takes, '%.*s', ignored", word, token_len(r), lx->p);
     return OSSA_OK;
 }
 
 /* A copy with lone CR line ends made LF, when there are any (classic Mac
  * tools wrote them); NULL (and *copied false) otherwise. */
-static ossa_status line_ends(mtl_reader *r, const unsigned char *data, size_t size, unsigned char **copied)
+static ossa_status line_ends(mtl_reader *r, const unsigned char *data, size_t size,
+                             unsigned char **copied)
 {
     *copied = NULL;
     bool lone = false;
-    for (size_t i = 0; i < size && !lone; i++) lone = data[i] == '\r' && (i + 1 == size || data[i + 1] != '\n');
+    for (size_t i = 0; i < size && !lone; i++)
+        lone = data[i] == '\r' && (i + 1 == size || data[i + 1] != '\n');
     if (!lone) return OSSA_OK;
     unsigned char *c = ossa__temp_alloc(r->model, size + 1);
     if (!c) return ossa__fail_nomem(r->error);

@@ -114,7 +114,8 @@ static uint32_t lost_bits(const ossa_material_desc *d)
     if (d->tex[OSSA_TEX_EMISSIVE].image[0] && (e[0] != 1 || e[1] != 1 || e[2] != 1)) lost |= 1u << 2;
     if (d->tex[OSSA_TEX_OCCLUSION].image[0]) lost |= 1u << 4;
     if (d->tex[OSSA_TEX_METALLIC_ROUGHNESS].image[0]) lost |= 1u << 5;
-    if (d->alpha_mode == OSSA_ALPHA_MASK || (d->alpha_mode == OSSA_ALPHA_BLEND && c[3] >= 1)) lost |= 1u << 6;
+    if (d->alpha_mode == OSSA_ALPHA_MASK || (d->alpha_mode == OSSA_ALPHA_BLEND && c[3] >= 1))
+        lost |= 1u << 6;
     return lost;
 }
 
@@ -131,7 +132,8 @@ static ossa_status put_material(mtl_writer *w, ossa_text_out *t, const char *nam
     if (d.tex[OSSA_TEX_BASE_COLOR].image[0]) kd[0] = kd[1] = kd[2] = 1;
     put_floats(t, "Kd", kd, 3);
     if (d.base_color[3] < 1) put_floats(t, "d", &d.base_color[3], 1);
-    if (d.emissive[0] != 0 || d.emissive[1] != 0 || d.emissive[2] != 0) put_floats(t, "Ke", d.emissive, 3);
+    if (d.emissive[0] != 0 || d.emissive[1] != 0 || d.emissive[2] != 0)
+        put_floats(t, "Ke", d.emissive, 3);
     if (d.roughness < 1) {
         /* Ns to a thousandth: Pr holds the exact value */
         float r = d.roughness > 0 ? d.roughness : 0;
@@ -143,7 +145,9 @@ static ossa_status put_material(mtl_writer *w, ossa_text_out *t, const char *nam
     static const struct {
         int slot;
         const char *kw;
-    } maps[3] = {{OSSA_TEX_BASE_COLOR, "map_Kd"}, {OSSA_TEX_EMISSIVE, "map_Ke"}, {OSSA_TEX_NORMAL, "map_Bump"}};
+    } maps[3] = {{OSSA_TEX_BASE_COLOR, "map_Kd"},
+                 {OSSA_TEX_EMISSIVE, "map_Ke"},
+                 {OSSA_TEX_NORMAL, "map_Bump"}};
     for (int k = 0; k < 3; k++) {
         const char *image = d.tex[maps[k].slot].image;
         if (!image[0]) continue;
@@ -166,8 +170,9 @@ static void report(const mtl_writer *w)
         char words[160];
         ossa__material_lost_text(w->lost, words, sizeof words);
         if (w->ndropped > 3) snprintf(more, sizeof more, " and %u more", w->ndropped - 3);
-        ossa__write_warn(w->o, OSSA_WARNING_DROPPED, "MTL files cannot hold the %s of %s %s%s: not written",
-                         words, w->ndropped == 1 ? "material" : "materials", w->dropped, more);
+        ossa__write_warn(w->o, OSSA_WARNING_DROPPED,
+                         "MTL files cannot hold the %s of %s %s%s: not written", words,
+                         w->ndropped == 1 ? "material" : "materials", w->dropped, more);
     }
     if (w->nmissing) {
         more[0] = 0;
@@ -203,8 +208,8 @@ static ossa_status write_mtl(mtl_writer *w, ossa_buf *out, ossa_error *error)
     return st;
 }
 
-ossa_status ossa__obj_write_files(const ossa_model *m, const char *path, const ossa_write_options *options,
-                                  ossa_error *error)
+ossa_status ossa__obj_write_files(const ossa_model *m, const char *path,
+                                  const ossa_write_options *options, ossa_error *error)
 {
     /* PATH, and STEM.mtl beside it when a mesh has a material. */
     bool mtl = ossa__obj_any_material(m);
@@ -240,8 +245,11 @@ ossa_status ossa__obj_write_files(const ossa_model *m, const char *path, const o
         if (!st && (bufs[0].failed || bufs[1].failed)) st = ossa__fail_nomem(error);
     }
     if (!st) {
-        files[0] = (ossa_output_file){path, bufs[0].data ? (const void *)bufs[0].data : "", bufs[0].size};
-        files[1] = (ossa_output_file){mtl_path, bufs[1].data ? (const void *)bufs[1].data : "", bufs[1].size};
+        for (int k = 0; k < 2; k++) {
+            files[k].path = k ? mtl_path : path;
+            files[k].data = bufs[k].data ? (const void *)bufs[k].data : "";
+            files[k].size = bufs[k].size;
+        }
         /* images only come with materials, so with the MTL in slot 1 */
         st = ossa__write_files_atomic(files, mtl ? 2 + w.nfiles : 1, options, error);
     }
