@@ -38,6 +38,9 @@ static tga_cases *load_cases(void)
     size_t size;
     char *list = (char *)ts_read_file(list_path, &size);
     assert_non_null(list);
+    list = realloc(list, size + 1); /* a string, for strtok */
+    assert_non_null(list);
+    list[size] = 0;
     for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
         assert_true(all.n < 64);
         tga_case *c = &all.c[all.n++];
