@@ -130,7 +130,8 @@ typedef struct expected {
 } expected;
 
 /* Base Color, Alpha, Metallic, Roughness, Emission and the blend mode that
- * Blender 3.4.1 gave each (Kd 0.5 and Tr differ: see the comments). */
+ * Blender 3.4.1 gave each (Kd 0.5, Tr and d -halo differ: see the
+ * comments). */
 static const expected mapping[] = {
     {"none", "", {0.8f, 0.8f, 0.8f, 1}, 0, 1, {0, 0, 0}, 0},
     {"kd", "Kd 0.2 0.4 0.6", {0.2f, 0.4f, 0.6f, 1}, 0, 1, {0, 0, 0}, 0},
@@ -145,6 +146,7 @@ static const expected mapping[] = {
     {"illum4", "illum 4", {0.8f, 0.8f, 0.8f, 1}, 1, 1, {0, 0, 0}, 1},
     {"illum9", "illum 9", {0.8f, 0.8f, 0.8f, 1}, 0, 1, {0, 0, 0}, 1},
     {"d05", "d 0.5", {0.8f, 0.8f, 0.8f, 0.5f}, 0, 1, {0, 0, 0}, 1},
+    /* Blender 3.4 reads no alpha here (1); the format's factor is 0.25 */
     {"d_halo", "d -halo 0.25", {0.8f, 0.8f, 0.8f, 0.25f}, 0, 1, {0, 0, 0}, 1},
     /* Blender 3.4 ignores Tr (alpha 1); the format's Tr is 1 - d */
     {"tr03", "Tr 0.3", {0.8f, 0.8f, 0.8f, 0.7f}, 0, 1, {0, 0, 0}, 1},
