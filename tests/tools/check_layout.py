@@ -2,13 +2,14 @@
 """Checks the source layout (README, "Layout"): the layers, by folder.
 
     base                      libc; the bottom
-    math, text                on base
-    core                      on base, math, text
+    math, text, image         on base
+    core                      on base, math, text, image
     formats                   on core and below; each module (formats/NAME/)
                               on no other module
     runtime                   on base and math only (libossa-runtime)
-    render                    on base and math, and on core and runtime
-                              through their public API only (libossa-render)
+    render                    on base, math and image, and on core and
+                              runtime through their public API only
+                              (libossa-render)
 
 - includes: a folder includes only folders it sits on (quoted paths below
   src/), and of the public headers only those of the libraries it may use
@@ -40,10 +41,11 @@ BELOW = {
     "base": set(),
     "math": {"base"},
     "text": {"base"},
-    "core": {"base", "math", "text"},
-    "formats": {"base", "math", "text", "core"},
+    "image": {"base"},
+    "core": {"base", "math", "text", "image"},
+    "formats": {"base", "math", "text", "image", "core"},
     "runtime": {"base", "math"},
-    "render": {"base", "math"},
+    "render": {"base", "math", "image"},
 }
 # Layers of another library a folder may call through their public API
 # (ossa_ names, never ossa__) and whose public header it may include.
@@ -57,6 +59,7 @@ HEADERS = {
     "base": {"ossa/common.h"},
     "math": {"ossa/common.h"},
     "text": {"ossa/common.h"},
+    "image": {"ossa/common.h"},
     "core": {"ossa/common.h", "ossa/model.h", "ossa/runtime.h"},
     "formats": {"ossa/common.h", "ossa/model.h", "ossa/runtime.h"},
     "runtime": {"ossa/common.h", "ossa/runtime.h"},
