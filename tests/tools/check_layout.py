@@ -197,9 +197,10 @@ def functions(text):
     `text`, or None when its braces do not balance outside comments,
     literals and preprocessor lines. A definition is a brace at file level
     after text that ends with a parameter list and holds no '=' outside
-    parentheses (initializers have one); its first line is the first of
-    the lines just above the brace that are not blank, so that a macro
-    call or a preprocessor line before it is not counted."""
+    parentheses (initializers have one), and that is not a struct, union or
+    enum whose tag a macro makes ("struct K(name) {"). Its first line is
+    the first of the lines just above the brace that are not blank, so that
+    a macro call or a preprocessor line before it is not counted."""
     code = code_only(text)
     found, depth, start, current = [], 0, 0, None
     for i, c in enumerate(code):
@@ -213,7 +214,7 @@ def functions(text):
                         top.append(ch)
                 sig = re.split(r"\n[ \t]*\n", head.strip())[-1]
                 if head.rstrip().endswith(")") and "=" not in top and \
-                        not re.match(r"(typedef|struct|union|enum)\b", sig):
+                        not re.match(r"(typedef\s+)?(struct|union|enum)\s+\w+\s*\(", sig):
                     first = start + head.rfind(sig)
                     name = re.search(r"(\w+(?:\s*\(\s*\w+\s*\))?)\s*\(", sig)
                     current = [name.group(1) if name else "?", code.count("\n", 0, first) + 1]
