@@ -1,8 +1,9 @@
 /* Base64 of every format (src/text/base64.c): the test vectors of RFC 4648
- * §10 both ways, every byte value, both decoding modes on malformed text
- * (the index of the first bad character), and decoding into a buffer of
- * exactly ossa__base64_decoded_max bytes (ASan checks the writes). Expected
- * texts and bytes are Python's base64.b64encode and b64decode. */
+ * §10 both ways, every byte value encoded and every character decoded,
+ * both decoding modes on malformed text (the index of the first bad
+ * character), and decoding into a buffer of exactly
+ * ossa__base64_decoded_max bytes (ASan checks the writes). Expected texts
+ * and bytes are Python's base64.b64encode and b64decode. */
 #include "support.h"
 
 #include <stdio.h>
@@ -108,6 +109,42 @@ static void every_byte(void **state)
     expect_bytes("+/+/", OSSA_BASE64_STRICT, "\xfb\xff\xbf", 3);
 }
 
+/* Each of the 256 byte values as the third of four characters: strict
+ * decoding takes exactly the 64 of the alphabet (with its value), lenient
+ * decoding those and space, CR, LF and '=' (skipped). */
+static void every_character(void **state)
+{
+    (void)state;
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (int c = 0; c < 256; c++) {
+        const char *in = c ? memchr(alphabet, c, 64) : NULL;
+        char text[4] = {'A', 'A', (char)c, 'A'};
+        unsigned char out[8];
+        for (int mode = OSSA_BASE64_STRICT; mode <= OSSA_BASE64_LENIENT; mode++) {
+            size_t size = 0, bad = 0;
+            bool ok = ossa__base64_decode(text, 4, (ossa_base64_mode)mode, out, &size, &bad);
+            bool skipped = mode == OSSA_BASE64_LENIENT && (c == ' ' || c == '\r' || c == '\n' ||
+                                                          c == '=');
+            if (in) {
+                /* "AA" then value v then 0: bytes 0, v >> 2, (v & 3) << 6 */
+                unsigned v = (unsigned)(in - alphabet);
+                assert_true(ok);
+                assert_int_equal(size, 3);
+                assert_int_equal(out[0], 0);
+                assert_int_equal(out[1], v >> 2);
+                assert_int_equal(out[2], (v & 3) << 6);
+            } else if (skipped) {
+                assert_true(ok);
+                assert_int_equal(size, 2); /* "AAA": 18 bits, two bytes */
+            } else {
+                if (ok) fail_msg("character %d accepted in mode %d", c, mode);
+                assert_int_equal(bad, 2);
+            }
+        }
+    }
+}
+
 /* Strict (glTF): nothing but the alphabet and two '=' at the end. */
 static void strict_malformed(void **state)
 {
@@ -192,6 +229,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rfc_vectors), cmocka_unit_test(every_byte),
+        cmocka_unit_test(every_character),
         cmocka_unit_test(strict_malformed), cmocka_unit_test(lenient),
         cmocka_unit_test(round_trips),
     };
