@@ -478,11 +478,9 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
             st = OSSA_FAILED;
             break;
         }
-        /* Poses about a rest pose of their own are carried onto dst's bind
-         * pose (retarget.c; docs/formats/bvh.md §10). */
+        /* Poses about a rest pose of their own: retargeted (retarget.c). */
         if ((src->flags & OSSA_MODEL_REST_POSE_REFERENCE) && !took_skeleton) {
-            st = ossa__retarget_animation(dst, src, map, sa, da, error);
-            if (st) break;
+            if ((st = ossa__retarget_animation(dst, src, map, sa, da, error)) != OSSA_OK) break;
             continue;
         }
         for (uint32_t f = 0; f < sa->num_frames; f++)
