@@ -270,7 +270,9 @@ typedef struct ossa_model {
     uint32_t num_extras;
     ossa_extra *extras;
 
-    /* Non-fatal problems met while loading (severity WARNING, file ""). */
+    /* Non-fatal problems met while loading (severity WARNING, file ""),
+     * and information about the reading (severity NOTE: a BVH frame rate
+     * rounded to a plausible one). */
     uint32_t num_warnings;
     ossa_diagnostic *warnings;
 
