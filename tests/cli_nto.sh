@@ -1,37 +1,54 @@
 #!/usr/bin/env bash
-# ossa info on SOTC .nto texture headers (the fuzz seeds of fuzz/corpus/nto):
-# the texture facts as text and JSON, --nto-swap-size, a broken file.
+# SOTC .nto textures on the command line: ossa info shows the size, kind
+# and levels (the fuzz seeds of fuzz/corpus/nto, a broken file).
 # Run by ctest with OSSA_CLI (the ossa binary) and OSSA_TEST_TMP.
 set -euo pipefail
-ossa=${OSSA_CLI:?}
-seeds="$(cd "$(dirname "$0")/../fuzz/corpus/nto" && pwd)"
-tmp=$(mktemp -d "${OSSA_TEST_TMP:-/tmp}/cli_nto.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-check() { # WHAT TEXT FILE
-    if grep -qF -- "$2" "$3"; then echo "ok - $1"; else
-        echo "not ok - $1: '$2' not in:"; sed 's/^/  /' "$3"; failed=1
+
+. "$(dirname "$0")/cli_common.bash"
+seeds="$here/../fuzz/corpus/nto"
+cd "$tmp"
+
+# has FILE TEXT WHAT
+has() {
+    if grep -qF -- "$2" "$1"; then ok; else
+        fail "$3: '$2' not in $1"
+        sed 's/^/  /' "$1"
+    fi
+}
+expect() { # CODE WHAT ARGS...
+    local want=$1 what=$2
+    shift 2
+    run "$@"
+    if [ "$rc" -eq "$want" ]; then ok; else
+        fail "$what: exit $rc, expected $want"
+        sed 's/^/  /' "$err"
     fi
 }
 
-"$ossa" info "$seeds/pal4.nto" >"$tmp/out"
-check "format" "format: nto" "$tmp/out"
-check "texture text" "sotc.nto.texture: 89 bytes: width=4 height=4 kind=4bit-palette mips=2 swizzle=0x03" "$tmp/out"
-check "no joints" "joints: 0" "$tmp/out"
+expect 0 "info" info "$seeds/pal4.nto"
+has "$out" "format: nto" "format"
+has "$out" "width=4 height=4 kind=4bit-palette mips=2 swizzle=0x00" "size and kind"
+has "$out" "level 0: 4x4 at 0x20, 8 bytes; level 1: 2x2 at 0x28, 2 bytes" "levels"
+has "$out" "joints: 0" "no joints"
+has "$out" "ossa.image:pal4.png" "the image"
 
-"$ossa" info --nto-swap-size "$seeds/pal8_start.nto" >"$tmp/out"
-check "swapped nibbles" "width=2 height=4 kind=8bit-palette" "$tmp/out"
-"$ossa" info "$seeds/pal8_start.nto" >"$tmp/out"
-check "default nibbles" "width=4 height=2 kind=8bit-palette" "$tmp/out"
+# 4x16 with the width in the high nibble: the picture tells; the option
+# (and its old alias) forces either order.
+expect 0 "info, the order by the picture" info "$seeds/pal8_high.nto"
+has "$out" "width=4 height=16 kind=8bit-palette" "the smoother order"
+has "$out" "width from the high nibble of byte 0x1E (the smoother picture of level 0)" "why"
+expect 0 "info, low forced" info --sotc-nto-width low "$seeds/pal8_high.nto"
+has "$out" "width=16 height=4 kind=8bit-palette" "the order forced"
+expect 0 "info, the old flag" info --nto-swap-size "$seeds/pal8_high.nto"
+has "$out" "width=4 height=16" "--nto-swap-size is high"
 
-"$ossa" info --json "$seeds/rgba32.nto" >"$tmp/out"
-check "json text" '"text": "width=2 height=2 kind=rgba32 mips=1' "$tmp/out"
+expect 0 "info --json" info --json "$seeds/rgba32.nto"
+has "$out" '"text": "width=2 height=2 kind=rgba32 mips=1' "json text"
 
 # The palette pointer (.rodata 0x100 + header 0x18) moved past the end.
-cp "$seeds/pal4.nto" "$tmp/bad.nto"
-printf '\xf0\xff\x00\x00' | dd of="$tmp/bad.nto" bs=1 seek=$((0x118)) conv=notrunc 2>/dev/null
-rc=0
-"$ossa" info "$tmp/bad.nto" >"$tmp/out" 2>"$tmp/err" || rc=$?
-if [ "$rc" -eq 1 ]; then echo "ok - bad palette exits 1"; else echo "not ok - exit $rc"; failed=1; fi
-check "error names the field" "bad.nto:byte 280: palette (16 entries)" "$tmp/err"
-exit $failed
+cp "$seeds/pal4.nto" bad.nto
+printf '\xf0\xff\x00\x00' | dd of=bad.nto bs=1 seek=$((0x118)) conv=notrunc 2>/dev/null
+expect 1 "a bad palette pointer" info bad.nto
+has "$err" "bad.nto:byte 280: palette (16 entries)" "the error names the field"
+
+summary
