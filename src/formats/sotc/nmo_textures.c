@@ -88,7 +88,8 @@ static ossa_status load_texture(ossa_model *m, const char *name, uint32_t tex_w,
     ossa_status st = ossa__nto_open(&t, sibling.data, sibling.size, &rq, NULL, &sub);
     if (!st) st = ossa__nto_decode(&t, 0, rq.flags, a, &rgba, &sub);
     if (!st) {
-        st = ossa__nto_png(rgba, t.levels[0].width, t.levels[0].height, a, &png, &sub);
+        st = ossa__nto_png(rgba, t.levels[0].width, t.levels[0].height, t.bpp != 32, a,
+                           &png, &sub);
         ossa__free(a, rgba, (size_t)t.levels[0].width * t.levels[0].height * 4);
     }
     ossa__close_sibling(&sibling);

@@ -73,6 +73,7 @@ static ossa_status nto_levels(sotc_nto *t, const unsigned char *h, unsigned log_
                        t->mips, 1u << log_w, 1u << log_h, possible, possible);
         t->num_levels = possible;
     }
+    if (!t->bpp) t->num_levels = 1; /* unknown kind: only where level 0 starts is known */
     if (m && (t->swizzle >> t->num_levels))
         ossa__warn(m, OSSA_WARNING_NONSTANDARD, xff_file(x, t->at + NTO_SWIZZLE), 0, 0,
                    "swizzle bits 0x%02x name levels beyond the %u read: ignored", t->swizzle,
@@ -89,12 +90,11 @@ static ossa_status nto_levels(sotc_nto *t, const unsigned char *h, unsigned log_
         l->height = log_h >= i ? 1u << (log_h - i) : 1;
         l->offset = offset;
         l->swizzled = (t->swizzle >> i) & 1;
-        if (!t->bpp) { /* unknown kind: only where level 0 starts is known */
+        if (!t->bpp) {
             if (offset >= x->ro_size)
                 return ossa__fail(error, OSSA_ERROR_CORRUPT, xff_file(x, t->at + NTO_PIXELS),
                                   "pixel data: .rodata offset %llu is outside .rodata (%u bytes)",
                                   (unsigned long long)offset, x->ro_size);
-            t->num_levels = 1;
             break;
         }
         l->bytes = ((uint64_t)l->width * l->height * t->bpp + 7) / 8;
@@ -275,7 +275,7 @@ static ossa_status add_image(ossa_model *m, const sotc_nto *t, unsigned level, u
     const sotc_nto_level *l = &t->levels[level];
     ossa_buf png;
     ossa__buf_init(&png, a);
-    ossa_status st = ossa__nto_png(rgba, l->width, l->height, a, &png, error);
+    ossa_status st = ossa__nto_png(rgba, l->width, l->height, t->bpp != 32, a, &png, error);
     ossa__free(a, rgba, (size_t)l->width * l->height * 4);
     char stem[200], key[sizeof OSSA_EXTRA_IMAGE + sizeof stem + 4];
     ossa__path_base_name(options->file_name, "texture", stem, sizeof stem);

@@ -229,8 +229,9 @@ bool ossa__nto_swizzled_texel(unsigned bpp, uint32_t w, uint32_t h, uint32_t x, 
  * lower neighbours, over the four channels: lower is smoother. */
 uint64_t ossa__nto_roughness(const uint8_t *rgba, uint32_t w, uint32_t h);
 /* RGBA8 (rows top first, stride w * 4) as a PNG file in `out`: 8-bit RGB
- * when every alpha is 255, else RGBA (nto_png.c). */
-ossa_status ossa__nto_png(const uint8_t *rgba, uint32_t w, uint32_t h,
+ * when every alpha is 255, else RGBA; `palette`: the texels are a palette
+ * texture's few colours, best left unfiltered (nto_png.c). */
+ossa_status ossa__nto_png(const uint8_t *rgba, uint32_t w, uint32_t h, bool palette,
                           const ossa_allocator *allocator, ossa_buf *out, ossa_error *error);
 /* After an .nmo is read (docs/formats/sotc.md §8.6): the textures its meshes use,
  * from NAME.nto beside options->file_name, as images and materials
