@@ -13,20 +13,6 @@
 
 #define NMO_TEX_SIZE 32
 
-/* The load options' choices for the textures (sotc.nto_*). */
-static sotc_nto_request request_of(const ossa_load_options *options, const ossa_allocator *a)
-{
-    const ossa_option *o = options->format_options;
-    uint32_t n = options->num_format_options;
-    sotc_nto_request rq;
-    memset(&rq, 0, sizeof rq);
-    rq.order = ossa__option_choice(o, n, "sotc.nto_width", SOTC_NTO_WIDTH_NIBBLES);
-    if (ossa__option_choice(o, n, "sotc.nto_alpha", SOTC_NTO_ALPHA) == 1) rq.flags |= NTO_RAW_ALPHA;
-    if (ossa__option_choice(o, n, "sotc.nto_clut", SOTC_NTO_CLUT) == 1) rq.flags |= NTO_LINEAR_CLUT;
-    rq.allocator = a;
-    return rq;
-}
-
 /* The image NAME.png and the material NAME that shows it. */
 static ossa_status add_texture(ossa_model *m, const char *name, const char *image,
                                const ossa_buf *png, ossa_error *error)
@@ -78,7 +64,7 @@ static ossa_status load_texture(ossa_model *m, const char *name, uint32_t tex_w,
             ossa__warn(m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, 0, 0, "%s", sub.message);
         return OSSA_OK; /* missing: as images beside other formats */
     }
-    sotc_nto_request rq = request_of(options, a);
+    sotc_nto_request rq = ossa__nto_request(options, a);
     rq.tex_width = tex_w;
     rq.tex_height = tex_h;
     sotc_nto t;

@@ -285,17 +285,24 @@ static ossa_status add_image(ossa_model *m, const sotc_nto *t, unsigned level, u
     return st;
 }
 
+sotc_nto_request ossa__nto_request(const ossa_load_options *options, const ossa_allocator *allocator)
+{
+    const ossa_option *o = options->format_options;
+    uint32_t n = options->num_format_options;
+    sotc_nto_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.order = ossa__option_choice(o, n, "sotc.nto_width", SOTC_NTO_WIDTH_NIBBLES);
+    if (ossa__option_choice(o, n, "sotc.nto_alpha", SOTC_NTO_ALPHA) == 1) rq.flags |= NTO_RAW_ALPHA;
+    if (ossa__option_choice(o, n, "sotc.nto_clut", SOTC_NTO_CLUT) == 1) rq.flags |= NTO_LINEAR_CLUT;
+    rq.allocator = allocator;
+    return rq;
+}
+
 ossa_status ossa__nto_read(ossa_model *m, const unsigned char *data, size_t size,
                            const ossa_load_options *options, ossa_error *error)
 {
-    const ossa_option *o = options->format_options;
-    uint32_t no = options->num_format_options;
-    sotc_nto_request rq = {0};
-    rq.order = ossa__option_choice(o, no, "sotc.nto_width", SOTC_NTO_WIDTH_NIBBLES);
-    if (ossa__option_choice(o, no, "sotc.nto_alpha", SOTC_NTO_ALPHA) == 1) rq.flags |= NTO_RAW_ALPHA;
-    if (ossa__option_choice(o, no, "sotc.nto_clut", SOTC_NTO_CLUT) == 1) rq.flags |= NTO_LINEAR_CLUT;
-    rq.allocator = &m->internal->arena.allocator;
-    double level = ossa__option_number(o, no, "sotc.nto_level", 0);
+    sotc_nto_request rq = ossa__nto_request(options, &m->internal->arena.allocator);
+    double level = ossa__option_number(OSSA__OPTIONS(options), "sotc.nto_level", 0);
     sotc_nto t;
     if (ossa__nto_open(&t, data, size, &rq, m, error)) return OSSA_FAILED;
     if (!(level >= 0 && level < t.num_levels) || level != floor(level))

@@ -201,6 +201,8 @@ typedef struct sotc_nto_request {
     const ossa_allocator *allocator;
 } sotc_nto_request;
 
+/* The request the load options make (sotc.nto_width, _alpha, _clut). */
+sotc_nto_request ossa__nto_request(const ossa_load_options *options, const ossa_allocator *allocator);
 /* Reads the header and lays out the levels with the width in the low
  * (width_high false) or high nibble; every level and the palette must lie
  * in .rodata (OSSA_ERROR_CORRUPT at the pointer's byte). Oddities are
