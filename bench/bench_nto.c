@@ -1,8 +1,9 @@
 /* SOTC .nto textures: how long decoding a level takes for each kind
  * (RGBA32, 8-bit and 4-bit palettes, linear and swizzled), encoding it as
- * PNG (beside the renderer's libpng encoder of the same texels), and a
- * whole load (ossa_load_memory: the order of the size nibbles, the level,
- * the PNG), against copying the level's RGBA bytes (memcpy).
+ * PNG with the library's encoder at both its settings (the one a texture
+ * keeps is marked), and a whole load (ossa_load_memory: the order of the
+ * size nibbles, the level, the PNG), against copying the level's RGBA
+ * bytes (memcpy).
  * The textures are built here with the XFF writer: 512x512 (4-bit 512x256
  * too, where the size nibbles differ and the picture decides their order),
  * one level, texels of a smooth pattern.
@@ -95,28 +96,23 @@ static void measure(texture *t)
         ms[i] = cpu_ms() - t0;
     }
     report("decode level 0", ms, RUNS, texels);
-    for (int i = 0; i < RUNS; i++) {
-        ossa_buf png;
-        ossa__buf_init(&png, NULL);
-        double t0 = cpu_ms();
-        if (ossa__nto_png(rgba, w, h, t->bpp != 32, NULL, &png, &err)) exit(1);
-        ms[i] = cpu_ms() - t0;
-        if (i == 0) printf("  PNG: %zu bytes\n", png.size);
-        ossa__buf_release(&png);
+    /* The library's PNG encoder, both settings: the texture's (palette
+     * kinds unfiltered at level 3, RGBA32 adaptive at level 6) and the other. */
+    ossa_rgba_image im = {w, h, rgba, (size_t)w * 4};
+    for (int fast = 0; fast < 2; fast++) {
+        for (int i = 0; i < RUNS; i++) {
+            void *png;
+            size_t size;
+            double t0 = cpu_ms();
+            if (ossa__png_encode(&im, fast ? OSSA_PNG_FAST : 0, NULL, &png, &size, &err)) exit(1);
+            ms[i] = cpu_ms() - t0;
+            if (i == 0) printf("  PNG %s: %zu bytes%s\n", fast ? "fast" : "adaptive", size,
+                               fast == (t->bpp != 32) ? " (kept)" : "");
+            ossa__free(NULL, png, size);
+        }
+        report(fast ? "PNG, no filters, level 3" : "PNG, adaptive filters, level 6", ms, RUNS,
+               texels);
     }
-    report("PNG of level 0", ms, RUNS, texels);
-    /* The renderer's encoder (libpng, its defaults) on the same texels. */
-    ossa_render_image im = {w, h, rgba, 0, NULL};
-    for (int i = 0; i < RUNS; i++) {
-        void *data;
-        size_t size;
-        double t0 = cpu_ms();
-        if (ossa_render_png_encode(&im, NULL, &data, &size, &err)) exit(1);
-        ms[i] = cpu_ms() - t0;
-        if (i == 0) printf("  libpng: %zu bytes\n", size);
-        ossa_free(data, NULL);
-    }
-    report("libpng (ossa_render_png_encode)", ms, RUNS, texels);
     for (int i = 0; i < RUNS; i++) {
         double t0 = cpu_ms();
         ossa_model *m = ossa_load_memory(t->file.data, t->file.size, NULL, &err);

@@ -15,7 +15,7 @@
 
 /* The image NAME.png and the material NAME that shows it. */
 static ossa_status add_texture(ossa_model *m, const char *name, const char *image,
-                               const ossa_buf *png, ossa_error *error)
+                               const void *png, size_t size, ossa_error *error)
 {
     size_t klen = strlen(OSSA_EXTRA_IMAGE) + strlen(image) + 1;
     size_t mlen = strlen(OSSA_EXTRA_MATERIAL) + strlen(name) + 1;
@@ -23,7 +23,7 @@ static ossa_status add_texture(ossa_model *m, const char *name, const char *imag
     char *key = ossa__alloc(a, klen > mlen ? klen : mlen);
     if (!key) return ossa__fail_nomem(error);
     snprintf(key, klen, "%s%s", OSSA_EXTRA_IMAGE, image);
-    ossa_status st = ossa_model_add_extra(m, key, png->data, png->size, error);
+    ossa_status st = ossa_model_add_extra(m, key, png, size, error);
     ossa_material d;
     ossa__material_defaults(&d);
     d.metallic = 0; /* glTF's default is a metal; game textures carry the colour */
@@ -68,16 +68,10 @@ static ossa_status load_texture(ossa_model *m, const char *name, uint32_t tex_w,
     rq.tex_width = tex_w;
     rq.tex_height = tex_h;
     sotc_nto t;
-    uint8_t *rgba = NULL;
-    ossa_buf png;
-    ossa__buf_init(&png, a);
+    void *png = NULL;
+    size_t size = 0;
     ossa_status st = ossa__nto_open(&t, sibling.data, sibling.size, &rq, NULL, &sub);
-    if (!st) st = ossa__nto_decode(&t, 0, rq.flags, a, &rgba, &sub);
-    if (!st) {
-        st = ossa__nto_png(rgba, t.levels[0].width, t.levels[0].height, t.bpp != 32, a,
-                           &png, &sub);
-        ossa__free(a, rgba, (size_t)t.levels[0].width * t.levels[0].height * 4);
-    }
+    if (!st) st = ossa__nto_png(&t, 0, rq.flags, a, &png, &size, &sub);
     ossa__close_sibling(&sibling);
     if (st && sub.code == OSSA_ERROR_NOMEM) {
         st = ossa__fail_nomem(error);
@@ -89,9 +83,9 @@ static ossa_status load_texture(ossa_model *m, const char *name, uint32_t tex_w,
                    "texture '%s': %s%s; material '%s' has no image", file, where, sub.message, name);
         st = OSSA_OK;
     } else {
-        st = add_texture(m, name, image, &png, error);
+        st = add_texture(m, name, image, png, size, error);
     }
-    ossa__buf_release(&png);
+    ossa__free(a, png, size);
     return st;
 }
 

@@ -264,24 +264,20 @@ static ossa_status add_image(ossa_model *m, const sotc_nto *t, unsigned level, u
                              const ossa_load_options *options, ossa_error *error)
 {
     const ossa_allocator *a = &m->internal->arena.allocator;
-    uint8_t *rgba;
+    void *png;
+    size_t size;
     ossa_error sub;
     memset(&sub, 0, sizeof sub);
-    if (ossa__nto_decode(t, level, flags, a, &rgba, &sub)) {
+    if (ossa__nto_png(t, level, flags, a, &png, &size, &sub)) {
         if (sub.code == OSSA_ERROR_NOMEM) return ossa__fail_nomem(error);
         ossa__warn(m, OSSA_WARNING_IGNORED, sub.offset, 0, 0, "%s: no image", sub.message);
         return OSSA_OK;
     }
-    const sotc_nto_level *l = &t->levels[level];
-    ossa_buf png;
-    ossa__buf_init(&png, a);
-    ossa_status st = ossa__nto_png(rgba, l->width, l->height, t->bpp != 32, a, &png, error);
-    ossa__free(a, rgba, (size_t)l->width * l->height * 4);
     char stem[200], key[sizeof OSSA_EXTRA_IMAGE + sizeof stem + 4];
     ossa__path_base_name(options->file_name, "texture", stem, sizeof stem);
     snprintf(key, sizeof key, "%s%s.png", OSSA_EXTRA_IMAGE, stem);
-    if (!st) st = ossa_model_add_extra(m, key, png.data, png.size, error);
-    ossa__buf_release(&png);
+    ossa_status st = ossa_model_add_extra(m, key, png, size, error);
+    ossa__free(a, png, size);
     return st;
 }
 

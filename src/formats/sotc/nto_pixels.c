@@ -1,5 +1,6 @@
 /* Shadow of the Colossus texture pixels (.nto, docs/formats/sotc.md §8.3-§8.5): one
- * level decoded to RGBA8. Texels are RGBA32, or 8-bit and 4-bit indices
+ * level decoded to RGBA8, or to a PNG file (image/png.c, the library's
+ * encoder). Texels are RGBA32, or 8-bit and 4-bit indices
  * into a CLUT of 32-bit colours; PS2 alpha (0x80 is opaque) is scaled to
  * 0..255. A swizzled level holds the PSMCT32 rectangle that the game
  * uploads so that the GS, reading the same memory as PSMT8 or PSMT4, sees
@@ -168,10 +169,10 @@ ossa_status ossa__nto_decode(const sotc_nto *t, unsigned level, unsigned flags,
                           "0x13 8-bit palette, 0x14 4-bit palette)",
                           t->kind);
     uint32_t w = l->width, h = l->height;
-    if (w > NTO_MAX_SIDE || h > NTO_MAX_SIDE || (uint64_t)w * h > NTO_MAX_PIXELS)
+    if (w > OSSA_IMAGE_MAX_SIDE || h > OSSA_IMAGE_MAX_SIDE || (uint64_t)w * h > OSSA_IMAGE_MAX_PIXELS)
         return ossa__fail(error, OSSA_ERROR_UNSUPPORTED, xff_file(&t->x, at + NTO_SIZE),
                           "level %u is %ux%u: more than the %u per side and %u texels decoded",
-                          level, w, h, NTO_MAX_SIDE, NTO_MAX_PIXELS);
+                          level, w, h, OSSA_IMAGE_MAX_SIDE, OSSA_IMAGE_MAX_PIXELS);
     nto_upload u;
     bool swizzled = l->swizzled && t->bpp != 32;
     if (swizzled && !upload_of(t->bpp, w, h, &u))
@@ -204,6 +205,22 @@ ossa_status ossa__nto_decode(const sotc_nto *t, unsigned level, unsigned flags,
         }
     *out = rgba;
     return OSSA_OK;
+}
+
+ossa_status ossa__nto_png(const sotc_nto *t, unsigned level, unsigned flags,
+                          const ossa_allocator *allocator, void **png, size_t *size,
+                          ossa_error *error)
+{
+    *png = NULL;
+    *size = 0;
+    uint8_t *rgba;
+    if (ossa__nto_decode(t, level, flags, allocator, &rgba, error)) return OSSA_FAILED;
+    const sotc_nto_level *l = &t->levels[level];
+    ossa_rgba_image im = {l->width, l->height, rgba, (size_t)l->width * 4};
+    ossa_status st =
+        ossa__png_encode(&im, t->bpp != 32 ? OSSA_PNG_FAST : 0, allocator, png, size, error);
+    ossa__free(allocator, rgba, (size_t)l->width * l->height * 4);
+    return st;
 }
 
 uint64_t ossa__nto_roughness(const uint8_t *rgba, uint32_t w, uint32_t h)

@@ -1,7 +1,7 @@
 /* Shadow of the Colossus XFF files (docs/formats/sotc.md): the table's four
  * entries. Each kind of file has its own module: skb.c (skeletons), anb.c
  * (animations), nmo.c (meshes) with nmo_textures.c (the .nto files beside
- * them), nto.c (textures) with nto_pixels.c and nto_png.c, over xff.c
+ * them), nto.c (textures) with nto_pixels.c, over xff.c
  * (the container). */
 #include "formats/sotc/sotc.h"
 

@@ -1,9 +1,10 @@
 /* Shadow of the Colossus (PS2) assets: the XFF container that wraps them
- * and the .skb, .anb and .nmo formats inside (docs/formats/sotc.md). */
+ * and the .skb, .anb, .nmo and .nto formats inside (docs/formats/sotc.md). */
 #ifndef OSSA_SOTC_H
 #define OSSA_SOTC_H
 
 #include "formats/format.h"
+#include "image/image.h"
 
 /* The words of the choice options of .nto textures (sotc.c); the first is
  * the default. */
@@ -138,10 +139,6 @@ double ossa__anb_encode(unsigned flag, const double (*q)[4], uint32_t frames,
 
 /* The mip count is a nibble: at most 15 levels. */
 #define NTO_MAX_LEVELS 15
-/* Decoded pictures are capped before any pixel memory is taken, as the
- * renderer caps the PNG and JPEG textures it decodes. */
-#define NTO_MAX_SIDE 16384
-#define NTO_MAX_PIXELS (1u << 26)
 
 /* Header fields (docs/formats/sotc.md §8.1), from "NTO2". */
 enum {
@@ -217,9 +214,10 @@ ossa_status ossa__nto_open(sotc_nto *t, const unsigned char *data, size_t size,
 /* Decodes level `level` into *out: width * height RGBA8 texels, rows top
  * first, from `allocator` (free with ossa__free(allocator, *out, w * h * 4)).
  * Fails (OSSA_ERROR_UNSUPPORTED, at the header byte at fault) for an
- * unknown kind, a level over NTO_MAX_SIDE or NTO_MAX_PIXELS (before any
- * allocation), or a swizzled level too small to have been uploaded whole
- * (docs/formats/sotc.md §8.4); OSSA_ERROR_NOMEM. */
+ * unknown kind, a level over OSSA_IMAGE_MAX_SIDE or OSSA_IMAGE_MAX_PIXELS
+ * (before any allocation; the limits of every decoded picture), or a
+ * swizzled level too small to have been uploaded whole (docs/formats/sotc.md §8.4);
+ * OSSA_ERROR_NOMEM. */
 ossa_status ossa__nto_decode(const sotc_nto *t, unsigned level, unsigned flags,
                              const ossa_allocator *allocator, uint8_t **out, ossa_error *error);
 /* Where texel (x, y) of a swizzled w x h level of `bpp` (8 or 4) bits lies
@@ -230,11 +228,14 @@ bool ossa__nto_swizzled_texel(unsigned bpp, uint32_t w, uint32_t h, uint32_t x, 
 /* The sum of absolute differences between every texel and its right and
  * lower neighbours, over the four channels: lower is smoother. */
 uint64_t ossa__nto_roughness(const uint8_t *rgba, uint32_t w, uint32_t h);
-/* RGBA8 (rows top first, stride w * 4) as a PNG file in `out`: 8-bit RGB
- * when every alpha is 255, else RGBA; `palette`: the texels are a palette
- * texture's few colours, best left unfiltered (nto_png.c). */
-ossa_status ossa__nto_png(const uint8_t *rgba, uint32_t w, uint32_t h, bool palette,
-                          const ossa_allocator *allocator, ossa_buf *out, ossa_error *error);
+/* Level 0 of `t` decoded with `flags` as a PNG file (the library's
+ * encoder, image/png.c), from `allocator` (free with ossa__free): palette
+ * textures, whose texels repeat a few exact colours, go unfiltered (they
+ * deflate best so: OSSA_PNG_FAST), RGBA32 ones with adaptive filters.
+ * Decoding failures are as ossa__nto_decode's. */
+ossa_status ossa__nto_png(const sotc_nto *t, unsigned level, unsigned flags,
+                          const ossa_allocator *allocator, void **png, size_t *size,
+                          ossa_error *error);
 /* After an .nmo is read (docs/formats/sotc.md §8.6): the textures its meshes use,
  * from NAME.nto beside options->file_name, as images and materials
  * (nmo_textures.c). `tex` and `count`: the TEX records. */
