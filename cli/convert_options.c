@@ -265,7 +265,8 @@ static int output_options(const cli_args *args, convert_plan *plan)
         w->format = ossa_format_from_name(out);
         /* OUT.png: the image of a texture (.nto), not a model format. */
         size_t n = strlen(out);
-        plan->image_output = w->format == OSSA_FORMAT_AUTO && n > 4 && strcasecmp(out + n - 4, ".png") == 0;
+        plan->image_output =
+            w->format == OSSA_FORMAT_AUTO && n > 4 && strcasecmp(out + n - 4, ".png") == 0;
         if (w->format == OSSA_FORMAT_AUTO && !plan->image_output)
             return usage_error("cannot tell the output format from '%s'; use --format", out);
     }

@@ -287,8 +287,9 @@ static void test_tex_record_size(void **state)
     free(dir);
 }
 
-/* A damaged texture is a warning naming it; so is one outside the model's
- * folder; OSSA_LOAD_NO_IMAGES and a load without a file name read none. */
+/* A damaged texture is a warning naming it; so are one outside the model's
+ * folder and a name too long for an image; OSSA_LOAD_NO_IMAGES and a load
+ * without a file name read none. */
 static void test_damaged_and_refused(void **state)
 {
     (void)state;
@@ -353,6 +354,18 @@ static void test_damaged_and_refused(void **state)
     assert_non_null(m);
     assert_int_equal(m->num_warnings, 0);
     assert_non_null(ossa_model_get_image(m, "../crate.png", NULL));
+    ossa_model_free(m);
+    ossa_model_free(src);
+    /* A TEX name too long for an image name (256 bytes with ".png"). */
+    char longname[300];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = 0;
+    src = crate_model(longname);
+    assert_int_equal(ossa_write_file(src, out, NULL, &e), OSSA_OK);
+    m = ossa_load_file(out, NULL, &e);
+    assert_non_null(m);
+    assert_int_equal(m->num_warnings, 1);
+    assert_non_null(strstr(m->warnings[0].message, "a name of 299 bytes is too long"));
     ossa_model_free(m);
     ossa_model_free(src);
     free(out);

@@ -228,7 +228,7 @@ bool ossa__nto_swizzled_texel(unsigned bpp, uint32_t w, uint32_t h, uint32_t x, 
 /* The sum of absolute differences between every texel and its right and
  * lower neighbours, over the four channels: lower is smoother. */
 uint64_t ossa__nto_roughness(const uint8_t *rgba, uint32_t w, uint32_t h);
-/* Level 0 of `t` decoded with `flags` as a PNG file (the library's
+/* Level `level` of `t` decoded with `flags` as a PNG file (the library's
  * encoder, image/png.c), from `allocator` (free with ossa__free): palette
  * textures, whose texels repeat a few exact colours, go unfiltered (they
  * deflate best so: OSSA_PNG_FAST), RGBA32 ones with adaptive filters.
