@@ -208,6 +208,12 @@ enum { OSSA_MODEL_PARENTS_UNKNOWN = 2 };
  * OSSA_EXTRA_JOINT_INDEX when present); merging a skeleton into it
  * replaces its joints by the skeleton's and keeps the names the same way. */
 enum { OSSA_MODEL_NAMES_ONLY = 4 };
+/* Merging the model into a skeleton fails (OSSA_ERROR_MISMATCH) when it
+ * names a joint the skeleton lacks, instead of dropping that joint's
+ * animation with a warning. Loading sets it on models of formats whose
+ * engine refuses such files (an md5anim: id Tech 4 refuses an animation
+ * whose joints are not the mesh's). */
+enum { OSSA_MODEL_STRICT_JOINTS = 8 };
 
 typedef struct ossa_model_internal ossa_model_internal;
 
@@ -322,7 +328,8 @@ ossa_status ossa_model_add_extra(ossa_model *model, const char *key, const void 
  * OSSA_MODEL_PARENTS_UNKNOWN). Joints of dst that src's animations lack keep
  * their bind pose, and joints listed in another order are matched by name,
  * each with one warning in dst; src joints missing in dst are dropped with a
- * warning (an md5anim's fail the merge, as in id Tech 4). If dst
+ * warning (when src has OSSA_MODEL_STRICT_JOINTS, as an md5anim has, they
+ * fail the merge, as in id Tech 4). If dst
  * has no joints, it takes src's skeleton. A mesh in src is merged only when
  * dst has none. */
 ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error *error);

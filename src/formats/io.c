@@ -23,6 +23,18 @@ static ossa_status load_options_copy(ossa_load_options *out, const ossa_load_opt
     return OSSA_OK;
 }
 
+/* What the loader does to every model after its format's reader: the
+ * format's policy flags (its table entry, by the source format the reader
+ * settled on). */
+static ossa_status after_read(ossa_model *model, const ossa_load_options *opts, ossa_error *error)
+{
+    (void)opts;
+    (void)error;
+    const ossa_format_ops *source = ossa__format_ops(model->source_format);
+    if (source) model->flags |= source->model_flags;
+    return OSSA_OK;
+}
+
 ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_options *options,
                              ossa_error *error)
 {
@@ -50,7 +62,7 @@ ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_opti
         return NULL;
     }
     model->source_format = fmt;
-    if (ops->read(model, data, size, &opts, error) != OSSA_OK ||
+    if (ops->read(model, data, size, &opts, error) != OSSA_OK || after_read(model, &opts, error) ||
         (ops->images == OSSA__IMAGES_NAMED && ossa__images_load_beside(model, &opts, error))) {
         ossa_model_free(model);
         return NULL;
