@@ -637,7 +637,14 @@ enum {
     /* Keep no image bytes (OSSA_EXTRA_IMAGE): neither the images a glTF
      * file holds or names nor those that IQM-style materials name beside
      * the file are read. Materials are kept. */
-    OSSA_LOAD_NO_IMAGES = 1u << 1
+    OSSA_LOAD_NO_IMAGES = 1u << 1,
+    /* Keep the triangles that repeat a vertex (two corners with one index,
+     * or two vertices equal in every vertex array). By default every load
+     * drops them, with the vertices only they used and the meshes they
+     * leave empty, and says how many in one OSSA_WARNING_IGNORED warning;
+     * `ossa validate` keeps them to report them (OSSA_PROBLEM_DEGENERATE)
+     * as the file has them. */
+    OSSA_LOAD_KEEP_DEGENERATE = 1u << 2
 };
 
 /* `options` may be NULL. Returns NULL and fills `error` on failure. The

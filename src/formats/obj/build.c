@@ -1,11 +1,13 @@
 /* OBJ model building (docs/formats/obj.md §3-§8, §10): indices checked, faces
  * triangulated and reversed (OBJ counter-clockwise -> ossa clockwise),
  * meshes per (name, material) pair in order of first appearance, the axis
- * map and texture V flip, normals taken or generated, and vertices welded
- * by their (v, vt, vn) triple inside each mesh. */
+ * map and texture V flip, normals taken or generated (core/normals.h), and
+ * vertices welded by their (v, vt, vn) triple and normal inside each mesh
+ * (core/weld.h). */
 #include "formats/obj/obj.h"
 
 #include "core/normals.h"
+#include "core/weld.h"
 
 #include <math.h>
 
@@ -59,8 +61,9 @@ static ossa_status check_indices(builder *b)
     return OSSA_OK;
 }
 
-/* Every face to triangles (§4), reversed, grouped by mesh; triangles that
- * repeat a position index are dropped. */
+/* Every face to triangles (§4), reversed, grouped by mesh. Triangles
+ * whose corners weld into one vertex go with every reader's degenerate
+ * triangles, after the read. */
 static ossa_status triangulate(builder *b)
 {
     obj_doc *d = b->d;
@@ -87,7 +90,7 @@ static ossa_status triangulate(builder *b)
     /* Ear clipping costs up to the square of a polygon's size: the whole
      * file gets a budget in proportion to its corners. */
     uint64_t budget = 50000000u + (uint64_t)d->corners.count * 64;
-    uint64_t fans = 0, dropped = 0, first_fan = 0;
+    uint64_t fans = 0, first_fan = 0;
     size_t nt = 0;
     for (size_t f = 0; f < nf; f++) {
         const obj_face *face = &b->faces[f];
@@ -98,10 +101,6 @@ static ossa_status triangulate(builder *b)
             first_fan = face->at;
         for (uint32_t t = 0; t + 2 < face->count; t++) {
             const uint32_t *l = local + t * 3;
-            if (c[l[0]].v == c[l[1]].v || c[l[1]].v == c[l[2]].v || c[l[0]].v == c[l[2]].v) {
-                dropped++;
-                continue;
-            }
             /* OBJ is counter-clockwise, ossa clockwise: (c2, c1, c0) */
             for (int k = 0; k < 3; k++) tc[nt * 3 + (size_t)k] = face->first + l[2 - k];
             tf[nt++] = (uint32_t)f;
@@ -113,10 +112,6 @@ static ossa_status triangulate(builder *b)
                           "%llu polygons could not be ear-clipped (self-intersecting, or too "
                           "large): triangulated as fans",
                           (unsigned long long)fans);
-    if (dropped)
-        ossa__obj_warn_at(d, OSSA_WARNING_IGNORED, b->faces[0].at,
-                          "%llu triangles repeat a position index: dropped",
-                          (unsigned long long)dropped);
     for (uint32_t i = 0; i < nmesh; i++) start[i + 1] += start[i];
     for (size_t t = 0; t < nt; t++) {
         size_t to = start[b->faces[tf[t]].mesh]++;
@@ -350,9 +345,6 @@ ossa_status ossa__obj_build(obj_doc *d)
         for (size_t i = 0; !st && i < d->vertices.count; i++)
             map_axes(d, ((const obj_vertex *)d->vertices.data)[i].p, b.pos + i * 3);
     }
-    if (!st && !b.num_tris)
-        st = ossa__obj_fail_at(d, OSSA_ERROR_FORMAT, b.faces[0].at,
-                               "no face has three different positions");
     if (!st) st = normals(&b);
     if (!st) st = vertices(&b);
     if (!st && d->mtllib.count)
