@@ -62,4 +62,18 @@ expect_problem "an include cycle" "include cycle" \
 expect_problem "a folder that is no layer" "src/python/ is no layer" \
     "$(tree t9 'python/x.c=')"
 
+# body N: a function of N lines, signature to closing brace, with a
+# comment, a string and a character holding braces the count must skip.
+body() {
+    printf 'static int\nlong_one(int x)\n{\n    /* } */ const char *s = "}"; char c = '"'"'{'"'"';\n'
+    for ((i = 5; i < $1; i++)); do printf '    x += %d;\n' "$i"; done
+    printf '}\n'
+}
+check "a function of 150 lines passes" python3 "$checker" \
+    "$(tree t10 "core/short.c=struct s { int a; };
+$(body 150)
+int table[] = {1, 2};")"
+expect_problem "a function of 151 lines" "core/long.c:1: function long_one is 151 lines long" \
+    "$(tree t11 "core/long.c=$(body 151)")"
+
 summary

@@ -18,7 +18,9 @@
 - with a build directory, the same for calls, read from the object files:
   a symbol a file uses must be defined in its own folder or in one it sits
   on (or, across the libraries, be a public ossa_* name of one it may
-  call), and no two files may depend on each other through any chain.
+  call), and no two files may depend on each other through any chain;
+- no function is longer than MAX_FUNCTION_LINES lines, counted from the
+  first line of its signature to its closing brace.
 
 Usage: check_layout.py [SOURCE_DIR] [BUILD_DIR]   (exit 1 on a violation)
 """
@@ -192,6 +194,122 @@ if build:
                                if them in PUBLIC_ONLY.get(me, ()) else ""))
     for comp in cycles(calls):
         problems.append("call cycle between object files: " + " <-> ".join(comp))
+
+# -- Function length ---------------------------------------------------------
+
+MAX_FUNCTION_LINES = 150
+# Functions over the limit that are split separately: known here so that
+# the check holds for everything else. An entry that is no longer over the
+# limit (or no longer exists) is a problem too, so the list only shrinks.
+KNOWN_LONG = {
+    "runtime/compress.c:ossa__compress",
+    "runtime/packed.c:ossa__packed_check",
+}
+
+
+def blank_out(text):
+    """The text with comments, string and character literals and
+    preprocessor lines turned into spaces (newlines kept)."""
+    out, i, n = [], 0, len(text)
+    line_start = True
+    while i < n:
+        c = text[i]
+        if line_start and c == "#":
+            while i < n and text[i] != "\n":
+                # a backslash-newline continues the directive
+                if text[i] == "\\" and i + 1 < n and text[i + 1] == "\n":
+                    out.append(" \n")
+                    i += 2
+                    continue
+                out.append(" ")
+                i += 1
+            continue
+        if c == "/" and text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            out.append("".join(ch if ch == "\n" else " " for ch in text[i:end]))
+            i = end
+            continue
+        if c == "/" and text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                out.append(" ")
+                i += 1
+            continue
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(" " * (min(j + 1, n) - i))
+            i = j + 1
+            continue
+        out.append(c)
+        if c == "\n":
+            line_start = True
+        elif not c.isspace():
+            line_start = False
+        i += 1
+    return "".join(out)
+
+
+FUNCTION_HEAD = re.compile(r"(\w+)\s*\(")
+
+
+def functions(text):
+    """(name, first line, last line) of every function defined at the
+    top level of a C file."""
+    code = blank_out(text)
+    found, depth, head, head_line, line = [], 0, [], None, 1
+    start = None
+    for c in code:
+        if c == "\n":
+            line += 1
+        if depth == 0:
+            if c == "{":
+                decl = "".join(head)
+                m = FUNCTION_HEAD.search(decl)
+                is_function = (m and "=" not in decl[:m.start()]
+                               and not re.match(r"\s*(typedef|struct|union|enum)\b", decl))
+                start = (m.group(1), head_line) if is_function else None
+                depth = 1
+            elif c == ";":
+                head, head_line = [], None
+            else:
+                if head_line is None and not c.isspace():
+                    head_line = line
+                head.append(c)
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                if start:
+                    found.append((start[0], start[1], line))
+                head, head_line, start = [], None, None
+    return found
+
+
+long_seen = set()
+for path in sorted(files):
+    if not path.endswith((".c", ".inc")):
+        continue
+    rel = os.path.relpath(path, src)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for name, first, last in functions(text):
+        length = last - first + 1
+        key = f"{rel}:{name}"
+        if length <= MAX_FUNCTION_LINES:
+            continue
+        if key in KNOWN_LONG:
+            long_seen.add(key)
+            continue
+        problems.append(f"{rel}:{first}: function {name} is {length} lines long "
+                        f"(at most {MAX_FUNCTION_LINES}: split it into named steps)")
+for key in sorted(KNOWN_LONG - long_seen):
+    if os.path.exists(os.path.join(src, key.split(":")[0])):
+        problems.append(f"{key} is no longer over {MAX_FUNCTION_LINES} lines: "
+                        "remove it from KNOWN_LONG")
 
 for p in problems:
     print("check-layout: " + p)
