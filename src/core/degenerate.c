@@ -4,10 +4,39 @@
 
 #include <stdio.h>
 
-static bool same_vertex(const ossa_model *m, uint32_t a, uint32_t b)
+/* The vertex arrays as (bytes, bytes per vertex), worked out once per
+ * model: every triangle asks about three pairs of vertices. */
+typedef struct array_view {
+    const unsigned char *data;
+    size_t bytes;
+} array_view;
+
+enum { VIEWS = 32 };
+
+static uint32_t views_of(const ossa_model *m, array_view *v)
+{
+    uint32_t n = m->num_vertex_arrays < VIEWS ? m->num_vertex_arrays : VIEWS;
+    for (uint32_t i = 0; i < n; i++) {
+        const ossa_vertex_array *va = &m->vertex_arrays[i];
+        v[i].data = va->data;
+        v[i].bytes = (size_t)va->size * ossa_component_size(va->format);
+    }
+    return n;
+}
+
+static bool same_vertex(const ossa_model *m, const array_view *v, uint32_t n, uint32_t a, uint32_t b)
 {
     if (a == b) return true;
-    for (uint32_t i = 0; i < m->num_vertex_arrays; i++) {
+    /* The first array (positions, nearly always) usually answers: a byte
+     * loop costs less than calls. */
+    for (uint32_t i = 0; i < n; i++) {
+        const unsigned char *x = v[i].data + a * v[i].bytes, *y = v[i].data + b * v[i].bytes;
+        for (size_t k = 0; k < v[i].bytes; k++)
+            if (x[k] != y[k]) return false;
+    }
+    /* More arrays than views (a model of many custom arrays): the rest one
+     * by one. */
+    for (uint32_t i = n; i < m->num_vertex_arrays; i++) {
         const ossa_vertex_array *va = &m->vertex_arrays[i];
         size_t bytes = (size_t)va->size * ossa_component_size(va->format);
         const unsigned char *d = va->data;
@@ -16,11 +45,18 @@ static bool same_vertex(const ossa_model *m, uint32_t a, uint32_t b)
     return true;
 }
 
+static bool repeats(const ossa_model *m, const array_view *v, uint32_t n, uint32_t t)
+{
+    const uint32_t *c = m->triangles[t].v;
+    if (c[0] >= m->num_vertices || c[1] >= m->num_vertices || c[2] >= m->num_vertices) return false;
+    return same_vertex(m, v, n, c[0], c[1]) || same_vertex(m, v, n, c[1], c[2]) ||
+           same_vertex(m, v, n, c[0], c[2]);
+}
+
 bool ossa__triangle_repeats_vertex(const ossa_model *m, uint32_t t)
 {
-    const uint32_t *v = m->triangles[t].v;
-    if (v[0] >= m->num_vertices || v[1] >= m->num_vertices || v[2] >= m->num_vertices) return false;
-    return same_vertex(m, v[0], v[1]) || same_vertex(m, v[1], v[2]) || same_vertex(m, v[0], v[2]);
+    array_view v[VIEWS];
+    return repeats(m, v, views_of(m, v), t);
 }
 
 /* What the removal works with: per triangle 1 = kept; per vertex its new
@@ -124,8 +160,10 @@ ossa_status ossa__drop_degenerate(ossa_model *m, ossa_error *error)
     removal r;
     memset(&r, 0, sizeof r);
     r.m = m;
+    array_view v[VIEWS];
+    uint32_t nv = views_of(m, v);
     for (uint32_t t = 0; t < m->num_triangles; t++)
-        if (ossa__triangle_repeats_vertex(m, t) && !r.dropped++) r.first = t;
+        if (repeats(m, v, nv, t) && !r.dropped++) r.first = t;
     if (!r.dropped) return OSSA_OK;
     r.keep = ossa__temp_calloc(m, (size_t)m->num_triangles + 1, 1);
     r.tri_map = ossa__temp_calloc(m, (size_t)m->num_triangles + 1, sizeof *r.tri_map);
@@ -138,7 +176,7 @@ ossa_status ossa__drop_degenerate(ossa_model *m, ossa_error *error)
         ossa__temp_free(m, use);
         return ossa__fail_nomem(error);
     }
-    for (uint32_t t = 0; t < m->num_triangles; t++) r.keep[t] = !ossa__triangle_repeats_vertex(m, t);
+    for (uint32_t t = 0; t < m->num_triangles; t++) r.keep[t] = !repeats(m, v, nv, t);
     warn(&r);
     uint32_t old_triangles = m->num_triangles, old_vertices = m->num_vertices;
     map_vertices(&r, use);

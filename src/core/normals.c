@@ -1,12 +1,14 @@
 /* Normal generation (normals.h).
  *
- * Candidates (corners of one key at one position) are numbered through a
- * hash table, in order of first appearance. Without pairwise conditions a
- * candidate set is a class, and its sum is made by walking the corners in
- * order. With them, each set is walked pairwise (a counting sort lines the
- * sets up) and joins are closed by union-find; a class's sum is still
- * made in corner order, so that the same corners always give the same
- * bits. */
+ * Points are numbered by position through a hash table (one probe per
+ * point, not per corner); candidates (corners of one key at one position)
+ * are then the position's number when every triangle has one key, else
+ * numbered through a second table of (key, position number) pairs, in
+ * order of first appearance. Without pairwise conditions a candidate set
+ * is a class, and its sum is made by walking the corners in order. With
+ * them, each set is walked pairwise (a counting sort lines the sets up)
+ * and joins are closed by union-find; a class's sum is still made in
+ * corner order, so that the same corners always give the same bits. */
 #include "core/normals.h"
 
 #include <math.h>
@@ -14,17 +16,19 @@
 #define NO_CLASS UINT32_MAX
 
 typedef struct smoother {
-    const ossa_model *m;
     const ossa__normals_in *in;
-    size_t nt, nc;
+    const ossa_model *m;
+    size_t nt, nc, np;
     bool pairwise;    /* some condition is tested corner against corner */
     double *area;     /* per triangle: area-weighted normal (3) */
     double *unit;     /* per triangle: unit normal (3), pairwise only */
     double *cosine;   /* per rule: cos(angle), or -2 for no limit */
+    uint32_t *pos;    /* per point: its position's number */
+    uint32_t num_pos;
     uint32_t *cls;    /* per corner: candidate set, NO_CLASS when flat */
-    uint32_t *rep;    /* per set: its first corner */
+    uint32_t *rep;    /* per set: its first corner (keyed sets only) */
     uint32_t num_sets;
-    uint32_t *slots;  /* hash table of set + 1 */
+    uint32_t *slots;  /* hash table of point or set + 1 */
     size_t num_slots;
 } smoother;
 
@@ -71,12 +75,14 @@ static void put_unit(const double n[3], float *out)
     for (int k = 0; k < 3; k++) out[k] = len > 0 && isfinite(len) ? (float)(n[k] / len) : 0.0f;
 }
 
+/* Pairwise conditions compare face normals corner by corner: kept per
+ * triangle, area-weighted and unit. Without them each is made once, when
+ * the sums are. */
 static void face_normals(smoother *s)
 {
-    for (size_t t = 0; t < s->nt; t++) {
+    for (size_t t = 0; s->area && t < s->nt; t++) {
         double *n = s->area + t * 3;
         face_normal(s, t, n);
-        if (!s->unit) continue;
         double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
         for (int k = 0; k < 3; k++) s->unit[t * 3 + k] = len > 0 && isfinite(len) ? n[k] / len : 0;
     }
@@ -94,51 +100,92 @@ static void position_bits(const smoother *s, uint32_t p, uint32_t bits[4])
     }
 }
 
-static uint32_t hash_set(int64_t key, const uint32_t bits[4])
+static uint32_t mix(uint64_t h, uint32_t v)
 {
-    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ull;
-    for (int k = 0; k < 4; k++) {
-        h ^= bits[k];
-        h *= 0xFF51AFD7ED558CCDull;
-        h ^= h >> 32;
-    }
-    return (uint32_t)h;
+    h ^= v;
+    h *= 0xFF51AFD7ED558CCDull;
+    return (uint32_t)(h ^ (h >> 32));
 }
 
-/* The set of (key, bits), or NO_CLASS; *slot is where it would go. */
-static uint32_t find_set(const smoother *s, int64_t key, const uint32_t bits[4], size_t *slot)
+/* A fresh table of at least twice `count` slots. */
+static bool new_table(smoother *s, size_t count)
 {
-    size_t k = hash_set(key, bits) & (s->num_slots - 1);
+    ossa__temp_free(s->m, s->slots);
+    s->num_slots = 16;
+    while (s->num_slots < count * 2) s->num_slots *= 2;
+    s->slots = ossa__temp_calloc(s->m, s->num_slots, sizeof *s->slots);
+    return s->slots != NULL;
+}
+
+/* pos[p]: the number of p's position, in order of first appearance. */
+static bool number_positions(smoother *s)
+{
+    if (!new_table(s, s->np)) return false;
+    for (size_t p = 0; p < s->np; p++) {
+        uint32_t bits[4], other[4];
+        position_bits(s, (uint32_t)p, bits);
+        uint64_t h = 0x9E3779B97F4A7C15ull;
+        for (int k = 0; k < 4; k++) h = mix(h, bits[k]);
+        for (size_t k = h & (s->num_slots - 1);; k = (k + 1) & (s->num_slots - 1)) {
+            if (!s->slots[k]) {
+                s->slots[k] = (uint32_t)p + 1;
+                s->pos[p] = s->num_pos++;
+                break;
+            }
+            position_bits(s, s->slots[k] - 1, other);
+            if (memcmp(bits, other, sizeof bits) == 0) {
+                s->pos[p] = s->pos[s->slots[k] - 1];
+                break;
+            }
+        }
+    }
+    return true;
+}
+
+/* The keyed set of (key, position number), or NO_CLASS; *slot is where
+ * it would go. */
+static uint32_t find_set(const smoother *s, int64_t key, uint32_t pos, size_t *slot)
+{
+    size_t k = mix(mix((uint64_t)key * 0x9E3779B97F4A7C15ull, (uint32_t)((uint64_t)key >> 32)), pos) &
+               (s->num_slots - 1);
     for (;; k = (k + 1) & (s->num_slots - 1)) {
         if (!s->slots[k]) break;
-        uint32_t set = s->slots[k] - 1, c = s->rep[set], other[4];
-        position_bits(s, s->in->corners[c], other);
-        if (key_of(s, c / 3) == key && memcmp(other, bits, sizeof other) == 0) return set;
+        uint32_t set = s->slots[k] - 1, c = s->rep[set];
+        if (s->pos[s->in->corners[c]] == pos && key_of(s, c / 3) == key) return set;
     }
     *slot = k;
     return NO_CLASS;
 }
 
-static void find_sets(smoother *s)
+static bool find_sets(smoother *s)
 {
-    for (size_t c = 0; c < s->nc; c++) {
+    if (!number_positions(s)) return false;
+    const ossa__normals_in *in = s->in;
+    if (in->keys) {
+        s->rep = ossa__temp_calloc(s->m, s->nc + 1, sizeof *s->rep);
+        if (!s->rep || !new_table(s, s->nc)) return false;
+    } else {
+        s->num_sets = s->num_pos; /* one key: a position is a set */
+    }
+    for (size_t c = 0; s->cls && c < s->nc; c++) {
         size_t t = c / 3;
+        uint32_t pos = s->pos[in->corners[c]];
         if (is_flat(s, t)) {
             s->cls[c] = NO_CLASS;
-            continue;
+        } else if (!in->keys) {
+            s->cls[c] = pos;
+        } else {
+            size_t slot;
+            uint32_t set = find_set(s, in->keys[t], pos, &slot);
+            if (set == NO_CLASS) {
+                set = s->num_sets++;
+                s->rep[set] = (uint32_t)c;
+                s->slots[slot] = set + 1;
+            }
+            s->cls[c] = set;
         }
-        uint32_t bits[4];
-        position_bits(s, s->in->corners[c], bits);
-        size_t slot;
-        int64_t key = key_of(s, t);
-        uint32_t set = find_set(s, key, bits, &slot);
-        if (set == NO_CLASS) {
-            set = s->num_sets++;
-            s->rep[set] = (uint32_t)c;
-            s->slots[slot] = set + 1;
-        }
-        s->cls[c] = set;
     }
+    return true;
 }
 
 /* -- Pairwise conditions -- */
@@ -162,13 +209,7 @@ static void unite(uint32_t *uf, uint32_t a, uint32_t b)
         uf[a] = b;
 }
 
-static bool same_position(const smoother *s, uint32_t p, uint32_t q)
-{
-    uint32_t a[4], b[4];
-    position_bits(s, p, a);
-    position_bits(s, q, b);
-    return memcmp(a, b, sizeof a) == 0;
-}
+static bool same_position(const smoother *s, uint32_t p, uint32_t q) { return s->pos[p] == s->pos[q]; }
 
 /* Do corners a and b (one position) share an edge that one of their
  * triangles flags as smooth? Edge k runs from corner k to corner k+1;
@@ -242,22 +283,49 @@ static ossa_status join_pairs(smoother *s, uint32_t *uf, ossa_error *error)
 
 /* Class sums in corner order: group[c] names c's class (a set, or a
  * union-find root); flat corners get their own triangle's normal. */
-static ossa_status class_normals(smoother *s, const uint32_t *group, size_t groups, float *corner_out,
+/* Corner c's class: its union-find root with pairwise conditions, else
+ * its candidate set; NO_CLASS when its triangle is flat. */
+static uint32_t class_of(const smoother *s, const uint32_t *uf, size_t c)
+{
+    if (s->cls) return s->cls[c] == NO_CLASS ? NO_CLASS : uf ? uf[c] : s->cls[c];
+    return is_flat(s, c / 3) ? NO_CLASS : s->pos[s->in->corners[c]];
+}
+
+static void triangle_normal(const smoother *s, size_t t, double n[3])
+{
+    if (s->area)
+        memcpy(n, s->area + t * 3, 3 * sizeof *n);
+    else
+        face_normal(s, t, n);
+}
+
+/* Class sums in corner order; flat corners get their own triangle's
+ * normal. */
+static ossa_status class_normals(smoother *s, const uint32_t *uf, size_t groups, float *corner_out,
                                  float *class_out, ossa_error *error)
 {
     double *sum = ossa__temp_calloc(s->m, groups + 1, 3 * sizeof *sum);
     if (!sum) return ossa__fail_nomem(error);
-    for (size_t c = 0; c < s->nc; c++) {
-        if (s->cls[c] == NO_CLASS) continue;
-        double *to = sum + (size_t)group[c] * 3;
-        for (int k = 0; k < 3; k++) to[k] += s->area[(c / 3) * 3 + k];
+    for (size_t t = 0; t < s->nt; t++) {
+        double f[3];
+        triangle_normal(s, t, f);
+        for (size_t c = t * 3; c < t * 3 + 3; c++) {
+            uint32_t g = class_of(s, uf, c);
+            if (g == NO_CLASS) continue;
+            for (int k = 0; k < 3; k++) sum[(size_t)g * 3 + k] += f[k];
+        }
     }
-    for (size_t c = 0; corner_out && c < s->nc; c++) {
-        if (s->cls[c] == NO_CLASS)
-            put_unit(s->area + (c / 3) * 3, corner_out + c * 3);
-        else
-            put_unit(sum + (size_t)group[c] * 3, corner_out + c * 3);
-    }
+    for (size_t t = 0; corner_out && t < s->nt; t++)
+        for (size_t c = t * 3; c < t * 3 + 3; c++) {
+            uint32_t g = class_of(s, uf, c);
+            if (g != NO_CLASS) {
+                put_unit(sum + (size_t)g * 3, corner_out + c * 3);
+                continue;
+            }
+            double f[3];
+            triangle_normal(s, t, f);
+            put_unit(f, corner_out + c * 3);
+        }
     for (size_t g = 0; class_out && g < groups; g++) put_unit(sum + g * 3, class_out + g * 3);
     ossa__temp_free(s->m, sum);
     return OSSA_OK;
@@ -267,11 +335,14 @@ static ossa_status class_normals(smoother *s, const uint32_t *group, size_t grou
 static void point_normals(const smoother *s, const float *class_normal, const int64_t *point_keys,
                           float *out)
 {
-    for (size_t p = 0; p < s->in->num_points; p++) {
-        uint32_t bits[4];
-        position_bits(s, (uint32_t)p, bits);
+    for (size_t p = 0; p < s->np; p++) {
+        int64_t key = point_keys ? point_keys[p] : 1;
+        uint32_t set = NO_CLASS;
         size_t slot;
-        uint32_t set = s->num_slots ? find_set(s, point_keys ? point_keys[p] : 1, bits, &slot) : NO_CLASS;
+        if (s->in->keys)
+            set = find_set(s, key, s->pos[p], &slot);
+        else if (key == 1)
+            set = s->pos[p];
         if (set == NO_CLASS)
             memset(out + p * 3, 0, 3 * sizeof *out);
         else
@@ -292,6 +363,7 @@ static void smoother_free(smoother *s)
     ossa__temp_free(s->m, s->area);
     ossa__temp_free(s->m, s->unit);
     ossa__temp_free(s->m, s->cosine);
+    ossa__temp_free(s->m, s->pos);
     ossa__temp_free(s->m, s->cls);
     ossa__temp_free(s->m, s->rep);
     ossa__temp_free(s->m, s->slots);
@@ -304,19 +376,26 @@ static ossa_status smoother_init(smoother *s, const ossa_model *m, const ossa__n
     s->m = m;
     s->in = in;
     s->nt = in->num_triangles;
-    if (s->nt > SIZE_MAX / 3 / sizeof(double) / 3 || s->nt * 3 >= UINT32_MAX)
+    if (s->nt > SIZE_MAX / 3 / sizeof(double) / 3 || s->nt * 3 >= UINT32_MAX ||
+        in->num_points >= UINT32_MAX)
         return ossa__fail_nomem(error);
     s->nc = s->nt * 3;
+    /* Points no corner names take part only when asked for their normals;
+     * a call that does not say how many there are has as many as its
+     * corners name. */
+    s->np = in->num_points;
+    for (size_t c = 0; c < s->nc; c++)
+        if (in->corners[c] >= s->np) s->np = (size_t)in->corners[c] + 1;
     s->pairwise = needs_pairs(in);
-    s->num_slots = 16;
-    while (s->num_slots < s->nc * 2) s->num_slots *= 2;
-    s->area = ossa__temp_calloc(m, s->nt + 1, 3 * sizeof *s->area);
+    /* Per-triangle normals and per-corner sets are kept only where
+     * something reads them again: pairwise conditions, keys. */
+    bool keep = s->pairwise || in->keys;
+    s->area = s->pairwise ? ossa__temp_calloc(m, s->nt + 1, 3 * sizeof *s->area) : NULL;
     s->unit = s->pairwise ? ossa__temp_calloc(m, s->nt + 1, 3 * sizeof *s->unit) : NULL;
     s->cosine = ossa__temp_calloc(m, (size_t)in->num_rules + 1, sizeof *s->cosine);
-    s->cls = ossa__temp_calloc(m, s->nc + 1, sizeof *s->cls);
-    s->rep = ossa__temp_calloc(m, s->nc + 1, sizeof *s->rep);
-    s->slots = ossa__temp_calloc(m, s->num_slots, sizeof *s->slots);
-    if (!s->area || (s->pairwise && !s->unit) || !s->cosine || !s->cls || !s->rep || !s->slots)
+    s->pos = ossa__temp_calloc(m, s->np + 1, sizeof *s->pos);
+    s->cls = keep ? ossa__temp_calloc(m, s->nc + 1, sizeof *s->cls) : NULL;
+    if ((s->pairwise && (!s->area || !s->unit)) || !s->cosine || !s->pos || (keep && !s->cls))
         return ossa__fail_nomem(error);
     for (uint32_t r = 0; in->rules && r < in->num_rules; r++) {
         float a = in->rules[r].angle;
@@ -337,7 +416,7 @@ ossa_status ossa__normals(const ossa_model *model, const ossa__normals_in *in, f
     float *class_out = NULL;
     if (!st) {
         face_normals(&s);
-        find_sets(&s);
+        if (!find_sets(&s)) st = ossa__fail_nomem(error);
     }
     if (!st && s.pairwise) {
         uf = ossa__temp_calloc(model, s.nc + 1, sizeof *uf);
@@ -348,8 +427,7 @@ ossa_status ossa__normals(const ossa_model *model, const ossa__normals_in *in, f
         class_out = ossa__temp_calloc(model, (size_t)s.num_sets + 1, 3 * sizeof *class_out);
         if (!class_out) st = ossa__fail_nomem(error);
     }
-    if (!st)
-        st = class_normals(&s, uf ? uf : s.cls, uf ? s.nc : s.num_sets, corner_out, class_out, error);
+    if (!st) st = class_normals(&s, uf, uf ? s.nc : s.num_sets, corner_out, class_out, error);
     if (!st && point_out) point_normals(&s, class_out, point_keys, point_out);
     ossa__temp_free(model, uf);
     ossa__temp_free(model, class_out);

@@ -40,6 +40,8 @@ typedef struct ossa__normals_in {
     const float *positions;
     size_t stride;
     uint32_t components;
+    /* Points: at least those the corners name (0 = as many as they name;
+     * more when points no corner names want normals). */
     size_t num_points;
     /* 3 point indices per triangle. */
     const uint32_t *corners;
