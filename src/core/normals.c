@@ -281,8 +281,6 @@ static ossa_status join_pairs(smoother *s, uint32_t *uf, ossa_error *error)
 
 /* -- Sums -- */
 
-/* Class sums in corner order: group[c] names c's class (a set, or a
- * union-find root); flat corners get their own triangle's normal. */
 /* Corner c's class: its union-find root with pairwise conditions, else
  * its candidate set; NO_CLASS when its triangle is flat. */
 static uint32_t class_of(const smoother *s, const uint32_t *uf, size_t c)

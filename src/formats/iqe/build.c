@@ -42,7 +42,7 @@ typedef struct builder {
 typedef struct out_vertex {
     uint32_t src, corner;
     uint32_t first_src; /* smallest file vertex merged into it */
-    uint32_t id;        /* provisional number inside its mesh */
+    uint32_t id;        /* its number from the welder: order of first appearance */
 } out_vertex;
 
 static void *talloc(builder *b, size_t count, size_t elem)

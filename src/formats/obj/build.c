@@ -6,6 +6,7 @@
  * (core/weld.h). */
 #include "formats/obj/obj.h"
 
+#include "core/axes.h"
 #include "core/normals.h"
 #include "core/weld.h"
 
@@ -25,16 +26,14 @@ typedef struct builder {
 
 static void map_axes(const obj_doc *d, const float *in, float *out)
 {
-    float x = in[0], y = in[1], z = in[2];
     if (d->blender_axes) {
-        out[0] = x; /* Blender: +90 degrees about X */
-        out[1] = -z;
-        out[2] = y;
-    } else {
-        out[0] = z; /* the IQM SDK: OBJ up (+Y) to +Z, front (+Z) to +X */
-        out[1] = x;
-        out[2] = y;
+        ossa__y_up_to_z_up(in, out); /* Blender's: +90 degrees about X, as glTF */
+        return;
     }
+    float x = in[0], y = in[1], z = in[2];
+    out[0] = z; /* the IQM SDK: OBJ up (+Y) to +Z, front (+Z) to +X */
+    out[1] = x;
+    out[2] = y;
 }
 
 static ossa_status check_indices(builder *b)
