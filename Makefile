@@ -101,7 +101,10 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j$(JOBS)
 
-demo: build
+# Only the library and the command-line tool: the tests and benchmarks
+# are not needed to draw the demo character.
+demo: configure
+	cmake --build $(BUILD) -j$(JOBS) --target ossa
 	./$(BUILD)/ossa demo -o demo
 
 # Tests that skip checks (no ../shared, no validator) are reported as

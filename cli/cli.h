@@ -24,12 +24,9 @@ int cmd_convert(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_pose(int argc, char **argv);
 int cmd_clip_stats(int argc, char **argv);
-/* convert -o FILE.ossaclip (clip_output.c): whether argv asks for it, and
- * the conversion. */
-int clip_output_wanted(int argc, char **argv);
-int clip_output_run(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
+int cmd_iqm(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 
 /* -- Arguments -------------------------------------------------------------- */
@@ -159,12 +156,22 @@ int cli_load_options_from_args(const char *command, const cli_option *options,
 int cli_parse_input_args(const char *command, const char *usage, int argc, char **argv,
                          const cli_option *options, cli_args *args, ossa_load_options *load);
 
+/* ossa_load_file, or for "-" standard input read whole (the format from
+ * the content; messages name "(standard input)"). */
+ossa_model *cli_load_path(const char *file, const ossa_load_options *options, ossa_error *error);
+
 /* Loads one file with `options` (may be NULL) and prints its load warnings.
  * On failure prints the error, copies it to `error` (may be NULL) and
  * returns NULL. */
 ossa_model *cli_load(const char *file, const ossa_load_options *options, ossa_error *error);
 
-/* Loads files[0..n) and merges each later one into the first, in order
+/* Loads one input: the file `arg` names, or when no file has that name and
+ * it holds commas, each file of the comma-separated list, their meshes
+ * joined (ossa_model_append_meshes; the IQM SDK's mesh lists). Prints what
+ * cli_load prints; NULL on failure. */
+ossa_model *cli_load_list(const char *arg, const ossa_load_options *options);
+
+/* Loads files[0..n) (each as cli_load_list) and merges each later one into the first, in order
  * (a mesh, then a skeleton, then more animations). Prints warnings and
  * errors; returns NULL on any failure. */
 ossa_model *cli_load_merged(const char *const *files, int n, const ossa_load_options *options);
@@ -173,6 +180,12 @@ ossa_model *cli_load_merged(const char *const *files, int n, const ossa_load_opt
  * spells; -1 after an error message listing the animations when there is
  * none. */
 int cli_find_animation(const ossa_model *model, const char *arg);
+
+/* The IQM SDK's -r X,Y,Z (Euler degrees, q = qz * qy * qx) as a unit
+ * quaternion (x, y, z, w); 0 unless `value` is three numbers. */
+int cli_parse_rotation(const char *value, double q[4]);
+/* out = a * b (quaternions x, y, z, w); out may alias either. */
+void cli_quat_mul(const double a[4], const double b[4], double out[4]);
 
 /* Whether all of `s` spells one finite number (strtod's syntax), stored
  * in *out. */
@@ -204,15 +217,12 @@ void cli_print_text(FILE *out, const char *s);
 void cli_info_print_text(FILE *out, const char *file, const ossa_model *model);
 void cli_info_print_json(FILE *out, const char *file, const ossa_model *model);
 
-/* The model that `ossa demo` writes (demo_model.c). */
-ossa_model *demo_build_model(ossa_error *error);
-
 /* -- Rendering (render_output.c) --------------------------------------------- */
 
 /* One picture, contact sheet or GIF of a model. */
 typedef struct cli_render_job {
     const ossa_model *model;
-    const char *model_path; /* textures are looked up beside it; NULL = none */
+    const char *model_path; /* textures are looked up beside it; NULL = the model's own */
     uint32_t width, height; /* the picture, or each cell of a sheet */
     ossa_render_camera_options camera;
     uint32_t flags; /* OSSA_RENDER_* */

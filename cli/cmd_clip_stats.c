@@ -116,9 +116,14 @@ int cmd_clip_stats(int argc, char **argv)
                 }
             fputs("}}", out);
         } else {
-            fprintf(out, "\"%s\": %u frames, %zu -> %zu bytes (%.1fx), error max %.3g p99 %.3g "
+            /* An unnamed animation by its index, as --anim takes it. */
+            if (name[0])
+                fprintf(out, "\"%s\"", name);
+            else
+                fprintf(out, "animation %u", a);
+            fprintf(out, ": %u frames, %zu -> %zu bytes (%.1fx), error max %.3g p99 %.3g "
                          "(bound %.3g, shell %.3g)\n",
-                    name, info.num_frames, st.raw_bytes, st.compressed_bytes, ratio,
+                    info.num_frames, st.raw_bytes, st.compressed_bytes, ratio,
                     st.max_error, st.p99_error, (double)info.max_error,
                     (double)info.shell_distance);
             fprintf(out, "  tracks: %u constant, %u animated; bits per component:",

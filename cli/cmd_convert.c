@@ -30,18 +30,25 @@ static const char usage_output[] =
     "                     every animation or none\n"
     "  --time SECONDS     OBJ: the mesh posed at this moment of --anim (default:\n"
     "                     the bind pose)\n"
+    "  --error E, --shell D\n"
+    "                     .ossaclip: the clip's error bound and shell distance\n"
+    "                     (model units; default 0.01% and 1% of the bind-pose\n"
+    "                     size; see 'ossa clip-stats')\n"
     "  --embed            .gltf: the binary data inside the file as a data URI\n"
     "                     instead of OUT's .bin beside it\n"
     "  --images MODE      where the model's images go: beside (files beside OUT),\n"
-    "                     embed (glTF: inside the file) or none; default: inside\n"
-    "                     a .glb or an embedded .gltf, else beside. IQM, IQE, MD5\n"
-    "                     and SMD name the base colour image as the material\n"
+    "                     embed (glTF, FBX: inside the file) or none; default:\n"
+    "                     inside a .glb, an .fbx or an embedded .gltf, else\n"
+    "                     beside. IQM, IQE, MD5 and SMD name the base colour\n"
+    "                     image as the material\n"
     "  --sparse-channels  glTF: each animation keys only the channels it moves\n"
     "                     (default: every channel any animation moves, so that\n"
     "                     players switching actions keep no stale values)\n"
-    "  --force            replace existing files when the output is several\n"
-    "                     files (illEngine, MD5, SMD, .gltf + .bin); without it\n"
-    "                     such a conversion writes nothing if any of them exists\n"
+    "  -n, --no-clobber   replace no existing file: when any file of the output\n"
+    "                     exists (OUT, or the files written beside it: .bin,\n"
+    "                     one file per animation, ...), write nothing and fail.\n"
+    "                     Without it existing files are replaced (--force, which\n"
+    "                     says so, is taken too)\n"
     "\n";
 
 static const char usage_edits[] =
@@ -79,6 +86,9 @@ static const char usage_batch[] =
     "                     apply to the IN that follows them) into --out-dir\n"
     "  --out-dir DIR      write DIR/NAME.EXT, NAME being the (first) input's\n"
     "                     file name without its extension, EXT the format's\n"
+    "  --keep-dirs        write DIR/PATH/NAME.EXT instead, PATH the input's\n"
+    "                     folder as given (for inputs of one name in several\n"
+    "                     folders)\n"
     "  -j, --jobs N       conversions at once (default 1; 0 = one per CPU);\n"
     "                     outputs and messages do not depend on N\n"
     "\n"
@@ -95,7 +105,36 @@ static void print_usage(void)
     fputs(usage_batch, stdout);
 }
 
-/* DIR/NAME.EXT for an input (the first file of a comma list). */
+/* The folder part of arg[0..len) kept under --out-dir: "" without
+ * --keep-dirs; else the folders as given, without a leading "/" or "./",
+ * each ".." as "up" (the output stays under --out-dir). Written to `out`
+ * (which has room for 2 * len + 1), returns its length. */
+static size_t kept_dirs(const convert_plan *plan, const char *arg, size_t len, char *out)
+{
+    size_t n = 0, base = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < len; i++)
+        if (arg[i] == '/') base = i + 1;
+    if (!plan->keep_dirs) return 0;
+    for (size_t i = 0; i < base;) {
+        size_t e = i;
+        while (e < base && arg[e] != '/') e++;
+        size_t part = e - i;
+        if (part == 2 && memcmp(arg + i, "..", 2) == 0) {
+            memcpy(out + n, "up/", 3);
+            n += 3;
+        } else if (part && !(part == 1 && arg[i] == '.')) {
+            memcpy(out + n, arg + i, part);
+            n += part;
+            out[n++] = '/';
+        }
+        i = e + 1;
+    }
+    out[n] = 0;
+    return n;
+}
+
+/* DIR/[PATH/]NAME.EXT for an input (the first file of a comma list). */
 static char *output_name(const convert_plan *plan, const char *arg)
 {
     struct stat st;
@@ -114,10 +153,36 @@ static char *output_name(const convert_plan *plan, const char *arg)
     size_t ext = strcspn(exts, " ");
     size_t dir = strlen(plan->out_dir);
     int slash = dir && plan->out_dir[dir - 1] != '/';
-    char *out = malloc(dir + (size_t)slash + stem + ext + 1);
-    if (!out) return NULL;
-    sprintf(out, "%s%s%.*s%.*s", plan->out_dir, slash ? "/" : "", (int)stem, base, (int)ext, exts);
+    char *path = malloc(2 * len + 2);
+    char *out = path ? malloc(dir + (size_t)slash + 2 * len + 2 + stem + ext + 1) : NULL;
+    if (!out) {
+        free(path);
+        return NULL;
+    }
+    kept_dirs(plan, arg, len, path);
+    sprintf(out, "%s%s%s%.*s%.*s", plan->out_dir, slash ? "/" : "", path, (int)stem, base, (int)ext,
+            exts);
+    free(path);
     return out;
+}
+
+/* Creates the folders of `path` below `top` that --keep-dirs adds. */
+static int make_parents(const char *top, const char *path)
+{
+    char *copy = strdup(path);
+    if (!copy) return CLI_EXIT_INPUT;
+    for (char *p = copy + strlen(top) + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+            cli_error("%s: cannot create the folder: %s", copy, strerror(errno));
+            free(copy);
+            return CLI_EXIT_INPUT;
+        }
+        *p = '/';
+    }
+    free(copy);
+    return 0;
 }
 
 /* --out-dir is created when missing (not its parents: a typo in them
@@ -132,16 +197,33 @@ static int make_out_dir(const char *dir)
 typedef struct each_run {
     const convert_plan *plan;
     char **outputs;
+    int *clash;           /* per input: the first other input of its output, or -1 */
     convert_output *kept; /* per input: its files, until written in order */
 } each_run;
 
 /* Jobs convert in parallel; their files are written in input order by
  * each_finish, so that which of two inputs writing one file (images
- * beside the outputs, say) wins, or fails for lack of --force, does not
- * depend on -j. */
+ * beside the outputs, say) wins, or fails with --no-clobber, does not
+ * depend on -j. Inputs whose outputs would clash fail alone: which one won
+ * would be arbitrary, and the others need not pay for them. */
 static int each_job(void *user, int index)
 {
     const each_run *r = user;
+    int other = r->clash[index];
+    if (other >= 0) {
+        const char *a = r->plan->inputs[index].arg, *b = r->plan->inputs[other].arg;
+        const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+        size_t da = sa ? (size_t)(sa - a) : 0, db = sb ? (size_t)(sb - b) : 0;
+        int other_folder = da != db || strncmp(a, b, da) != 0;
+        cli_error("%s: it and '%s' would both write '%s', so neither is converted (%s)", a, b,
+                  r->outputs[index],
+                  other_folder && !r->plan->keep_dirs
+                      ? "--keep-dirs keeps their folders apart under --out-dir"
+                      : "their names differ only in the extension: convert one in another run");
+        return CLI_EXIT_INPUT;
+    }
+    if (r->plan->keep_dirs && make_parents(r->plan->out_dir, r->outputs[index]))
+        return CLI_EXIT_INPUT;
     return convert_run(r->plan, &r->plan->inputs[index], 1, r->outputs[index], 1,
                        &r->kept[index]);
 }
@@ -149,6 +231,7 @@ static int each_job(void *user, int index)
 static int each_finish(void *user, int index)
 {
     const each_run *r = user;
+    if (r->clash[index] >= 0) return CLI_EXIT_INPUT;
     return convert_commit(r->plan, r->outputs[index], &r->kept[index]);
 }
 
@@ -156,26 +239,24 @@ static int run_each(const convert_plan *plan)
 {
     int n = plan->num_inputs;
     char **outputs = calloc((size_t)n + 1, sizeof *outputs);
-    int rc = outputs ? 0 : CLI_EXIT_INPUT;
+    int *clash = calloc((size_t)n + 1, sizeof *clash);
+    int rc = outputs && clash ? 0 : CLI_EXIT_INPUT;
     for (int i = 0; !rc && i < n; i++) {
         outputs[i] = output_name(plan, plan->inputs[i].arg);
         if (!outputs[i]) rc = CLI_EXIT_INPUT;
     }
     if (rc) cli_error("out of memory");
-    /* Two inputs that would write one output: refused before any work, as
-     * which one won would depend on timing. */
-    for (int i = 0; !rc && i < n; i++)
-        for (int j = 0; j < i; j++)
-            if (strcmp(outputs[i], outputs[j]) == 0) {
-                rc = cli_usage_error("convert", "'%s' and '%s' would both write '%s'",
-                                     plan->inputs[j].arg, plan->inputs[i].arg, outputs[i]);
-                break;
-            }
+    /* Inputs that would write one output: known before any work. */
+    for (int i = 0; !rc && i < n; i++) {
+        clash[i] = -1;
+        for (int j = 0; j < n && clash[i] < 0; j++)
+            if (j != i && strcmp(outputs[i], outputs[j]) == 0) clash[i] = j;
+    }
     if (!rc) rc = make_out_dir(plan->out_dir);
     if (!rc) {
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        each_run r = {plan, outputs, calloc((size_t)n + 1, sizeof *r.kept)};
+        each_run r = {plan, outputs, clash, calloc((size_t)n + 1, sizeof *r.kept)};
         int failed = r.kept ? batch_run(n, plan->jobs, each_job, each_finish, &r) : n;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -189,12 +270,12 @@ static int run_each(const convert_plan *plan)
     }
     for (int i = 0; outputs && i < n; i++) free(outputs[i]);
     free(outputs);
+    free(clash);
     return rc;
 }
 
 int cmd_convert(int argc, char **argv)
 {
-    if (clip_output_wanted(argc, argv)) return clip_output_run(argc, argv);
     convert_plan plan;
     int rc = convert_plan_parse(argc, argv, print_usage, &plan);
     if (rc != CLI_GO_ON) return rc;

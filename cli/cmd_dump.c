@@ -214,7 +214,7 @@ int cmd_dump(int argc, char **argv)
     ossa_error error;
     memset(&error, 0, sizeof error);
     if (args.num_files == 1) {
-        m = ossa_load_file(args.files[0], &load, &error);
+        m = cli_load_path(args.files[0], &load, &error);
         if (!m) {
             char where[64];
             cli_where(where, sizeof where, error.offset, error.line, error.column);

@@ -3,6 +3,7 @@
 
 #include <float.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
@@ -43,6 +44,32 @@ static int bind_bounds(const ossa_model *model, float min[3], float max[3])
     /* Missing components (2D positions) count as 0. */
     for (uint32_t k = comps; k < 3; k++) min[k] = max[k] = 0;
     return 1;
+}
+
+/* How many distinct positions the vertices have: what modelling tools
+ * (Blender) count as vertices, where ossa counts every combination of
+ * position, normal, texture coordinate... Sorted copies of the positions,
+ * compared bit for bit (-0 and 0 apart); 0 without positions or memory. */
+static int cmp_position(const void *a, const void *b)
+{
+    return memcmp(a, b, 3 * sizeof(float));
+}
+
+static uint32_t distinct_positions(const ossa_model *model)
+{
+    const ossa_vertex_array *pos = ossa_model_find_array(model, OSSA_VERTEX_POSITION, NULL);
+    uint32_t n = model->num_vertices;
+    if (!pos || !n) return 0;
+    float *p = malloc((size_t)n * 3 * sizeof *p);
+    if (!p || ossa_vertex_array_read_padded(model, pos, 0, n, 3, p) != OSSA_OK) {
+        free(p);
+        return 0;
+    }
+    qsort(p, n, 3 * sizeof *p, cmp_position);
+    uint32_t distinct = 1;
+    for (uint32_t v = 1; v < n; v++) distinct += memcmp(p + 3 * (v - 1), p + 3 * v, 3 * sizeof *p) != 0;
+    free(p);
+    return distinct;
 }
 
 /* Depth of joint j in the hierarchy; bounded in case parents loop. */
@@ -87,7 +114,13 @@ void cli_info_print_text(FILE *out, const char *file, const ossa_model *model)
         fputc('\n', out);
     }
 
-    fprintf(out, "vertices: %" PRIu32 "\n", model->num_vertices);
+    uint32_t positions = distinct_positions(model);
+    fprintf(out, "vertices: %" PRIu32, model->num_vertices);
+    if (positions && positions != model->num_vertices)
+        fprintf(out, " (%" PRIu32 " distinct positions: a vertex is a position with its normal, "
+                     "texture coordinates, ...)",
+                positions);
+    fputc('\n', out);
     fprintf(out, "triangles: %" PRIu32 "\n", model->num_triangles);
 
     fprintf(out, "meshes: %" PRIu32 "\n", model->num_meshes);
@@ -186,6 +219,7 @@ static void print_json(FILE *out, const char *file, const ossa_model *model, con
     cli_json_string(out, ossa_format_name(model->source_format));
     fprintf(out, ",\n%s  \"joints\": %" PRIu32, ind, model->num_joints);
     fprintf(out, ",\n%s  \"vertices\": %" PRIu32, ind, model->num_vertices);
+    fprintf(out, ",\n%s  \"positions\": %" PRIu32, ind, distinct_positions(model));
     fprintf(out, ",\n%s  \"triangles\": %" PRIu32, ind, model->num_triangles);
 
     fprintf(out, ",\n%s  \"meshes\": [", ind);

@@ -14,6 +14,7 @@ static const char usage[] =
     "                   [--size WxH] [--view V] [--yaw DEG] [--pitch DEG] [--distance D]\n"
     "                   [--ortho] [--skeleton] [--plain] [--sheet N] [--gif] [--fps F]\n"
     "                   [--background COLOR] [--aa N] [--threads N] [--no-textures]\n"
+    "                   [--up y|z] [-r|--rotate X,Y,Z]\n"
     "\n"
     "Draw the model, posed and skinned, with a software rasterizer (no GPU or\n"
     "display needed): one picture as a PNG, a contact sheet of frames as a PNG,\n"
@@ -56,6 +57,15 @@ static const char usage[] =
     "  --threads N        drawing threads, 1..64 (default: the CPUs, at most 8); the\n"
     "                     pictures do not depend on it\n"
     "  --no-textures      flat palette colours instead of textures\n"
+    "  --up y|z           the model's up axis: y turns a Y-up model (that lies on\n"
+    "                     its back) upright; default z, what readers convert to\n"
+    "  -r, --rotate X,Y,Z turn the model by Euler angles in degrees before drawing,\n"
+    "                     as convert --rotate does (after --up)\n"
+    "\n"
+    "OUT ends in .png (a still or --sheet) or .gif (--gif): a name that says\n"
+    "another kind is refused. FILE may be a comma-separated list of mesh files\n"
+    "that share a skeleton, as for convert. On a terminal, sheets and GIFs that\n"
+    "take more than a second show their progress.\n"
     "  -h, --help         show this help\n"
     "\n"
     "Exit status: 0 success, 1 bad input or a file that cannot be written, 2 bad\n"
@@ -79,7 +89,9 @@ enum {
     OPT_BACKGROUND,
     OPT_AA,
     OPT_THREADS,
-    OPT_NO_TEXTURES
+    OPT_NO_TEXTURES,
+    OPT_UP,
+    OPT_ROTATE
 };
 
 static const cli_option options[] = {
@@ -101,6 +113,8 @@ static const cli_option options[] = {
     [OPT_AA] = {"--aa", NULL, 1},
     [OPT_THREADS] = {"--threads", NULL, 1},
     [OPT_NO_TEXTURES] = {"--no-textures", NULL, 0},
+    [OPT_UP] = {"--up", NULL, 1},
+    [OPT_ROTATE] = {"--rotate", "-r", 1},
     CLI_LOAD_OPTIONS,
     {NULL, NULL, 0},
 };
@@ -182,6 +196,17 @@ static char *default_output(const char *input, const char *ext)
     return out;
 }
 
+static int has_extension(const char *path, const char *ext)
+{
+    size_t n = strlen(path), k = strlen(ext);
+    if (n <= k) return 0;
+    for (size_t i = 0; i < k; i++) {
+        char c = path[n - k + i];
+        if ((c >= 'A' && c <= 'Z' ? (char)(c + 32) : c) != ext[i]) return 0;
+    }
+    return 1;
+}
+
 /* Fills the job from the command line; returns 0 or CLI_EXIT_USAGE. Every
  * check happens before any input is read. */
 static int job_from_args(const cli_args *args, cli_render_job *job)
@@ -246,6 +271,11 @@ static int job_from_args(const cli_args *args, cli_render_job *job)
     }
     if (v[OPT_SKELETON]) job->flags |= OSSA_RENDER_SKELETON;
     if (v[OPT_NO_TEXTURES]) job->flags |= OSSA_RENDER_NO_TEXTURES;
+    if (v[OPT_UP] && strcmp(v[OPT_UP], "y") != 0 && strcmp(v[OPT_UP], "z") != 0)
+        return cli_usage_error("render", "--up is y or z, not '%s'", v[OPT_UP]);
+    double q[4];
+    if (v[OPT_ROTATE] && !cli_parse_rotation(v[OPT_ROTATE], q))
+        return cli_usage_error("render", "--rotate wants X,Y,Z in degrees, not '%s'", v[OPT_ROTATE]);
     if (v[OPT_BACKGROUND] && !parse_color(v[OPT_BACKGROUND], job->background, &job->flags))
         return cli_usage_error("render",
                                "--background needs RRGGBB, RRGGBBAA or 'transparent', not '%s'",
@@ -262,6 +292,38 @@ static int job_from_args(const cli_args *args, cli_render_job *job)
     job->gif = v[OPT_GIF] != NULL;
     if (v[OPT_OUTPUT] && !v[OPT_OUTPUT][0])
         return cli_usage_error("render", "empty output file name");
+    /* The file written is what its name says, or nothing. */
+    const char *want = job->gif ? ".gif" : ".png";
+    if (v[OPT_OUTPUT] && !has_extension(v[OPT_OUTPUT], want))
+        return cli_usage_error("render", "'%s' does not end in %s, and %s is what %s writes",
+                               v[OPT_OUTPUT], want, want + 1,
+                               job->gif ? "--gif" : job->sheet ? "--sheet" : "a still");
+    return 0;
+}
+
+/* The rotation of --up and --rotate, applied to the loaded model; 0 or an
+ * exit code. */
+static int turn_model(const cli_args *args, ossa_model *model)
+{
+    const char *up = args->value[OPT_UP], *rotate = args->value[OPT_ROTATE];
+    double q[4] = {0, 0, 0, 1};
+    if (up && strcmp(up, "y") == 0) {
+        /* +90 degrees about X: Y up becomes Z up */
+        q[0] = sin(3.14159265358979323846 / 4);
+        q[3] = cos(3.14159265358979323846 / 4);
+    }
+    double r[4];
+    if (rotate) {
+        cli_parse_rotation(rotate, r);
+        cli_quat_mul(r, q, q);
+    }
+    if (!up && !rotate) return 0;
+    float f[4] = {(float)q[0], (float)q[1], (float)q[2], (float)q[3]};
+    ossa_error error;
+    if (ossa_model_rotate(model, f, &error) != OSSA_OK) {
+        cli_report_error(&error);
+        return CLI_EXIT_INPUT;
+    }
     return 0;
 }
 
@@ -285,6 +347,7 @@ int cmd_render(int argc, char **argv)
         model = cli_load_merged(args.files, args.num_files, &load);
         if (!model) rc = CLI_EXIT_INPUT;
     }
+    if (!rc) rc = turn_model(&args, model);
     if (!rc) {
         const char *anim = args.value[OPT_ANIM];
         bool moment = args.value[OPT_TIME] || args.value[OPT_FRAME];

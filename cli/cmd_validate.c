@@ -69,7 +69,7 @@ static int validate_file(const char *file, int json, const char *ind,
         /* In JSON form the load warnings belong in the object, not on
          * stderr, so load without cli_load's printing. */
         memset(&error, 0, sizeof error);
-        model = ossa_load_file(file, load_options, &error);
+        model = cli_load_path(file, load_options, &error);
         if (!model) {
             if (!error.file[0]) snprintf(error.file, sizeof error.file, "%s", file);
             cli_report_error(&error);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* -- Arguments -------------------------------------------------------------- */
 
@@ -265,11 +266,56 @@ int cli_parse_input_args(const char *command, const char *usage, int argc, char 
     return CLI_GO_ON;
 }
 
+/* Standard input, read whole: "-" as a file name. */
+#define CLI_STDIN_NAME "(standard input)"
+
+static ossa_model *load_stdin(const ossa_load_options *options, ossa_error *error)
+{
+    size_t size = 0, cap = 1 << 16;
+    unsigned char *data = malloc(cap);
+    for (size_t got; data && (got = fread(data + size, 1, cap - size, stdin)) > 0;) {
+        size += got;
+        if (size == cap) {
+            unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(data, cap * 2) : NULL;
+            if (!bigger) {
+                free(data);
+                data = NULL;
+            }
+            data = bigger;
+            cap *= 2;
+        }
+    }
+    memset(error, 0, sizeof *error);
+    snprintf(error->file, sizeof error->file, "%s", CLI_STDIN_NAME);
+    if (!data || ferror(stdin)) {
+        error->code = data ? OSSA_ERROR_IO : OSSA_ERROR_NOMEM;
+        error->severity = OSSA_SEVERITY_ERROR;
+        error->offset = OSSA_NO_OFFSET;
+        snprintf(error->message, sizeof error->message, "%s",
+                 data ? "cannot read standard input" : "out of memory");
+        free(data);
+        return NULL;
+    }
+    /* The content says the format; files it names are looked for in the
+     * current directory. */
+    ossa_load_options o = options ? *options : (ossa_load_options){0};
+    o.file_name = CLI_STDIN_NAME;
+    ossa_model *model = ossa_load_memory(data, size, &o, error);
+    free(data);
+    return model;
+}
+
+ossa_model *cli_load_path(const char *file, const ossa_load_options *options, ossa_error *error)
+{
+    if (strcmp(file, "-") == 0) return load_stdin(options, error);
+    return ossa_load_file(file, options, error);
+}
+
 ossa_model *cli_load(const char *file, const ossa_load_options *options, ossa_error *error_out)
 {
     ossa_error error;
     memset(&error, 0, sizeof error);
-    ossa_model *model = ossa_load_file(file, options, &error);
+    ossa_model *model = cli_load_path(file, options, &error);
     if (!model) {
         /* The library names the file; make sure of it for the message. */
         if (!error.file[0]) snprintf(error.file, sizeof error.file, "%s", file);
@@ -281,13 +327,65 @@ ossa_model *cli_load(const char *file, const ossa_load_options *options, ossa_er
     return model;
 }
 
+ossa_model *cli_load_list(const char *arg, const ossa_load_options *lo)
+{
+    struct stat st;
+    if (!strchr(arg, ',') || stat(arg, &st) == 0) return cli_load(arg, lo, NULL);
+
+    char *list = strdup(arg);
+    if (!list) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    ossa_model *model = NULL;
+    int parts = 0;
+    for (char *p = list, *end; p; p = end ? end + 1 : NULL) {
+        end = strchr(p, ',');
+        if (end) *end = 0;
+        if (!*p) {
+            cli_error("%s: an empty file name in the comma-separated list", arg);
+            ossa_model_free(model);
+            model = NULL;
+            break;
+        }
+        ossa_model *part = cli_load(p, lo, NULL);
+        if (!part) {
+            ossa_model_free(model);
+            model = NULL;
+            break;
+        }
+        if (parts++ == 0) {
+            model = part;
+            continue;
+        }
+        uint32_t before = model->num_warnings;
+        ossa_error error;
+        if (ossa_model_append_meshes(model, part, &error) != OSSA_OK) {
+            cli_error("%s: %s", p, error.message);
+            ossa_model_free(part);
+            ossa_model_free(model);
+            model = NULL;
+            break;
+        }
+        cli_print_warnings(p, model, before);
+        if (part->num_animations)
+            fprintf(cli_err(),
+                    "ossa: %s: warning: its %u animations are not used: a comma-separated list "
+                    "joins meshes (name the file on its own for its animations)\n",
+                    p, part->num_animations);
+        ossa_model_free(part);
+    }
+    free(list);
+    return model;
+}
+
 ossa_model *cli_load_merged(const char *const *files, int n, const ossa_load_options *options)
 {
     if (n <= 0) return NULL;
-    ossa_model *dst = cli_load(files[0], options, NULL);
+    ossa_model *dst = cli_load_list(files[0], options);
     if (!dst) return NULL;
     for (int i = 1; i < n; i++) {
-        ossa_model *src = cli_load(files[i], options, NULL);
+        ossa_model *src = cli_load_list(files[i], options);
         if (!src) {
             ossa_model_free(dst);
             return NULL;
@@ -445,4 +543,50 @@ int cli_clip_options(const char *command, const char *error, const char *shell,
     if (shell && !positive_float(shell, &out->shell_distance))
         return cli_usage_error(command, "--shell needs a positive number, not '%s'", shell);
     return 0;
+}
+
+/* -- Rotations -------------------------------------------------------------- */
+
+void cli_quat_mul(const double a[4], const double b[4], double out[4])
+{
+    double r[4] = {
+        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+    };
+    memcpy(out, r, sizeof r);
+}
+
+/* The IQM SDK's -r X,Y,Z: Euler degrees, q = qz * qy * qx. */
+static void euler_quat(const double deg[3], double q[4])
+{
+    double axes[3][4];
+    for (int i = 0; i < 3; i++) {
+        double half = deg[i] * 3.14159265358979323846 / 360;
+        memset(axes[i], 0, sizeof axes[i]);
+        axes[i][i] = sin(half);
+        axes[i][3] = cos(half);
+    }
+    double zy[4];
+    cli_quat_mul(axes[2], axes[1], zy);
+    cli_quat_mul(zy, axes[0], q);
+}
+
+int cli_parse_rotation(const char *value, double q[4])
+{
+    double v[3];
+    const char *p = value;
+    for (int n = 0; n < 3; n++) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char part[64];
+        if (len == 0 || len >= sizeof part || (n < 2 && !comma) || (n == 2 && comma)) return 0;
+        memcpy(part, p, len);
+        part[len] = 0;
+        if (!cli_parse_number(part, &v[n])) return 0;
+        p = comma ? comma + 1 : p + len;
+    }
+    euler_quat(v, q);
+    return 1;
 }

@@ -47,6 +47,7 @@ typedef struct convert_plan {
     const char *anim;         /* --anim, or NULL */
     const char *output;       /* -o; "-" = stdout */
     const char *out_dir;      /* --out-dir */
+    int keep_dirs;            /* --keep-dirs: inputs' folders kept under --out-dir */
     int each;                 /* --each: every input converted on its own */
     int jobs;                 /* -j: conversions at once (--each) */
 } convert_plan;

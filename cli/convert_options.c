@@ -35,7 +35,11 @@ enum {
     OPT_RESAMPLE,
     OPT_IMAGES,
     OPT_SPARSE_CHANNELS,
-    OPT_TIME
+    OPT_TIME,
+    OPT_ERROR,
+    OPT_SHELL,
+    OPT_NO_CLOBBER,
+    OPT_KEEP_DIRS
 };
 
 #define ORDERED_VALUE (CLI_VALUE | CLI_ORDERED)
@@ -67,6 +71,10 @@ static const cli_option options[] = {
     [OPT_IMAGES] = {"--images", NULL, CLI_VALUE},
     [OPT_SPARSE_CHANNELS] = {"--sparse-channels", NULL, 0},
     [OPT_TIME] = {"--time", NULL, CLI_VALUE},
+    [OPT_ERROR] = {"--error", NULL, CLI_VALUE},
+    [OPT_SHELL] = {"--shell", NULL, CLI_VALUE},
+    [OPT_NO_CLOBBER] = {"--no-clobber", "-n", 0},
+    [OPT_KEEP_DIRS] = {"--keep-dirs", NULL, 0},
     CLI_LOAD_OPTIONS,
     {NULL, NULL, 0},
 };
@@ -121,32 +129,6 @@ static int parse_list(const char *s, double *out, int max)
         if (!comma) return n;
         p = comma + 1;
     }
-}
-
-static void quat_mul(const double a[4], const double b[4], double out[4])
-{
-    double r[4] = {
-        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-    };
-    memcpy(out, r, sizeof r);
-}
-
-/* The IQM SDK's -r X,Y,Z: Euler degrees, q = qz * qy * qx. */
-static void euler_quat(const double deg[3], double q[4])
-{
-    double axes[3][4];
-    for (int i = 0; i < 3; i++) {
-        double half = deg[i] * 3.14159265358979323846 / 360;
-        memset(axes[i], 0, sizeof axes[i]);
-        axes[i][i] = sin(half);
-        axes[i][3] = cos(half);
-    }
-    double zy[4];
-    quat_mul(axes[2], axes[1], zy);
-    quat_mul(zy, axes[0], q);
 }
 
 /* One per-input option for the input it precedes. */
@@ -214,11 +196,10 @@ static int set_global_option(convert_plan *plan, int opt, const char *value, dou
         plan->has_meshtrans = 1;
         return 0;
     case OPT_ROTATE: {
-        if (parse_list(value, v, 3) != 3)
-            return usage_error("--rotate wants X,Y,Z in degrees, not '%s'", value);
         double q[4];
-        euler_quat(v, q);
-        quat_mul(q, rot, rot); /* later rotations apply after earlier ones */
+        if (!cli_parse_rotation(value, q))
+            return usage_error("--rotate wants X,Y,Z in degrees, not '%s'", value);
+        cli_quat_mul(q, rot, rot); /* later rotations apply after earlier ones */
         plan->has_rotation = 1;
         return 0;
     }
@@ -315,9 +296,25 @@ static int output_options(const cli_args *args, convert_plan *plan)
             return usage_error("--time needs a finite number of seconds, not '%s'", time);
         plan->write_options[w->num_format_options++] = (ossa_option){"obj.pose_time", time};
     }
-    /* Several files written beside OUT under derived names could replace
-     * files the user never named: refused unless --force. */
-    if (!args->value[OPT_FORCE]) w->flags |= OSSA_WRITE_NO_REPLACE;
+    /* A compressed clip's bound and shell distance (the .ossaclip writer's
+     * options), checked here as clip-stats checks them. */
+    ossa_clip_options clip;
+    if (cli_clip_options("convert", args->value[OPT_ERROR], args->value[OPT_SHELL], &clip))
+        return CLI_EXIT_USAGE;
+    if (args->value[OPT_ERROR])
+        plan->write_options[w->num_format_options++] = (ossa_option){"ossaclip.error", args->value[OPT_ERROR]};
+    if (args->value[OPT_SHELL])
+        plan->write_options[w->num_format_options++] = (ossa_option){"ossaclip.shell", args->value[OPT_SHELL]};
+    /* One rule for every output, one file or several: existing files are
+     * replaced, as cp and other converters replace them (--force, which
+     * once asked for it with several files, is still taken); with
+     * --no-clobber nothing that exists is replaced. */
+    if (args->value[OPT_NO_CLOBBER]) {
+        if (args->value[OPT_FORCE]) return usage_error("--force and --no-clobber exclude each other");
+        w->flags |= OSSA_WRITE_NO_REPLACE;
+    }
+    plan->keep_dirs = args->value[OPT_KEEP_DIRS] != NULL;
+    if (plan->keep_dirs && !plan->each) return usage_error("--keep-dirs goes with --each");
     return 0;
 }
 

@@ -15,60 +15,12 @@ static void edit_failed(const char *file, const ossa_error *error)
 
 /* -- Loading -- */
 
-/* The files of one input: the argument itself when it names a file (a
- * name may contain commas), else its comma-separated parts. */
+/* The files of one input, with its own frame rate. */
 static ossa_model *load_input(const convert_plan *plan, const convert_input *in)
 {
     ossa_load_options lo = plan->load;
     if (in->fps > 0) lo.framerate = in->fps;
-    struct stat st;
-    if (!strchr(in->arg, ',') || stat(in->arg, &st) == 0) return cli_load(in->arg, &lo, NULL);
-
-    char *list = strdup(in->arg);
-    if (!list) {
-        cli_error("out of memory");
-        return NULL;
-    }
-    ossa_model *model = NULL;
-    int parts = 0;
-    for (char *p = list, *end; p; p = end ? end + 1 : NULL) {
-        end = strchr(p, ',');
-        if (end) *end = 0;
-        if (!*p) {
-            cli_error("%s: an empty file name in the comma-separated list", in->arg);
-            ossa_model_free(model);
-            model = NULL;
-            break;
-        }
-        ossa_model *part = cli_load(p, &lo, NULL);
-        if (!part) {
-            ossa_model_free(model);
-            model = NULL;
-            break;
-        }
-        if (parts++ == 0) {
-            model = part;
-            continue;
-        }
-        uint32_t before = model->num_warnings;
-        ossa_error error;
-        if (ossa_model_append_meshes(model, part, &error) != OSSA_OK) {
-            edit_failed(p, &error);
-            ossa_model_free(part);
-            ossa_model_free(model);
-            model = NULL;
-            break;
-        }
-        cli_print_warnings(p, model, before);
-        if (part->num_animations)
-            fprintf(cli_err(),
-                    "ossa: %s: warning: its %u animations are not used: a comma-separated list "
-                    "joins meshes (name the file on its own for its animations)\n",
-                    p, part->num_animations);
-        ossa_model_free(part);
-    }
-    free(list);
-    return model;
+    return cli_load_list(in->arg, &lo);
 }
 
 /* --name, --fps, --loop, --start, --end on the animations of one input. */
@@ -435,7 +387,7 @@ static void write_failed(ossa_error *error, const char *out)
 {
     if (!error->file[0]) snprintf(error->file, sizeof error->file, "%s", out);
     cli_report_error(error);
-    if (error->code == OSSA_ERROR_EXISTS) cli_error("%s: --force replaces them", out);
+    if (error->code == OSSA_ERROR_EXISTS) cli_error("%s: without --no-clobber they are replaced", out);
 }
 
 /* A format that wrote several files lists them all, so that nothing

@@ -17,7 +17,8 @@ static const struct {
     {"render", cmd_render, "draw the posed model into a PNG, a contact sheet or a GIF"},
     {"dump", cmd_dump, "print a canonical text dump of a model (for diffs and bug reports)"},
     {"formats", cmd_formats, "list the formats and each format's options (--json for JSON)"},
-    {"demo", cmd_demo, "write and draw the built-in demo model, print its summary"},
+    {"iqm", cmd_iqm, "the IQM SDK's command line: iqm OUT.iqm IN... (also as ossa-iqm)"},
+    {"demo", cmd_demo, "write the demo character in every format and draw it"},
 };
 #define NUM_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -56,6 +57,11 @@ static int find_command(const char *name)
 
 int main(int argc, char **argv)
 {
+    /* Called as ossa-iqm (a link installed beside ossa): the IQM SDK's
+     * command line, so that scripts switch by changing one word. */
+    const char *self = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
+    self = self ? self + 1 : argc > 0 && argv[0] ? argv[0] : "";
+    if (strcmp(self, "ossa-iqm") == 0) return cmd_iqm(argc, argv);
     if (argc < 2) {
         print_usage(stderr);
         return CLI_EXIT_USAGE;

@@ -7,6 +7,40 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Progress of a sheet or GIF on standard error, when it is a terminal and
+ * the render has taken more than a second (as convert --each shows its). */
+typedef struct progress {
+    const char *what;
+    struct timespec start;
+    int terminal, shown;
+} progress;
+
+static void progress_start(progress *p, const char *what)
+{
+    p->what = what;
+    p->terminal = isatty(STDERR_FILENO);
+    p->shown = 0;
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+}
+
+static void progress_step(progress *p, uint32_t done, uint32_t total)
+{
+    if (!p->terminal) return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double s = (double)(now.tv_sec - p->start.tv_sec) + (now.tv_nsec - p->start.tv_nsec) / 1e9;
+    if (s < 1) return;
+    fprintf(stderr, "\r\033[Kossa: %s: frame %u of %u, %.1f s", p->what, done, total, s);
+    p->shown = 1;
+}
+
+static void progress_end(progress *p)
+{
+    if (p->shown) fputs("\r\033[K", stderr);
+}
 
 static void print_diagnostic(void *user, const ossa_diagnostic *d)
 {
@@ -48,9 +82,10 @@ static int stage_init(stage *s, const cli_render_job *job, uint32_t width, uint3
     const ossa_model *m = job->model;
     s->scene = ossa_render_scene_create(m, NULL, &error);
     if (!s->scene) return fail(&error, job->model_path);
-    if (job->model_path && !(job->flags & OSSA_RENDER_NO_TEXTURES))
+    /* A model without a file (the demo's) may hold its images itself. */
+    if (!(job->flags & OSSA_RENDER_NO_TEXTURES))
         ossa_render_scene_load_materials(s->scene, m, job->model_path, print_diagnostic,
-                                         (void *)job->model_path);
+                                         (void *)(job->model_path ? job->model_path : "model"));
     ossa_bounds bounds;
     if (ossa_render_bounds(m, job->animation >= 0 ? (uint32_t)job->animation : OSSA_BIND_POSE, &bounds,
                            &error) != OSSA_OK ||
@@ -158,6 +193,17 @@ static int render_sheet(const cli_render_job *job)
         sheet.pixels = calloc((size_t)W * H, 4);
         if (!sheet.pixels) cli_error("out of memory"), rc = CLI_EXIT_INPUT;
     }
+    /* Cells without a frame (a sheet of 5 in a 3x2 grid) show the
+     * background, as the drawn cells' own background does. */
+    static const uint8_t default_background[4] = {48, 52, 60, 255};
+    const uint8_t *bg = job->background[0] | job->background[1] | job->background[2] |
+                                job->background[3]
+                            ? job->background
+                            : default_background;
+    for (size_t i = 0; sheet.pixels && !(job->flags & OSSA_RENDER_TRANSPARENT) && i < (size_t)W * H; i++)
+        memcpy(sheet.pixels + 4 * i, bg, 4);
+    progress bar;
+    progress_start(&bar, job->output);
     /* Evenly spaced: a looping animation's last frame leads back to its
      * first, so the cells divide [0, frames); a one-shot one ends on its
      * last frame, which the last cell shows. */
@@ -167,6 +213,7 @@ static int render_sheet(const cli_render_job *job)
         ossa_render_image cell = {cw, ch, sheet.pixels + ((size_t)(i / cols) * ch * W + (size_t)(i % cols) * cw) * 4,
                                   (size_t)W * 4, NULL};
         rc = draw(&s, frame, &cell);
+        progress_step(&bar, i + 1, n);
         if (rc || !job->labels) continue;
         char f[32], t[32], label[80];
         format_number(f, sizeof f, frame, 2);
@@ -185,6 +232,7 @@ static int render_sheet(const cli_render_job *job)
             }
         ossa_render_text(&cell, (int32_t)scale, (int32_t)scale, scale, ink, label);
     }
+    progress_end(&bar);
     if (!rc) rc = write_png(&sheet, job->output);
     free(sheet.pixels);
     stage_free(&s);
@@ -222,11 +270,15 @@ static int render_gif(const cli_render_job *job)
         image.pixels = malloc((size_t)job->width * job->height * 4);
         if (!image.pixels) cli_error("out of memory"), rc = CLI_EXIT_INPUT;
     }
+    progress bar;
+    progress_start(&bar, job->output);
     for (uint32_t i = 0; i < count && !rc; i++) {
         rc = draw(&s, i * rate / fps, &image);
         if (!rc && ossa_render_gif_add_frame(gif, &image, &error) != OSSA_OK)
             rc = fail(&error, job->output);
+        progress_step(&bar, i + 1, count);
     }
+    progress_end(&bar);
     if (!rc && ossa_render_gif_write(gif, job->output, &error) != OSSA_OK)
         rc = fail(&error, job->output);
     ossa_render_gif_free(gif);

@@ -17,7 +17,11 @@
 enum {
     /* Each output must also be detected (ossa_format_detect) as the format
      * it was written in. */
-    FUZZ_DETECT_OUTPUT = 1
+    FUZZ_DETECT_OUTPUT = 1,
+    /* Outputs in the input's own format (OSSA_FORMAT_AUTO in `outputs`)
+     * read back with every joint: a writer of a format that holds a
+     * skeleton must not lose one. */
+    FUZZ_SAME_JOINTS = 2
 };
 
 /* Loads data[0..size) with `load`, then writes the model in each of
@@ -49,6 +53,9 @@ static inline int fuzz_round_trip(const uint8_t *data, size_t size, const ossa_l
         if (again_options.format == OSSA_FORMAT_AUTO) again_options.format = write.format;
         ossa_model *again = ossa_load_memory(out, out_size, &again_options, &error);
         if (!again) __builtin_trap(); /* the writer produced a file we reject */
+        if ((flags & FUZZ_SAME_JOINTS) && outputs[i] == OSSA_FORMAT_AUTO &&
+            again->num_joints != model->num_joints)
+            __builtin_trap();
         ossa_model_validate(again, NULL, NULL, NULL);
         ossa_model_free(again);
         ossa_free(out, write.allocator);

@@ -3,7 +3,9 @@
  * every count, offset and bit position), then sample at every SIMD level,
  * with and without root-motion removal, with a sampling cache against
  * without one (the same bytes), ask for root motion and check that the
- * clip's image is the input itself.
+ * clip's image is the input itself. Then the same bytes through the
+ * format table: a model of the clip's joints and decoded keys, validated
+ * and compressed again.
  */
 #include "fuzz_common.h"
 
@@ -64,5 +66,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(local);
     free(model);
     ossa_clip_free(clip);
+
+    ossa_load_options load = {0};
+    load.format = OSSA_FORMAT_OSSACLIP;
+    ossa_error load_error;
+    ossa_model *m = ossa_load_memory(data, size, &load, &load_error);
+    /* The clip loaded above: only the cap on decoded frames may refuse it. */
+    if (!m && load_error.code != OSSA_ERROR_UNSUPPORTED) __builtin_trap();
+    if (!m) return 0;
+    ossa_model_validate(m, NULL, NULL, NULL);
+    ossa_write_options write = {0};
+    write.format = OSSA_FORMAT_OSSACLIP;
+    void *out;
+    size_t out_size;
+    if (ossa_write_memory(m, &write, &out, &out_size, NULL) == OSSA_OK) ossa_free(out, NULL);
+    ossa_model_free(m);
     return 0;
 }

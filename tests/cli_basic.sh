@@ -42,16 +42,27 @@ demo=$tmp/demo
 expect_rc 0 "demo -o DIR" demo -o "$demo"
 check "demo writes DIR/demo.iqm" test -s "$demo/demo.iqm"
 check "demo names the written file" grep -qF "wrote $demo/demo.iqm" "$out"
-check "demo prints a summary" grep -q '^joints: 4' "$out"
+check "demo prints a summary" grep -q '^joints: 21' "$out"
+# The same model in every format ossa writes (ossa --help lists them):
+# a file of each one's extension, named on a "wrote" line.
+for ext in $("$OSSA_CLI" --help | awk '/^Formats/ {on=1; next} on && NF==0 {exit} on && $2 ~ /w/ {print $3}'); do
+    f=$(ls "$demo"/*"$ext" 2>/dev/null | head -1)
+    check "demo writes a $ext file" test -s "$f"
+    check "demo names its $ext file" grep -qF "wrote $f" "$out"
+done
+check "demo writes its texture" test -s "$demo/demo_texture.png"
+mkdir -p "$tmp/blocked/demo.iqm"
+expect_rc 1 "demo where demo.iqm is a directory" demo -o "$tmp/blocked"
+check "the error names it" grep -qF "ossa: $tmp/blocked/demo.iqm: " "$err"
 expect_rc 0 "validate of the demo" validate "$demo/demo.iqm"
 check "validate summary line" grep -qF "$demo/demo.iqm: 0 errors, 0 warnings" "$out"
 expect_rc 0 "info --json of the demo" info --json "$demo/demo.iqm"
 cp "$out" "$tmp/demo.json"
 check "demo JSON parses" json_valid "$tmp/demo.json"
 check "demo JSON counts" json_check "$tmp/demo.json" \
-    'd["joints"] == 4 and d["meshes"][0]["name"] == "tube" and d["meshes"][0]["material"] == "tube"'
+    'd["joints"] == 21 and d["meshes"][0]["name"] == "body" and d["meshes"][0]["material"] == "demo_texture.png"'
 check "demo JSON animations" json_check "$tmp/demo.json" \
-    '[(a["name"], a["frames"], a["framerate"], a["loop"]) for a in d["animations"]] == [("wave", 30, 30, True), ("bend", 20, 20, False)]'
+    '[(a["name"], a["frames"], a["framerate"], a["loop"]) for a in d["animations"]] == [("walk", 32, 30, True), ("idle", 60, 15, True)]'
 
 # File names reach the JSON "file" field: quotes, backslashes, control
 # characters and invalid UTF-8 must come out as valid JSON.
@@ -74,7 +85,7 @@ expect_rc 2 "unknown --format" convert "$demo/demo.iqm" -o "$tmp/out.iqm" --form
 expect_rc 2 "unknown --bounds" convert "$demo/demo.iqm" -o "$tmp/out.iqm" --bounds nosuch
 expect_rc 0 "--format overrides the extension" convert --format iqm "$demo/demo.iqm" -o "$tmp/demo.bin"
 expect_rc 0 "the result reads back" info "$tmp/demo.bin"
-check "converted demo keeps its joints" grep -q '^joints: 4' "$out"
+check "converted demo keeps its joints" grep -q '^joints: 21' "$out"
 
 # -- Real files ----------------------------------------------------------------
 
@@ -126,5 +137,42 @@ else
     check "no output for a bad input" test ! -e "$tmp/bad.iqm"
     check "still no temporary files" no_temp_files
 fi
+
+# "-" reads standard input, the format from the content.
+"$OSSA_CLI" demo -o "$tmp/stdin-demo" >/dev/null
+rc=0; "$OSSA_CLI" info --json - <"$tmp/stdin-demo/demo.iqm" >"$out" 2>"$err" || rc=$?
+check "info - reads standard input" test "$rc" = 0
+json_check "$out" 'd["format"] == "iqm" and d["joints"] > 0'
+# (in a folder of its own, so that neither finds the texture beside it:
+# files a model names are looked for beside the file, or for standard
+# input in the current folder)
+mkdir -p "$tmp/lonely"
+cp "$tmp/stdin-demo/demo.iqe" "$tmp/lonely/"
+(cd "$tmp/lonely" && "$OSSA_CLI" convert - -o "$tmp/from-stdin.glb" <demo.iqe >/dev/null 2>&1 &&
+    "$OSSA_CLI" convert demo.iqe -o "$tmp/from-file.glb" >/dev/null 2>&1)
+check "convert - gives the bytes convert FILE gives" cmp -s "$tmp/from-stdin.glb" "$tmp/from-file.glb"
+rc=0; printf 'not a model' | "$OSSA_CLI" info - >"$out" 2>"$err" || rc=$?
+check "garbage on standard input: exit 1" test "$rc" = 1
+check "  the message names standard input" grep -q "^ossa: (standard input):byte 0: unknown file format" "$err"
+
+# info counts distinct positions beside vertices: a cube with a normal per
+# face has 24 vertices (corners with their normals) at 8 positions.
+python3 - "$tmp/cube.obj" <<'PY'
+import itertools, sys
+with open(sys.argv[1], "w") as f:
+    for x, y, z in itertools.product((0, 1), repeat=3):
+        f.write(f"v {x} {y} {z}\n")
+    for n in ("1 0 0", "-1 0 0", "0 1 0", "0 -1 0", "0 0 1", "0 0 -1"):
+        f.write(f"vn {n}\n")
+    # faces of the unit cube by vertex index (x*4 + y*2 + z + 1) and normal
+    faces = [((5, 6, 8, 7), 1), ((1, 3, 4, 2), 2), ((3, 7, 8, 4), 3), ((1, 2, 6, 5), 4),
+             ((2, 4, 8, 6), 5), ((1, 5, 7, 3), 6)]
+    for quad, n in faces:
+        f.write("f " + " ".join(f"{v}//{n}" for v in quad) + "\n")
+PY
+expect_rc 0 "info --json of a cube with face normals" info --json "$tmp/cube.obj"
+json_check "$out" 'd["vertices"] == 24 and d["positions"] == 8'
+expect_rc 0 "info of the cube" info "$tmp/cube.obj"
+check "  says 24 vertices at 8 distinct positions" grep -q "^vertices: 24 (8 distinct positions" "$out"
 
 summary

@@ -76,9 +76,11 @@ for k in range(5):
 EOF
 n=$((n + 40))
 
-# Top up to exactly 200 with more generated demos (other scales).
+# Top up to exactly 200 with more generated demos (other scales), without
+# the demo's texture: outputs that write the same image beside themselves
+# into one folder would refuse each other (see below).
 while [ "$n" -lt 200 ]; do
-    expect_rc 0 "scaled demo $n" convert d/demo.iqm --scale "1.$n" -o "in/$(printf %03d $n)_scaled.iqm"
+    expect_rc 0 "scaled demo $n" convert d/demo.iqm --scale "1.$n" --images none -o "in/$(printf %03d $n)_scaled.iqm"
     n=$((n + 1))
 done
 inputs=$(find in -maxdepth 1 -type f ! -name '*.mtl' | sort)
@@ -128,29 +130,42 @@ check "no progress line when stderr is not a terminal" test "$(grep -c $'\r' out
 check "the last line is the summary" grep -q '^ossa: 200 inputs: [0-9]* converted, [0-9]* failed ([0-9.]* s)$' <(tail -n 1 out1.stderr)
 
 # Two inputs whose outputs share a file (the texture written beside each
-# model): the files are written in input order, so the second fails for
-# lack of --force whatever -j is, and with --force it wins.
+# model): the files are written in input order, so with --no-clobber the
+# second fails whatever -j is; without it both are written.
 if [ -f "$shared/data/gltf/Fox.glb" ]; then
     cp "$shared/data/gltf/Fox.glb" fox1.glb
     cp "$shared/data/gltf/Fox.glb" fox2.glb
     for j in 1 2 4; do
         rm -rf shared_out
-        expect_rc 1 "two models, one texture, -j $j" convert --each fox1.glb fox2.glb --out-dir shared_out --format iqm -j "$j"
+        expect_rc 1 "two models, one texture, --no-clobber, -j $j" convert --each fox1.glb fox2.glb --out-dir shared_out --format iqm -j "$j" --no-clobber
         check "-j $j: the first is written" test -f shared_out/fox1.iqm
         check "-j $j: the second is refused" test ! -f shared_out/fox2.iqm
         check "-j $j: it names the file" grep -q "fox_material.png already exist" "$err"
     done
-    expect_rc 0 "with --force both are written" convert --each fox1.glb fox2.glb --out-dir shared_out --format iqm -j 2 --force
+    expect_rc 0 "without --no-clobber both are written" convert --each fox1.glb fox2.glb --out-dir shared_out --format iqm -j 2
     check "the second too" test -f shared_out/fox2.iqm
+else
+    skip_part "$shared/data not found: the shared-texture batch is not run"
 fi
 
-# Two inputs that would write one output: refused before anything runs.
+# Inputs that would write one output fail, and only they: the others are
+# converted; the message says which option keeps their folders apart.
 cp d/demo.iqm again.iqm
 mkdir other
 cp d/demo.iqm other/again.iqm
-expect_rc 2 "two inputs, one output name" convert --each again.iqm other/again.iqm --out-dir out2 --format iqm
-check "names both" grep -qF "'again.iqm' and 'other/again.iqm' would both write 'out2/again.iqm'" "$err"
-check "nothing written" test ! -e out2
+cp d/demo.iqe again.iqe
+expect_rc 1 "two inputs, one output name, and a third" convert --each again.iqm other/again.iqm d/demo.glb --out-dir out2 --format iqm
+check "names both and the way out" grep -qF "other/again.iqm: it and 'again.iqm' would both write 'out2/again.iqm', so neither is converted (--keep-dirs keeps their folders apart under --out-dir)" "$err"
+check "neither is written" test ! -e out2/again.iqm
+check "the third is" test -f out2/demo.iqm
+check "the summary counts them" grep -q "3 inputs: 1 converted, 2 failed" "$err"
+expect_rc 0 "--keep-dirs" convert --each --keep-dirs again.iqm other/again.iqm ../cli_batch/d/demo.glb --out-dir out5 --format iqm
+check "  the first where it was" test -f out5/again.iqm
+check "  the second in its folder" test -f out5/other/again.iqm
+check "  .. becomes up/, under --out-dir" test -f out5/up/cli_batch/d/demo.iqm
+expect_rc 1 "names that differ only in the extension" convert --each --keep-dirs again.iqm again.iqe --out-dir out6 --format glb
+check "  say so" grep -qF "their names differ only in the extension" "$err"
+expect_rc 2 "--keep-dirs without --each" convert again.iqm --keep-dirs -o x.glb
 expect_rc 2 "--each without --out-dir" convert --each again.iqm -o x.iqm
 expect_rc 2 "--out-dir without --format" convert --each again.iqm --out-dir out2
 

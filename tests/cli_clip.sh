@@ -77,4 +77,45 @@ else
     skip_part "../shared/data not found"
 fi
 
+# A clip read back as a model: every command that reads an animation reads
+# it (info, pose, render with the model it was made from, convert).
+"$OSSA_CLI" demo -o "$tmp/dm" >/dev/null
+expect_rc 0 "a clip of the demo's first animation" convert "$tmp/dm/demo.iqm" --anim 0 --error 1e-4 -o "$tmp/dm.ossaclip"
+expect_rc 0 "info reads the clip" info --json "$tmp/dm.ossaclip"
+cp "$out" "$tmp/clipinfo.json"
+"$OSSA_CLI" info --json "$tmp/dm/demo.iqm" >"$tmp/modelinfo.json"
+json_check "$tmp/clipinfo.json" 'd["format"] == "ossaclip" and len(d["animations"]) == 1'
+check "  its joints, frames and rate are the animation's" python3 - "$tmp/clipinfo.json" "$tmp/modelinfo.json" <<'PY'
+import json, sys
+c, m = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+a, b = c["animations"][0], m["animations"][0]
+sys.exit(0 if c["joints"] == m["joints"] and a["name"] == b["name"] and a["frames"] == b["frames"]
+         and a["framerate"] == b["framerate"] else 1)
+PY
+for t in 0 0.37 1.1; do
+    expect_rc 0 "pose of the clip at $t s" pose --json --time "$t" "$tmp/dm.ossaclip"
+    cp "$out" "$tmp/cp.json"
+    expect_rc 0 "pose of the model at $t s" pose --json --anim 0 --time "$t" "$tmp/dm/demo.iqm"
+    cp "$out" "$tmp/mp.json"
+    check "  the clip's pose is the model's within the bound (1e-4, and float rounding)" python3 - "$tmp/cp.json" "$tmp/mp.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["joints"]; b = json.load(open(sys.argv[2]))["joints"]
+worst = max(abs(x - y) for ja, jb in zip(a, b) for x, y in zip(ja["model"][12:15], jb["model"][12:15]))
+sys.exit(0 if len(a) == len(b) and worst <= 1.1e-4 else 1)
+PY
+done
+expect_rc 0 "render the model with the clip" render "$tmp/dm/demo.iqm" "$tmp/dm.ossaclip" --anim 1 --size 64x64 -o "$tmp/withclip.png"
+check "  a picture" test -s "$tmp/withclip.png"
+expect_rc 0 "convert the model and the clip to glTF" convert "$tmp/dm/demo.iqm" "$tmp/dm.ossaclip" -o "$tmp/withclip.glb"
+"$OSSA_CLI" info --json "$tmp/withclip.glb" >"$tmp/withclip.json"
+json_check "$tmp/withclip.json" 'len(d["animations"]) == len(json.load(open("'"$tmp/modelinfo.json"'"))["animations"]) + 1'
+expect_rc 0 "a clip of a clip" convert "$tmp/dm.ossaclip" -o "$tmp/again.ossaclip"
+expect_rc 1 "a clip of a model without animations" convert "$tmp/dm.ossaclip" --drop-anim 0 -o "$tmp/none.ossaclip"
+check "  says so" grep -q "the model has none" "$err"
+
+# An unnamed animation is named by its index (as --anim takes it).
+printf '# Inter-Quake Export\njoint root -1\npq 0 0 0\nanimation\nframe\npq 0 0 0\nframe\npq 1 0 0\n' >"$tmp/unnamed.iqe"
+expect_rc 0 "clip-stats of an unnamed animation" clip-stats "$tmp/unnamed.iqe"
+check "  names it by its index" grep -q "^animation 0: 2 frames" "$out"
+
 summary

@@ -58,36 +58,48 @@ convert_iqe() { # NAME ARGS...: convert to NAME.iqe and NAME.json
 
 # -- Per input --------------------------------------------------------------
 
-# demo.iqm has "wave" (30 frames, 30 fps, looping) and "bend" (20 at 20).
-expect_rc 0 "--drop-anim by name" convert "$demo" --drop-anim bend -o one.iqm
-convert_iqe one one.iqm
-check "--drop-anim leaves wave alone" py 'ok = [a["name"] for a in load("one")["anims"]] == ["wave"]'
+# demo.iqm has "walk" (32 frames at 30 fps) and "idle" (60 at 15), both
+# looping; once.iqe is its idle alone without the IQE "loop" line, so that
+# it plays once.
+expect_rc 0 "the idle alone" convert "$demo" --drop-anim walk -o idle.iqe
+sed '/^\tloop$/d' idle.iqe >once.iqe
+iqe_json once.iqe >once.json
+check "once.iqe plays once" py 'ok = [(a["name"], a["loop"]) for a in load("once")["anims"]] == [("idle", False)]'
 
-# --end -3 keeps frames up to 30 - 3 + 1 = 28 (iqm.md §15), so frames
-# 2..28 of wave: 27 frames; they apply to one.iqm only.
-convert_iqe per "$demo" --name walk --fps 12 --start 2 --end -3 one.iqm
+expect_rc 0 "--drop-anim by name" convert "$demo" --drop-anim idle -o one.iqm
+convert_iqe one one.iqm
+check "--drop-anim leaves walk alone" py 'ok = [a["name"] for a in load("one")["anims"]] == ["walk"]'
+
+# --end -3 keeps frames up to 32 - 3 + 1 = 30 (iqm.md §15), so frames
+# 2..30 of walk: 29 frames; they apply to one.iqm only.
+convert_iqe per "$demo" --name stroll --fps 12 --start 2 --end -3 one.iqm
 check "per-input options: the first input untouched, the second trimmed, renamed, retimed" py '
 p, d, o = load("per"), load("plain"), load("one")
 a = p["anims"]
-ok = [x["name"] for x in a] == ["wave", "bend", "walk"] and a[0]["frames"] == d["anims"][0]["frames"]
+ok = [x["name"] for x in a] == ["walk", "idle", "stroll"] and a[0]["frames"] == d["anims"][0]["frames"]
 w = a[2]
-ok = ok and len(w["frames"]) == 27 and w["fps"] == 12 and w["loop"]
-ok = ok and w["frames"][0] == o["anims"][0]["frames"][2] and w["frames"][26] == o["anims"][0]["frames"][28]'
+ok = ok and len(w["frames"]) == 29 and w["fps"] == 12 and w["loop"]
+ok = ok and w["frames"][0] == o["anims"][0]["frames"][2] and w["frames"][28] == o["anims"][0]["frames"][30]'
 
-convert_iqe loop --loop --start 5 --end 9 --fps 7.5 "$demo"
+convert_iqe loop --loop --start 5 --end 9 --fps 7.5 "$demo" once.iqe
 check "--loop --start 5 --end 9 apply to every animation of the input" py '
 p, d = load("loop"), load("plain")
-ok = all(len(a["frames"]) == 5 and a["loop"] and a["fps"] == 7.5 for a in p["anims"])
-ok = ok and p["anims"][1]["frames"][0] == d["anims"][1]["frames"][5]'
+ok = [a["name"] for a in p["anims"]] == ["walk", "idle", "idle_2"]
+ok = ok and all(len(a["frames"]) == 5 and a["loop"] and a["fps"] == 7.5 for a in p["anims"][:2])
+ok = ok and p["anims"][1]["frames"][0] == d["anims"][1]["frames"][5]
+ok = ok and len(p["anims"][2]["frames"]) == 60 and not p["anims"][2]["loop"]'
+convert_iqe looped --loop once.iqe
+check "--loop makes an animation that played once loop" py '
+ok = [(a["name"], a["loop"]) for a in load("looped")["anims"]] == [("idle", True)]'
 
 expect_rc 1 "--name on an input with two animations" convert --name x "$demo" -o bad.iqm
-check "--name lists the animations" grep -q "it has 2: wave, bend" "$err"
+check "--name lists the animations" grep -q "it has 2: walk, idle" "$err"
 expect_rc 2 "--name after the last input" convert "$demo" -o bad.iqm --name x
 check "says it applies to the next input" grep -q "applies to the input file that follows it" "$err"
 expect_rc 2 "--start negative" convert --start -1 "$demo" -o bad.iqm
 expect_rc 2 "--end not a number" convert --end x "$demo" -o bad.iqm
-expect_rc 1 "--start past the end" convert --start 40 "$demo" -o bad.iqm
-check "--start past the end names the range" grep -q "no frame of 0 to 29" "$err"
+expect_rc 1 "--start past the end" convert --start 70 "$demo" -o bad.iqm
+check "--start past the end names the range" grep -q "no frame of 0 to 31" "$err"
 expect_rc 2 "--fps 0" convert --fps 0 "$demo" -o bad.iqm
 expect_rc 0 "a model without animations" convert "$demo" --drop-anim 0 --drop-anim 1 -o static.iqe
 expect_rc 0 "per-input options on a file without animations warn" convert --name x static.iqe -o w.iqm
@@ -109,8 +121,8 @@ for a, b in zip(d["vn"], p["vn"]):
 check "joints: translations times 3, the root turned" py '
 p, d = load("moved"), load("plain")
 s = math.sqrt(0.5)
-r = p["joints"][0]["pq"]
-ok = close(r[:3], [0, 0, 0], 1e-6) and (close(r[3:7], [0, 0, s, s], 1e-6) or close(r[3:7], [0, 0, -s, -s], 1e-6))
+r, t = p["joints"][0]["pq"], d["joints"][0]["pq"]
+ok = close(r[:3], [-3 * t[1], 3 * t[0], 3 * t[2]], 1e-5) and (close(r[3:7], [0, 0, s, s], 1e-6) or close(r[3:7], [0, 0, -s, -s], 1e-6))
 ok = ok and close(p["joints"][1]["pq"][:3], [3 * x for x in d["joints"][1]["pq"][:3]], 1e-6)
 ok = ok and close(p["joints"][1]["pq"][3:7], d["joints"][1]["pq"][3:7], 1e-6)
 f = p["anims"][0]["frames"][3][1]
@@ -130,7 +142,7 @@ expect_rc 2 "--rotate with two numbers" convert "$demo" -r 1,2 -o bad.iqm
 convert_iqe twice "$demo,plain.iqe"
 check "a comma list joins the meshes" py '
 p, d = load("twice"), load("plain")
-ok = p["vp"] == d["vp"] + d["vp"] and len(p["joints"]) == 4'
+ok = p["vp"] == d["vp"] + d["vp"] and len(p["joints"]) == 21'
 expect_rc 1 "a comma list with a missing file" convert "$demo,nosuch.iqe" -o bad.iqm
 check "names the missing file" grep -q "nosuch.iqe" "$err"
 expect_rc 1 "an empty name in a comma list" convert "$demo,,plain.iqe" -o bad.iqm
@@ -139,24 +151,25 @@ expect_rc 0 "a file whose name has a comma" convert "a,b.iqm" -o comma.iqm
 
 # -- Animation edits -------------------------------------------------------------
 
-convert_iqe edits "$demo" --drop-anim 0 --rename-anim bend=flex
+convert_iqe edits "$demo" --drop-anim 0 --rename-anim idle=rest
 check "--drop-anim by index, then --rename-anim" py '
-ok = [a["name"] for a in load("edits")["anims"]] == ["flex"]'
+ok = [a["name"] for a in load("edits")["anims"]] == ["rest"]'
 expect_rc 1 "--drop-anim of an unknown animation" convert "$demo" --drop-anim nope -o bad.iqm
-check "lists the animations" grep -q "the animations are: wave (0), bend (1)" "$err"
-expect_rc 1 "--rename-anim to a name in use" convert "$demo" --rename-anim wave=bend -o bad.iqm
-expect_rc 2 "--rename-anim without =" convert "$demo" --rename-anim wave -o bad.iqm
+check "lists the animations" grep -q "the animations are: walk (0), idle (1)" "$err"
+expect_rc 1 "--rename-anim to a name in use" convert "$demo" --rename-anim walk=idle -o bad.iqm
+expect_rc 2 "--rename-anim without =" convert "$demo" --rename-anim walk -o bad.iqm
 
-# Resampling: wave loops (30 frames at 30 fps -> 60 at 60), bend plays once
-# (20 at 20 fps: 19 steps -> 57 steps, 58 frames). Every second frame of
-# the new wave is an old frame, exactly.
-convert_iqe resampled "$demo" --resample 60
+# Resampling: walk loops (32 frames at 30 fps -> 64 at 60), the idle of
+# once.iqe plays once (60 at 15 fps: 59 steps -> 236 steps, 237 frames).
+# Every second frame of the new walk is an old frame, exactly, and the
+# one-shot idle keeps its last frame.
+convert_iqe resampled "$demo" --drop-anim idle once.iqe --resample 60
 check "--resample keeps the duration" py '
-p, d = load("resampled"), load("plain")
+p, d, o = load("resampled"), load("plain"), load("once")
 w, b = p["anims"]
-ok = len(w["frames"]) == 60 and w["fps"] == 60 and len(b["frames"]) == 58
-ok = ok and all(w["frames"][2 * k] == d["anims"][0]["frames"][k] for k in range(30))
-ok = ok and b["frames"][57] == d["anims"][1]["frames"][19]'
+ok = len(w["frames"]) == 64 and w["fps"] == 60 and len(b["frames"]) == 237
+ok = ok and all(w["frames"][2 * k] == d["anims"][0]["frames"][k] for k in range(32))
+ok = ok and b["frames"][236] == o["anims"][0]["frames"][59] and b["frames"][4] == o["anims"][0]["frames"][1]'
 
 # -- Animation-only inputs: --forcejoints ----------------------------------------
 

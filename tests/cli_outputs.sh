@@ -60,22 +60,39 @@ check "nothing left in it" test -z "$(ls -A somedir)"
 
 expect_rc 0 "illEngine: four files" convert "$demo" -o x.illmesh
 check "one wrote line per file" test "$(grep -c '^wrote ' "$out")" -eq 4
-check "the files listed" has "$out" "wrote x.bend.illanim"
+check "the files listed" has "$out" "wrote x.idle.illanim"
+# One rule for one file and several: existing files are replaced, unless
+# --no-clobber, which refuses to replace any, writing nothing.
 cp x.illskel x.illskel.before
-expect_rc 1 "again: refused" convert "$demo" -o x.illmesh
+printf 'old' >x.illskel
+expect_rc 0 "again: the files are replaced" convert "$demo" -o x.illmesh
+check "  x.illskel with them" cmp -s x.illskel x.illskel.before
+printf 'old' >x.illskel
+expect_rc 1 "--no-clobber refuses" convert "$demo" -o x.illmesh --no-clobber
 check "names the existing files" has "$err" "x.illmesh, x.illskel, x.illanim and 1 more already exist"
-check "points to --force" has "$err" "--force replaces them"
-check "nothing replaced" cmp -s x.illskel x.illskel.before
-expect_rc 0 "--force replaces them" convert "$demo" -o x.illmesh --force
-expect_rc 0 "one file is replaced as before" convert "$demo" -o file.glb
+check "says what would replace them" has "$err" "without --no-clobber they are replaced"
+check "nothing replaced" test "$(cat x.illskel)" = old
+expect_rc 0 "--force is still taken" convert "$demo" -o x.illmesh --force
+expect_rc 2 "--force with --no-clobber" convert "$demo" -o x.illmesh --force --no-clobber
+expect_rc 0 "one file" convert "$demo" -o file.glb
+printf 'old' >file.glb
+expect_rc 0 "one file is replaced" convert "$demo" -o file.glb
+check "  the new bytes" test "$(head -c 4 file.glb)" = glTF
+printf 'old' >file.glb
+expect_rc 1 "one file with --no-clobber" convert "$demo" -o file.glb -n
+check "  not replaced" test "$(cat file.glb)" = old
 
 # -- What a format cannot hold ----------------------------------------------------
 
+expect_rc 0 "the demo's counts" info "$demo"
+vertices=$(sed -n 's/^vertices: \([0-9]*\).*/\1/p' "$out")
+triangles=$(sed -n 's/^triangles: //p' "$out")
 expect_rc 0 "model to .skb" convert "$demo" -o d.skb
-check "the mesh stays behind" has "$err" "d.skb: warning: skb files hold no mesh: 1 mesh (135 vertices, 208 triangles) not written"
+check "the mesh stays behind" has "$err" "d.skb: warning: skb files hold no mesh: 1 mesh ($vertices vertices, $triangles triangles) not written"
+check "so does the texture" has "$err" "d.skb: warning: skb files hold no image: 1 image not written"
 check "the animations stay behind" has "$err" "d.skb: warning: skb files hold no animation: 2 animations not written"
 expect_rc 0 "model to .nmo" convert "$demo" -o d.nmo
-check "the skeleton stays behind" has "$err" "nmo files hold no skeleton: 4 joints not written"
+check "the skeleton stays behind" has "$err" "nmo files hold no skeleton: 21 joints not written"
 if [ -f "$shared/data/gltf/Fox.glb" ]; then
     expect_rc 0 "Fox.glb to .skb" convert "$shared/data/gltf/Fox.glb" -o f.skb
     check "Fox: mesh and animations not written" has "$err" "skb files hold no animation: 3 animations not written"
@@ -84,22 +101,25 @@ else
 fi
 
 # --anim: a warning where the format holds every animation.
-expect_rc 0 "--anim for .glb" convert "$demo" --anim bend -o a.glb
+expect_rc 0 "--anim for .glb" convert "$demo" --anim idle -o a.glb
 check "is ignored with a warning" has "$err" "warning: --anim is ignored: glb files hold every animation"
 expect_rc 0 "an unknown --anim for .glb" convert "$demo" --anim nope -o a.glb
 expect_rc 1 "an unknown --anim for .anb" convert "$demo" --anim nope -o a.anb
-expect_rc 0 "--anim for .anb" convert "$demo" --anim bend -o a.anb
+expect_rc 0 "--anim for .anb" convert "$demo" --anim idle -o a.anb
 
 # -- pose: frames outside the animation ---------------------------------------------
 
-# wave: 30 frames, looping; bend: 20 frames, once.
+# walk: 32 frames, looping; once.iqe: the idle's 60 frames without the
+# IQE "loop" line, so that they play once.
+expect_rc 0 "the idle alone" convert "$demo" --drop-anim walk -o idle.iqe
+sed '/^\tloop$/d' idle.iqe >once.iqe
 expect_rc 1 "a negative frame" pose "$demo" --frame -3
-check "lists the range" has "$err" "frame -3 is outside animation 'wave' (30 frames: 0 to 29)"
+check "lists the range" has "$err" "frame -3 is outside animation 'walk' (32 frames: 0 to 31)"
 expect_rc 0 "a negative frame with --loop" pose "$demo" --frame -3 --loop
 expect_rc 0 "past the end of a looping animation wraps" pose "$demo" --frame 45
-expect_rc 1 "past the end of one that plays once" pose "$demo" --anim bend --frame 19.5
-check "lists its range" has "$err" "outside animation 'bend' (20 frames: 0 to 19)"
-expect_rc 0 "its last frame" pose "$demo" --anim bend --frame 19
-expect_rc 0 "past the end with --clamp" pose "$demo" --anim bend --frame 25 --clamp
+expect_rc 1 "past the end of one that plays once" pose once.iqe --frame 59.5
+check "lists its range" has "$err" "outside animation 'idle' (60 frames: 0 to 59)"
+expect_rc 0 "its last frame" pose once.iqe --frame 59
+expect_rc 0 "past the end with --clamp" pose once.iqe --frame 65 --clamp
 
 summary

@@ -83,27 +83,30 @@ expect_rc 2 "--time not finite" pose x.iqm --time inf
 expect_rc 2 "--time without its value" pose x.iqm --time
 expect_rc 1 "missing file" pose "$tmp/no-such.iqm" --frame 0
 
-# The demo model: loops ("wave", 30 frames at 30 fps).
+# The demo model: "idle" loops, 60 frames at 15 fps (4 s, a period that
+# seconds give exactly).
 expect_rc 0 "demo" demo -o "$tmp/demo"
 demo=$tmp/demo/demo.iqm
 pose_json demo_bind "$demo"
 check "bind pose JSON shape" py '
 d = load("demo_bind")
-ok = d["animation"] is None and len(d["joints"]) == 4 and all(
+ok = d["animation"] is None and len(d["joints"]) == 21 and all(
     set(j) >= {"name", "parent", "local", "model"} and len(j["model"]) == 16 and
     len(j["local"]["translation"]) == 3 and len(j["local"]["rotation"]) == 4 and
     len(j["local"]["scale"]) == 3 for j in d["joints"])'
-pose_json demo_wrap "$demo" --time 1.25
-pose_json demo_quarter "$demo" --time 0.25
+pose_json demo_wrap "$demo" --anim idle --time 4.25
+pose_json demo_quarter "$demo" --anim idle --time 0.25
 check "looping animation wraps past its end" py '
 ok = same_pose(load("demo_wrap"), load("demo_quarter"), 0)'
-pose_json demo_clamp "$demo" --time 1.25 --clamp
-pose_json demo_last "$demo" --frame 29
+pose_json demo_clamp "$demo" --anim idle --time 4.25 --clamp
+pose_json demo_last "$demo" --anim idle --frame 59
 check "--clamp holds the last frame" py '
 ok = same_pose(load("demo_clamp"), load("demo_last"), 0)'
-expect_rc 0 "human output" pose "$demo" --anim bend --frame 3.5
-check "human output names the animation" grep -q '^animation: "bend" (1), frame 3.5' "$out"
-check "human output has a row per joint" test "$(grep -c '^ *[0-9]  ' "$out")" -eq 4
+check "the wrapped and the clamped pose differ" py '
+ok = not same_pose(load("demo_wrap"), load("demo_clamp"), 1e-4)'
+expect_rc 0 "human output" pose "$demo" --anim idle --frame 3.5
+check "human output names the animation" grep -q '^animation: "idle" (1), frame 3.5' "$out"
+check "human output has a row per joint" test "$(grep -c '^ *[0-9][0-9]*  ' "$out")" -eq 21
 
 # -- guy.iqm ---------------------------------------------------------------------
 

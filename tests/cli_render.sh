@@ -71,12 +71,13 @@ check "help names --sheet" grep -q -- "--sheet N" "$out"
 check "ossa --help lists render" sh -c '"$OSSA_CLI" --help | grep -q "^  render "'
 
 expect_rc 0 "demo" demo -o "$tmp/demo"
-for f in demo.png demo.gif; do
+for f in demo.png demo_walk.png demo.gif; do
     check "demo prints $f" grep -q "$tmp/demo/$f" "$out"
 done
 expect_picture "demo still" "$tmp/demo/demo.png" 512x512
+expect_picture "demo walk, 16 cells" "$tmp/demo/demo_walk.png" 768x768
 expect_picture "demo loop" "$tmp/demo/demo.gif" 320x320
-check "demo loop has the 30 frames of 'wave'" test "$(gif_frames "$tmp/demo/demo.gif")" = 30
+check "demo loop has the 32 frames of 'walk'" test "$(gif_frames "$tmp/demo/demo.gif")" = 32
 model=$tmp/demo/demo.iqm
 
 expect_rc 2 "no input" render
@@ -96,7 +97,7 @@ expect_rc 2 "--plain with --skeleton" render "$model" --plain --skeleton
 expect_rc 2 "unknown option" render "$model" --colour
 expect_rc 1 "missing input" render "$tmp/nope.iqm" -o "$tmp/x.png"
 expect_rc 1 "unknown animation" render "$model" --anim nope -o "$tmp/x.png"
-check "unknown animation lists them" grep -q "wave" "$err"
+check "unknown animation lists them" grep -q "walk" "$err"
 expect_rc 1 "unwritable output" render "$model" -o "$tmp/no/such/dir/x.png"
 check "unwritable output names the file" grep -q "no/such/dir/x.png" "$err"
 
@@ -127,7 +128,7 @@ check "views differ" sh -c "! cmp -s '$tmp/view-front.png' '$tmp/view-side.png'"
 i=0
 for opts in "--skeleton" "--plain" "--background transparent" "--background 203040" \
     "--background ff00ff80" "--aa 1" "--aa 3" "--aa 4" "--yaw 10 --pitch -20" \
-    "--distance 3" "--no-textures" "--anim bend --time 0.5" "--frame 12.5" "--anim 1"; do
+    "--distance 3" "--no-textures" "--anim idle --time 0.5" "--frame 12.5" "--anim 1"; do
     i=$((i + 1))
     # shellcheck disable=SC2086
     expect_rc 0 "option $opts" render "$model" $opts --size 48x48 -o "$tmp/opt$i.png"
@@ -137,24 +138,30 @@ check "a pose differs from the bind pose" sh -c "! cmp -s '$tmp/opt1.png' '$tmp/
 
 # The same bytes whatever the number of threads.
 for n in 1 2 3 8; do
-    expect_rc 0 "threads $n" render "$model" --anim wave --frame 9 --skeleton --size 96x80 \
+    expect_rc 0 "threads $n" render "$model" --anim walk --frame 9 --skeleton --size 96x80 \
         --threads "$n" -o "$tmp/threads$n.png"
 done
 for n in 2 3 8; do
     check "threads $n gives the bytes of 1" cmp -s "$tmp/threads1.png" "$tmp/threads$n.png"
 done
 
-expect_rc 0 "sheet" render "$model" --anim wave --sheet 6 --size 40x30 -o "$tmp/sheet.png"
+expect_rc 0 "sheet" render "$model" --anim walk --sheet 6 --size 40x30 -o "$tmp/sheet.png"
 expect_picture "sheet of 6 cells, 3 x 2" "$tmp/sheet.png" 120x60
 expect_rc 0 "sheet of one" render "$model" --sheet 1 --size 40x30 -o "$tmp/sheet1.png"
 expect_picture "sheet of one cell" "$tmp/sheet1.png" 40x30
 
-expect_rc 0 "gif" render "$model" --anim bend --gif --size 40x40 -o "$tmp/bend.gif"
-expect_picture "gif" "$tmp/bend.gif" 40x40
-check "one-shot 'bend' gives its 20 frames" test "$(gif_frames "$tmp/bend.gif")" = 20
-expect_rc 0 "gif at 10 fps" render "$model" --anim bend --gif --fps 10 --size 40x40 \
-    -o "$tmp/bend10.gif"
-check "20 frames at 20 fps are 10 at 10 fps" test "$(gif_frames "$tmp/bend10.gif")" = 10
+# An animation that plays once: the demo's idle (60 frames at 15 fps)
+# without its IQE "loop" line.
+expect_rc 0 "the idle alone" convert "$model" --drop-anim walk -o "$tmp/idle.iqe"
+sed '/^\tloop$/d' "$tmp/idle.iqe" >"$tmp/once.iqe"
+expect_rc 0 "info of the one-shot idle" info "$tmp/once.iqe"
+check "it plays once" grep -q '"idle": 60 frames at 15 fps, once' "$out"
+expect_rc 0 "gif" render "$tmp/once.iqe" --gif --size 40x40 -o "$tmp/once.gif"
+expect_picture "gif" "$tmp/once.gif" 40x40
+check "a one-shot animation gives its 60 frames" test "$(gif_frames "$tmp/once.gif")" = 60
+expect_rc 0 "gif at 7.5 fps" render "$tmp/once.iqe" --gif --fps 7.5 --size 40x40 \
+    -o "$tmp/once7.gif"
+check "frames 0 to 59 at 15 fps are 30 at 7.5 fps" test "$(gif_frames "$tmp/once7.gif")" = 30
 expect_rc 0 "transparent gif" render "$model" --gif --background transparent --size 32x32 \
     -o "$tmp/clear.gif"
 
@@ -182,5 +189,99 @@ if [ -d "$shared/data" ]; then
 else
     skip_part "../shared/data not found"
 fi
+
+# png_box FILE BG: "W H" of the box around the pixels that are not the
+# background colour BG (RRGGBB), "0 0" for none; png_cell_is FILE X Y W H
+# RRGGBBAA: whether that rectangle is all one colour. Both decode the 8-bit
+# RGBA PNGs ossa writes (zlib and the five PNG filters).
+png_rows() {
+    cat <<'EOF'
+import struct, sys, zlib
+def rows_of(path):
+    b = open(path, "rb").read()
+    w, h, depth, ctype = struct.unpack(">IIBB", b[16:26])
+    assert depth == 8 and ctype == 6
+    at, idat = 8, b""
+    while at < len(b):
+        n, kind = struct.unpack(">I4s", b[at:at + 8])
+        if kind == b"IDAT":
+            idat += b[at + 8:at + 8 + n]
+        at += 12 + n
+    raw, rows, prev, at = zlib.decompress(idat), [], bytearray(w * 4), 0
+    for y in range(h):
+        f, line = raw[at], bytearray(raw[at + 1:at + 1 + w * 4])
+        at += 1 + w * 4
+        for x in range(w * 4):
+            a = line[x - 4] if x >= 4 else 0
+            c = prev[x - 4] if x >= 4 else 0
+            up = prev[x]
+            if f == 1: line[x] = (line[x] + a) & 255
+            elif f == 2: line[x] = (line[x] + up) & 255
+            elif f == 3: line[x] = (line[x] + (a + up) // 2) & 255
+            elif f == 4:
+                p = a + up - c
+                pa, pb, pc = abs(p - a), abs(p - up), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else up if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return w, h, rows
+EOF
+}
+png_box() {
+    python3 -c "$(png_rows)
+w, h, rows = rows_of(sys.argv[1])
+bg = bytes.fromhex(sys.argv[2])
+pts = [(x, y) for y in range(h) for x in range(w) if bytes(rows[y][4 * x:4 * x + 3]) != bg]
+print('%d %d' % ((max(p[0] for p in pts) - min(p[0] for p in pts) + 1,
+                  max(p[1] for p in pts) - min(p[1] for p in pts) + 1) if pts else (0, 0)))" "$1" "$2"
+}
+png_cell_is() {
+    python3 -c "$(png_rows)
+w, h, rows = rows_of(sys.argv[1])
+x0, y0, cw, ch = map(int, sys.argv[2:6])
+want = bytes.fromhex(sys.argv[6])
+sys.exit(0 if all(bytes(rows[y][4 * x:4 * x + 4]) == want for y in range(y0, y0 + ch)
+                  for x in range(x0, x0 + cw)) else 1)" "$@"
+}
+
+# The output's name must say what is written.
+expect_rc 2 "a still to .jpg" render "$model" -o "$tmp/x.jpg"
+check "  says .png is what a still writes" grep -q "does not end in .png" "$err"
+expect_rc 2 "a GIF to .png" render "$model" --gif -o "$tmp/x.png"
+expect_rc 0 "a GIF to .GIF (any case)" render "$model" --gif --size 16x16 -o "$tmp/x.GIF"
+
+# Empty cells of a sheet take the background: 5 cells in a 3x2 grid.
+expect_rc 0 "a sheet with an empty cell" render "$model" --anim 0 --sheet 5 --size 20x20 --plain --background ff0000 -o "$tmp/sheet5.png"
+check "  60x40" test "$(header_size "$tmp/sheet5.png")" = 60x40
+check "  the empty cell is the background colour" png_cell_is "$tmp/sheet5.png" 40 20 20 20 ff0000ff
+
+# --up y turns a model made Y-up upright: a post 2 long along Y, 0.2 thick.
+printf '# Inter-Quake Export\nmesh post\n' >"$tmp/post.iqe"
+for p in "-0.1 0 -0.1" "0.1 0 -0.1" "0.1 2 -0.1" "-0.1 2 -0.1" "-0.1 0 0.1" "0.1 0 0.1" "0.1 2 0.1" "-0.1 2 0.1"; do
+    printf 'vp %s\n' "$p" >>"$tmp/post.iqe"
+done
+for f in "0 1 2" "0 2 3" "4 6 5" "4 7 6" "0 4 5" "0 5 1" "3 2 6" "3 6 7" "0 3 7" "0 7 4" "1 5 6" "1 6 2"; do
+    printf 'fm %s\n' "$f" >>"$tmp/post.iqe"
+done
+render_box() {
+    "$OSSA_CLI" render "$tmp/post.iqe" --plain --ortho --view front --size 64x64 --background 000000 \
+        "$@" -o "$tmp/post.png" >/dev/null 2>&1 && png_box "$tmp/post.png" 000000
+}
+read -r w0 h0 <<<"$(render_box)"
+read -r w1 h1 <<<"$(render_box --up y)"
+check "as read, the post lies along the view: seen end-on ($w0 x $h0)" test "$h0" -lt 20
+check "--up y stands it up: taller than wide ($w1 x $h1)" test "$h1" -gt $((3 * w1))
+read -r w2 h2 <<<"$(render_box --rotate 90,0,0)"
+check "--rotate 90,0,0 does what --up y does ($w2 x $h2)" test "$w2 $h2" = "$w1 $h1"
+read -r w3 h3 <<<"$(render_box --up y --rotate 0,90,0)"
+check "--rotate after --up: about Y it lies across ($w3 x $h3)" test "$w3" -gt $((3 * h3))
+expect_rc 2 "--up x is no choice" render "$tmp/post.iqe" --up x -o "$tmp/x.png"
+
+# A comma-separated list of meshes, as convert takes it.
+cp "$tmp/post.iqe" "$tmp/post2.iqe"
+expect_rc 0 "render a comma list" render "$tmp/post.iqe,$tmp/post2.iqe" --size 32x32 -o "$tmp/list.png"
+"$OSSA_CLI" convert "$tmp/post.iqe,$tmp/post2.iqe" -o "$tmp/joined.iqe" >/dev/null 2>&1
+expect_rc 0 "render the joined file" render "$tmp/joined.iqe" --size 32x32 -o "$tmp/joined.png"
+check "  the same picture" cmp -s "$tmp/list.png" "$tmp/joined.png"
 
 summary

@@ -490,7 +490,8 @@ static void test_every_writer(void **state)
 
 /* Every format that can be both written and read is read back from the
  * writer's output (each file of a multi-file write is its own input);
- * FBX, which ossa does not write, is read from the shared samples. */
+ * FBX is read from the shared samples too (ASCII, and files of other
+ * writers). */
 static void sweep_reader(ossa_format format, const char *file_name, const unsigned char *data,
                          size_t size)
 {

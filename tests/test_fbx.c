@@ -760,6 +760,30 @@ static void test_malformed_ascii(void **state)
 #undef H
 }
 
+/* What FBX holds and ossa does not is counted in one warning, in words
+ * that agree with the count. */
+static void test_ignored_objects_counted(void **state)
+{
+    (void)state;
+    static const char *const bodies[2] = {
+        "Objects:  {\n\tModel: 1, \"Model::Cam\", \"Camera\" {\n\t}\n"
+        "\tModel: 2, \"Model::Lamp\", \"Light\" {\n\t}\n}\n"
+        "Connections:  {\n\tC: \"OO\",1,0\n\tC: \"OO\",2,0\n}\n",
+        "Objects:  {\n\tModel: 1, \"Model::Cam\", \"Camera\" {\n\t}\n"
+        "\tModel: 3, \"Model::Cam2\", \"Camera\" {\n\t}\n}\n"
+        "Connections:  {\n\tC: \"OO\",1,0\n\tC: \"OO\",3,0\n}\n"};
+    static const char *const want[2] = {"1 camera and 1 light ignored", "2 cameras and 0 lights ignored"};
+    for (int k = 0; k < 2; k++) {
+        char *text = fbx_text("", bodies[k]);
+        ossa_model *m = must_load(text, RAW);
+        int found = 0;
+        for (uint32_t i = 0; i < m->num_warnings; i++) found += strstr(m->warnings[i].message, want[k]) != NULL;
+        if (found != 1) fail_msg("no warning '%s'", want[k]);
+        ossa_model_free(m);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -778,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_real_huesitos),
         cmocka_unit_test(test_real_boxes),
         cmocka_unit_test(test_malformed_ascii),
+        cmocka_unit_test(test_ignored_objects_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

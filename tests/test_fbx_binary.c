@@ -455,6 +455,28 @@ static void test_real_file_sweeps(void **state)
     free(d);
 }
 
+/* A binary file cut short says so: where it ends and how long the record
+ * it ends in wants it to be. */
+static void test_cut_says_ends_early(void **state)
+{
+    (void)state;
+    size_t n;
+    unsigned char *d = ts_read_shared("fbx/huesitos.fbx", &n);
+    ossa_error err;
+    ossa_model *m = load(d, 50000, NULL, &err);
+    assert_null(m);
+    assert_int_equal(err.code, OSSA_ERROR_TRUNCATED);
+    char want[160];
+    snprintf(want, sizeof want, "the file ends early: it has 50000 bytes, and the record at byte %llu runs to byte ",
+             (unsigned long long)err.offset);
+    if (!strstr(err.message, want)) fail_msg("%s", err.message);
+    /* the record's end, as its header says (u32 at its offset, FBX 7.4) */
+    char end[48];
+    snprintf(end, sizeof end, "runs to byte %u ", ts_le32(d + err.offset));
+    assert_non_null(strstr(err.message, end));
+    free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -463,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_sweeps_binary),
         cmocka_unit_test(test_sweeps_ascii),
         cmocka_unit_test(test_real_file_sweeps),
+        cmocka_unit_test(test_cut_says_ends_early),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -161,6 +161,28 @@ static void every_cut(void **state)
     assert_true(warned > 0);
 }
 
+/* Cut at a line end inside the vertex data: the last vertex has its 'vp'
+ * and not the 'vn' the others have; the error says the file ends early
+ * there rather than only that the counts disagree. Counts that disagree
+ * elsewhere stay a corrupt file. */
+static void cut_in_vertices(void **state)
+{
+    (void)state;
+    static const char text[] = "# Inter-Quake Export\n"
+                               "vp 0 0 0\nvn 0 0 1\nvp 1 0 0\nvn 0 0 1\nvp 0 1 0\n";
+    ossa_error err;
+    assert_null(load_text(text, sizeof text - 1, &err));
+    assert_int_equal(err.code, OSSA_ERROR_TRUNCATED);
+    assert_int_equal(err.line, 6);
+    assert_string_equal(err.message, "the file ends early, inside the vertex data: vertex 2 has 'vp' "
+                                     "but no 'vn' line (2 'vn' lines for 3 vertices)");
+    static const char middle[] = "# Inter-Quake Export\n"
+                                 "vp 0 0 0\nvn 0 0 1\nvp 1 0 0\nvp 0 1 0\nvn 0 0 1\nfm 0 1 2\n";
+    assert_null(load_text(middle, sizeof middle - 1, &err));
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
+    assert_non_null(strstr(err.message, "2 'vn' lines for 3 vertices"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -168,6 +190,7 @@ int main(void)
         cmocka_unit_test(newline_at_end_no_warning),
         cmocka_unit_test(other_last_lines_warn),
         cmocka_unit_test(every_cut),
+        cmocka_unit_test(cut_in_vertices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -878,9 +878,64 @@ static void test_text(void **state)
     assert_int_equal(ossa_render_text(&im, 0, 0, 1, white, ""), 0);
 }
 
+/* Vertex colours multiply the albedo: a square facing the front camera,
+ * flat lit and white, with one colour per vertex. The middle of each
+ * quarter near a corner takes that corner's colour; display colours (IQM,
+ * OBJ, ...) are drawn as they are, linear ones (glTF's) through the sRGB
+ * curve (0.5 -> 188). */
+static void test_vertex_colors(void **state)
+{
+    (void)state;
+    static const float pos[] = {-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1};
+    static const ossa_triangle tri[2] = {{{0, 2, 1}}, {{0, 3, 2}}};
+    /* red bottom left, green bottom right, blue top right, grey (0.5) top left */
+    static const float rgb[] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5f, 0.5f, 0.5f};
+    for (int linear = 0; linear < 2; linear++) {
+        ossa_model *m = rtt_model(pos, NULL, NULL, 4, tri, 2, NULL, 1);
+        ossa_error e;
+        assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_COLOR, OSSA_FLOAT, 3, NULL, rgb, &e));
+        if (linear) m->flags |= OSSA_MODEL_LINEAR_COLORS;
+        ossa_render_scene *scene = ossa_render_scene_create(m, NULL, &e);
+        assert_non_null(scene);
+        rtt_set_color(scene, 0, 1, 1, 1);
+        ossa_render_camera cam;
+        rtt_frame_front(m, 64, 64, &cam);
+        ossa_render_options o;
+        memset(&o, 0, sizeof o);
+        o.camera = &cam;
+        o.flags = OSSA_RENDER_TWO_SIDED;
+        rtt_flat_lighting(&o);
+        rtt_image im;
+        rtt_image_init(&im, 64, 64);
+        rtt_run(scene, &o, &im);
+        /* project the vertices: each corner's pixel, a step inside (where the
+         * neighbouring corners weigh about 3%, hence the tolerances) */
+        double corners[4][3] = {{-0.97, 0, -0.97}, {0.97, 0, -0.97}, {0.97, 0, 0.97}, {-0.97, 0, 0.97}};
+        for (int k = 0; k < 3; k++) {
+            double px[2];
+            rtt_project(&cam, corners[k], 64, 64, px);
+            const uint8_t *p = rtt_pixel(&im, (uint32_t)px[0], (uint32_t)px[1]);
+            /* near a pure corner: that channel high, the others low */
+            for (int c = 0; c < 3; c++)
+                if (c == k) assert_true(p[c] > 230);
+                else assert_true(p[c] < 25);
+        }
+        double px[2];
+        rtt_project(&cam, corners[3], 64, 64, px);
+        const uint8_t *grey = rtt_pixel(&im, (uint32_t)px[0], (uint32_t)px[1]);
+        int want = linear ? 188 : 128;
+        for (int c = 0; c < 3; c++)
+            if (abs(grey[c] - want) > 10) fail_msg("channel %d: %d, want %d", c, grey[c], want);
+        rtt_image_free(&im);
+        ossa_render_scene_free(scene);
+        ossa_model_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vertex_colors),
         cmocka_unit_test(test_cube_rectangle_and_shading),
         cmocka_unit_test(test_rim_formula),
         cmocka_unit_test(test_depth_order),

@@ -175,11 +175,17 @@ static void test_no_replace(void **state)
     assert_int_equal(ossa_write_file(m, gltf, &wo, &err), OSSA_OK);
     assert_int_equal(stat(bin, &st), 0);
     assert_true(st.st_size > 4);
-    /* One file (.glb) is replaced even with the flag. */
+    /* One file (.glb) is no exception: refused with the flag, replaced
+     * without it. */
     char *glb = ts_path_join(dir, "x.glb");
     f = fopen(glb, "w");
     fclose(f);
     wo.flags = OSSA_WRITE_NO_REPLACE;
+    assert_int_equal(ossa_write_file(m, glb, &wo, &err), OSSA_FAILED);
+    assert_int_equal(err.code, OSSA_ERROR_EXISTS);
+    assert_int_equal(stat(glb, &st), 0);
+    assert_int_equal(st.st_size, 0);
+    wo.flags = 0;
     assert_int_equal(ossa_write_file(m, glb, &wo, &err), OSSA_OK);
     assert_int_equal(stat(glb, &st), 0);
     assert_true(st.st_size > 0);

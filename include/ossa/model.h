@@ -186,11 +186,12 @@ typedef enum ossa_format {
     OSSA_FORMAT_ILLANIM = 10, /* illEngine animation */
     OSSA_FORMAT_ILLANSET = 11, /* illEngine bone names of a model set (.illanset) */
     OSSA_FORMAT_SOTC_NTO = 12, /* Shadow of the Colossus texture (XFF .nto): header only */
-    OSSA_FORMAT_FBX = 13,      /* Autodesk FBX 7, binary or ASCII: read only */
+    OSSA_FORMAT_FBX = 13,      /* Autodesk FBX 7: reads binary and ASCII, writes binary 7.4 */
     OSSA_FORMAT_SMD = 14,      /* Valve Studiomdl Data: a reference or an animation */
     OSSA_FORMAT_OBJ = 15,      /* Wavefront OBJ: static polygon meshes */
     OSSA_FORMAT_MD5MESH = 16,  /* id Tech 4 .md5mesh (version 10): skeleton and meshes */
-    OSSA_FORMAT_MD5ANIM = 17   /* id Tech 4 .md5anim (version 10): one animation */
+    OSSA_FORMAT_MD5ANIM = 17,  /* id Tech 4 .md5anim (version 10): one animation */
+    OSSA_FORMAT_OSSACLIP = 18  /* a compressed clip (.ossaclip): one animation of unnamed joints */
 } ossa_format;
 
 /* The model's joints were made from an animation-only file's poses: they
@@ -208,12 +209,17 @@ enum { OSSA_MODEL_PARENTS_UNKNOWN = 2 };
  * OSSA_EXTRA_JOINT_INDEX when present); merging a skeleton into it
  * replaces its joints by the skeleton's and keeps the names the same way. */
 enum { OSSA_MODEL_NAMES_ONLY = 4 };
+/* The model's vertex colours are linear (glTF's COLOR_0). Without it they
+ * are display values (sRGB), as IQM, IQE, OBJ, SMD and FBX files hold
+ * them. The renderer converts linear ones before it draws; the values
+ * themselves are kept as the file has them. */
+enum { OSSA_MODEL_LINEAR_COLORS = 8 };
 /* Merging the model into a skeleton fails (OSSA_ERROR_MISMATCH) when it
  * names a joint the skeleton lacks, instead of dropping that joint's
  * animation with a warning. Loading sets it on models of formats whose
  * engine refuses such files (an md5anim: id Tech 4 refuses an animation
  * whose joints are not the mesh's). */
-enum { OSSA_MODEL_STRICT_JOINTS = 8 };
+enum { OSSA_MODEL_STRICT_JOINTS = 16 };
 
 typedef struct ossa_model_internal ossa_model_internal;
 
@@ -666,7 +672,8 @@ ossa_model *ossa_load_file(const char *path, const ossa_load_options *options, o
 /* Where a write puts the model's images (OSSA_EXTRA_IMAGE). */
 typedef enum ossa_images {
     /* glTF: EMBED for .glb and for .gltf written to memory or with
-     * the option "gltf.embed", else BESIDE; other formats: BESIDE. */
+     * the option "gltf.embed", else BESIDE; FBX: EMBED; other formats:
+     * BESIDE. */
     OSSA_IMAGES_DEFAULT = 0,
     /* Image files beside the output, named by the glTF uri, or by the
      * mesh's material in formats whose material names an image file (IQM,
@@ -674,13 +681,15 @@ typedef enum ossa_images {
      * colour. An existing file of that name with other bytes is left
      * alone: the image gets a free name (NAME_2.png) instead. Only
      * ossa_write_file writes files beside: from ossa_write_memory glTF
-     * keeps its images inside, the other formats their material names. */
+     * keeps its images inside, the other formats their material names
+     * (FBX: the texture's file name). */
     OSSA_IMAGES_BESIDE,
-    /* glTF: inside the file (in the binary buffer); other formats: BESIDE. */
+    /* glTF: inside the file (in the binary buffer); FBX: inside the file
+     * (the base colour texture's Video Content); other formats: BESIDE. */
     OSSA_IMAGES_EMBED,
     /* No image written. glTF keeps a texture's image name in the
-     * material's extras; other formats keep the material names as they
-     * are. */
+     * material's extras, FBX in the texture; other formats keep the
+     * material names as they are. */
     OSSA_IMAGES_NONE
 } ossa_images;
 
@@ -730,11 +739,11 @@ typedef struct ossa_write_options {
 
 /* Write flags, for every format. */
 enum {
-    /* ossa_write_file of a format that writes several files (illEngine,
-     * MD5, SMD, .gltf with its .bin): fail with OSSA_ERROR_EXISTS, writing
-     * nothing, when any of them exists. Writes of one file replace it as
-     * usual. (Checked before writing: another process may still create a
-     * file in between.) */
+    /* ossa_write_file replaces no file: fail with OSSA_ERROR_EXISTS,
+     * writing nothing, when the output or any file written with it (a
+     * .gltf's .bin, the files of illEngine, MD5 and SMD) exists. Without
+     * it existing files are replaced. (Checked before writing: another
+     * process may still create a file in between.) */
     OSSA_WRITE_NO_REPLACE = 1u << 0
 };
 

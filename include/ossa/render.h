@@ -53,8 +53,10 @@ typedef struct ossa_render_scene_options {
 } ossa_render_scene_options;
 
 /* Decodes the model's positions, normals (generated from the triangles,
- * area-weighted, when the model has none), texture coordinates and blend
- * data, and gives every mesh the colour of the fixed palette at its index.
+ * area-weighted, when the model has none), texture coordinates, vertex
+ * colours (which multiply the albedo; linear ones, OSSA_MODEL_LINEAR_COLORS,
+ * converted to sRGB) and blend data, and gives every mesh the colour of
+ * the fixed palette at its index.
  * The scene copies what it needs: the model may be freed afterwards. A
  * model without vertices or triangles gives a scene that draws nothing.
  * `options` may be NULL. */

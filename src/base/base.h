@@ -131,7 +131,8 @@ static inline void ossa__share(uint32_t count, uint32_t workers, uint32_t index,
 /* How ossa__write_files writes. */
 typedef struct ossa_file_writing {
     const ossa_allocator *allocator; /* NULL = malloc */
-    /* Several files replace none that exists (OSSA_ERROR_EXISTS). */
+    /* Replace no file that exists: fail with OSSA_ERROR_EXISTS, writing
+     * nothing, when any does. */
     bool no_replace;
     /* Called with each path once all are in place, or NULL. */
     void (*wrote)(void *user, const char *path);

@@ -120,7 +120,7 @@ static ossa_status write_direct(const char *path, const ossa_output_file *file, 
 ossa_status ossa__write_files(const ossa_output_file *files, size_t count,
                               const ossa_file_writing *how, ossa_error *error)
 {
-    if (how && how->no_replace && count > 1 && refuse_existing(files, count, error))
+    if (how && how->no_replace && refuse_existing(files, count, error))
         return OSSA_FAILED;
     /* Every file goes to a temporary beside its target first; only when
      * all are complete are they renamed into place, so a failure leaves no

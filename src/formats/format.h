@@ -80,5 +80,6 @@ extern const ossa_format_ops ossa__smd_format;
 extern const ossa_format_ops ossa__obj_format;
 extern const ossa_format_ops ossa__md5mesh_format;
 extern const ossa_format_ops ossa__md5anim_format;
+extern const ossa_format_ops ossa__ossaclip_format;
 
 #endif

@@ -198,11 +198,9 @@ static ossa_status write_with_images(const ossa_model *model, const char *path,
             files[0].data = data;
             files[0].size = size;
             if (img.count_files) memcpy(files + 1, img.files, img.count_files * sizeof *files);
-            /* One model file replaces an existing one as usual: the images
-             * beside it never replace anything (they took free names). */
-            ossa_write_options one = *opts;
-            one.flags &= ~(uint32_t)OSSA_WRITE_NO_REPLACE;
-            st = ossa__write_files_atomic(files, img.count_files + 1, &one, error);
+            /* The images beside took free names: only the model file may
+             * exist, which OSSA_WRITE_NO_REPLACE refuses. */
+            st = ossa__write_files_atomic(files, img.count_files + 1, opts, error);
         }
         ossa__free(opts->allocator, files, 0);
         ossa_free(data, opts->allocator);

@@ -94,12 +94,6 @@ static bool beside(const loader *l, miss *m, const char *name, ossa_render_image
     return ok;
 }
 
-static float srgb_from_linear(float c)
-{
-    if (!(c > 0)) return 0;
-    if (c >= 1) return 1;
-    return c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1 / 2.4f) - 0.055f;
-}
 
 /* The texture of a material (name): the image it names, from the model
  * or beside it; failing that, an image named after it with ".png", then
@@ -164,7 +158,7 @@ uint32_t ossa_render_scene_load_materials(ossa_render_scene *scene, const ossa_m
                                      d.base_color[2] != 1);
         if (colored) {
             /* glTF's factor is linear; the renderer works in sRGB. */
-            for (int c = 0; c < 3; c++) m.color[c] = srgb_from_linear(d.base_color[c]);
+            for (int c = 0; c < 3; c++) m.color[c] = ossa__rd_srgb_from_linear(d.base_color[c]);
             m.color[3] = 1; /* pure black stays black, not "unset" */
         }
         ossa_render_image img;

@@ -53,7 +53,7 @@ typedef struct tri {
 /* What every triangle of one call shares. */
 typedef struct raster {
     const rd_target *target;
-    bool two_sided, textures;
+    bool two_sided, textures, colored;
 } raster;
 
 /* Rasterizes a triangle whose vertices have screen positions (outcode 0
@@ -110,12 +110,18 @@ static void draw(const raster *job, const tri *t)
     }
     const float inv_area = 1.0f / (float)area;
     const int light = side ? RD_LIGHT_BACK : RD_LIGHT_FRONT, rim = side ? RD_RIM_BACK : RD_RIM_FRONT;
-    const int ids[4] = {light, rim, RD_U, RD_V};
+    const int ids[7] = {light, rim, RD_U, RD_V, RD_R, RD_G, RD_B};
     const bool textured = job->textures && t->material->texture;
-    const int nattr = textured ? 4 : 2;
+    /* Vertex colours multiply the albedo; without them the attributes
+     * after the texture coordinates are not interpolated. */
+    const bool colored = job->colored;
     /* Attributes over w, which are linear on the screen. */
-    float A0[4], dA1[4], dA2[4];
-    for (int k = 0; k < nattr; k++) {
+    float A0[7], dA1[7], dA2[7];
+    for (int k = 0; k < 7; k++) {
+        if ((k == 2 || k == 3) ? !textured : k > 3 && !colored) {
+            A0[k] = 1, dA1[k] = dA2[k] = 0; /* a constant 1 (a colour factor) */
+            continue;
+        }
         A0[k] = a->attr[ids[k]] * a->inv_w;
         dA1[k] = b->attr[ids[k]] * b->inv_w - A0[k];
         dA2[k] = c->attr[ids[k]] * c->inv_w - A0[k];
@@ -144,19 +150,22 @@ static void draw(const raster *job, const tri *t)
             float L = (A0[0] + b1 * dA1[0] + b2 * dA2[0]) * w;
             float R = (A0[1] + b1 * dA1[1] + b2 * dA2[1]) * w * 255.0f;
             uint8_t *px = crow + x * 4;
+            float k[3] = {1, 1, 1};
+            if (colored)
+                for (int ch = 0; ch < 3; ch++) k[ch] = (A0[4 + ch] + b1 * dA1[4 + ch] + b2 * dA2[4 + ch]) * w;
             if (textured) {
                 float u = (A0[2] + b1 * dA1[2] + b2 * dA2[2]) * w;
                 float v = (A0[3] + b1 * dA1[3] + b2 * dA2[3]) * w;
                 float texel[4];
                 sample(m, u, v, texel);
                 if (texel[3] < 127.5f) continue; /* cut-out */
-                px[0] = to_byte(texel[0] * m->color[0] * L + R);
-                px[1] = to_byte(texel[1] * m->color[1] * L + R);
-                px[2] = to_byte(texel[2] * m->color[2] * L + R);
+                px[0] = to_byte(texel[0] * m->color[0] * k[0] * L + R);
+                px[1] = to_byte(texel[1] * m->color[1] * k[1] * L + R);
+                px[2] = to_byte(texel[2] * m->color[2] * k[2] * L + R);
             } else {
-                px[0] = to_byte(m->flat[0] * L + R);
-                px[1] = to_byte(m->flat[1] * L + R);
-                px[2] = to_byte(m->flat[2] * L + R);
+                px[0] = to_byte(m->flat[0] * k[0] * L + R);
+                px[1] = to_byte(m->flat[1] * k[1] * L + R);
+                px[2] = to_byte(m->flat[2] * k[2] * L + R);
             }
             px[3] = 255;
             zrow[x] = z;
@@ -371,7 +380,7 @@ bool ossa__rd_bin(ossa_render_scene *s, const rd_vertex *vs, uint32_t height, bo
 void ossa__rd_raster(const ossa_render_scene *s, const rd_vertex *vs, const rd_target *target,
                      const uint32_t *triangles, uint32_t count, bool two_sided, bool textures)
 {
-    raster job = {target, two_sided, textures};
+    raster job = {target, two_sided, textures, s->colors != NULL};
     for (uint32_t k = 0; k < count; k++) {
         uint32_t i = triangles[k];
         const uint32_t *idx = s->triangles + (size_t)i * 3;

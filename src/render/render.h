@@ -42,6 +42,9 @@ enum {
     RD_RIM_BACK,
     RD_U,
     RD_V,
+    RD_R, /* the vertex colour (sRGB, 0..1), 1 without one */
+    RD_G,
+    RD_B,
     RD_ATTRS
 };
 
@@ -120,6 +123,7 @@ struct ossa_render_scene {
     float *positions; /* 3 per vertex, bind pose */
     float *normals;   /* 3 per vertex, unit */
     float *texcoords; /* 2 per vertex, or NULL */
+    float *colors;    /* 3 per vertex (sRGB, 0..1, multiplying the albedo), or NULL */
     /* `influences` per vertex, or NULL for a model without blend data.
      * Weights sum to 1; vertices without usable weights point at the
      * identity matrix kept after the joints' (index num_joints). */
@@ -192,6 +196,9 @@ bool ossa__rd_bin(ossa_render_scene *scene, const rd_vertex *vertices, uint32_t 
 void ossa__rd_raster(const ossa_render_scene *scene, const rd_vertex *vertices,
                      const rd_target *target, const uint32_t *triangles, uint32_t count,
                      bool two_sided, bool textures);
+
+/* A linear colour component (0..1) as sRGB, which the renderer works in. */
+float ossa__rd_srgb_from_linear(float c);
 
 /* -- shade.c: skinning and the vertex stage -- */
 

@@ -40,7 +40,8 @@ void ossa_render_scene_free(ossa_render_scene *scene)
     if (s->materials)
         for (uint32_t m = 0; m <= s->num_meshes; m++) scene_release(s, s->materials[m].texture);
     const rd_work *w = &s->work;
-    void *blocks[] = {s->positions,      s->normals,         s->texcoords,    s->blend_indices,
+    void *blocks[] = {s->positions,      s->normals,         s->texcoords,    s->colors,
+                      s->blend_indices,
                       s->blend_weights,  s->triangles,       s->triangle_mesh, s->materials,
                       s->parents,        s->inverse_bind,    s->bind_model,   s->skin,
                       s->skinned_positions, s->skinned_normals, s->vertices, w->band_color,
@@ -52,6 +53,13 @@ void ossa_render_scene_free(ossa_render_scene *scene)
 }
 
 /* -- Vertex data -- */
+
+float ossa__rd_srgb_from_linear(float c)
+{
+    if (!(c > 0)) return 0;
+    if (c >= 1) return 1;
+    return c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1 / 2.4f) - 0.055f;
+}
 
 /* Decodes an array of `type` into n * size floats, or leaves *out NULL
  * when the model has none. */
@@ -428,8 +436,16 @@ static ossa_status build(ossa_render_scene *s, const ossa_model *model, ossa_err
 
     if (nv) {
         if (decode(s, model, OSSA_VERTEX_NORMAL, 3, &s->normals, NULL, error) ||
-            decode(s, model, OSSA_VERTEX_TEXCOORD, 2, &s->texcoords, NULL, error))
+            decode(s, model, OSSA_VERTEX_TEXCOORD, 2, &s->texcoords, NULL, error) ||
+            decode(s, model, OSSA_VERTEX_COLOR, 3, &s->colors, NULL, error))
             return OSSA_FAILED;
+        /* Colours multiply the albedo in sRGB: linear ones (glTF) are
+         * converted, and every one is kept to 0..1. */
+        bool linear = (model->flags & OSSA_MODEL_LINEAR_COLORS) != 0;
+        for (size_t i = 0; s->colors && i < (size_t)nv * 3; i++) {
+            float c = s->colors[i];
+            s->colors[i] = linear ? ossa__rd_srgb_from_linear(c) : !(c > 0) ? 0 : c > 1 ? 1 : c;
+        }
     }
     if (!s->normals) {
         s->normals = scene_calloc(s, (size_t)nv * 3, sizeof(float));

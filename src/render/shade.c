@@ -132,6 +132,7 @@ void ossa__rd_vertex_stage(rd_vertex_job *job)
     float e1[3], e2[3];
     ossa__rd_ground_axes(cam->up, e1, e2);
     const float *uv = s->texcoords ? s->texcoords + (size_t)first * 2 : NULL;
+    const float *rgb = s->colors ? s->colors + (size_t)first * 3 : NULL;
     rd_vertex *out = s->vertices + first;
     rd_screen screen;
     ossa__rd_screen(&screen, job->width, job->height);
@@ -171,6 +172,7 @@ void ossa__rd_vertex_stage(rd_vertex_job *job)
         v->facing = ndv;
         v->attr[RD_U] = uv ? uv[(size_t)i * 2] : 0;
         v->attr[RD_V] = uv ? uv[(size_t)i * 2 + 1] : 0;
+        for (int c = 0; c < 3; c++) v->attr[RD_R + c] = rgb ? rgb[(size_t)i * 3 + c] : 1;
 
         if (v->outcode & RD_OUT_INVALID) continue;
         float g[3] = {rd_dot3(p, e1), rd_dot3(p, e2), rd_dot3(p, cam->up)};

@@ -21,7 +21,11 @@ while IFS= read -r f; do inputs+=("$f"); done < <(
        -o -name '*.fbx' -o -name '*.FBX' \) | LC_ALL=C sort)
 
 "$ossa" demo -o "$out/demo-src" > /dev/null 2>&1
-for f in "$out"/demo-src/*; do inputs+=("$f"); done
+# The demo's model files (not its pictures, texture, glTF buffer or OBJ
+# materials).
+for f in "$out"/demo-src/*; do
+  case $f in *.png|*.gif|*.bin|*.mtl) ;; *) inputs+=("$f") ;; esac
+done
 
 formats=$("$ossa" --help | awk '/^Formats/ {on=1; next} on && NF==0 {exit} on && $2 ~ /w/ {print $1}')
 

@@ -442,7 +442,11 @@ static ossa_status build_stack(ctx *x, const fbx_object *stack, double *world_tm
     if (collect(x, stack, &sd)) return OSSA_FAILED;
     int64_t start, stop;
     stack_range(x, stack, &sd, &start, &stop);
-    double fps = sc->fps;
+    /* The stack's own rate and loop flag where ossa wrote them (the file
+     * has one rate; fbx.md, writing), else the file's rate. */
+    double fps = sc->fps, own = ossa__fbx_prop_double(&stack->props, "ossa|FrameRate", 0);
+    if (isfinite(own) && own > 0 && own <= 1000) fps = own;
+    uint32_t loop = ossa__fbx_prop_int(&stack->props, "ossa|Loop", 0) == 1 ? OSSA_ANIMATION_LOOP : 0;
     double span = ((double)stop - (double)start) / (double)FBX_KTIME_PER_SECOND;
     double frames = floor(span * fps + 0.5) + 1;
     uint32_t J = sc->num_joints;
@@ -462,7 +466,7 @@ static ossa_status build_stack(ctx *x, const fbx_object *stack, double *world_tm
                               (unsigned long long)(doc->pose_budget >> 20));
     doc->pose_budget -= bytes;
     ossa_animation *anim =
-        ossa_model_add_animation(doc->model, stack->name, nf, (float)fps, 0, doc->error);
+        ossa_model_add_animation(doc->model, stack->name, nf, (float)fps, loop, doc->error);
     if (!anim) return OSSA_FAILED;
     for (uint32_t f = 0; f < nf; f++) {
         int64_t kt = ktime_after(start, (double)f * (double)FBX_KTIME_PER_SECOND / fps);

@@ -264,6 +264,15 @@ static ossa_status read_list(reader *r, fbx_node *parent, uint64_t pos, uint64_t
                         (unsigned long long)pos, (unsigned long long)end);
         }
         uint64_t vstart = pos + hdr + name_len;
+        /* A top-level record that runs past the end of the file: a file
+         * cut short, which is what to say, with how long it should at
+         * least be. (A nested one that leaves its parent is corrupt.) */
+        if (top && end_offset > r->size && end_offset >= vstart && plen <= end_offset - vstart)
+            return fail(r, pos, OSSA_ERROR_TRUNCATED,
+                        "the file ends early: it has %llu bytes, and the record at byte %llu "
+                        "runs to byte %llu (the file should be at least that long)",
+                        (unsigned long long)r->size, (unsigned long long)pos,
+                        (unsigned long long)end_offset);
         if (end_offset > end || end_offset < vstart || plen > end_offset - vstart)
             return fail(r, pos, end_offset > r->size ? OSSA_ERROR_TRUNCATED : OSSA_ERROR_CORRUPT,
                         "record ends at byte %llu, outside %llu..%llu (its header, name and "

@@ -1,7 +1,8 @@
 /* FBX (formats/fbx.md): the format table's entry, detection by content
  * (binary magic or ASCII's first record) and the read entry point: the
- * container into a node tree, then the scene into the model. */
-#include "formats/fbx/fbx.h"
+ * container into a node tree, then the scene into the model. Writing is
+ * write.c's (binary 7.4). */
+#include "formats/fbx/write.h"
 
 static bool fbx_sniff(const unsigned char *data, size_t size)
 {
@@ -34,7 +35,10 @@ const ossa_format_ops ossa__fbx_format = {
     .extensions = ".fbx",
     .sniff = fbx_sniff,
     .read = fbx_read,
-    .write = NULL,
+    .write = ossa__fbx_write,
+    .write_files = ossa__fbx_write_files,
+    .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
+    .images = OSSA__IMAGES_STORED,
     .option_family = "fbx",
     .load_options = fbx_load_options,
     .num_load_options = sizeof fbx_load_options / sizeof *fbx_load_options,

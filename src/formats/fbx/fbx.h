@@ -1,4 +1,4 @@
-/* FBX 7 (formats/fbx.md), read only: the interface between the module's
+/* FBX 7 (formats/fbx.md), the reader: the interface between the module's
  * parts. Each file has one job, and calls only the ones listed after it:
  *
  *   fbx.c     the format table's entry, detection, the read entry point

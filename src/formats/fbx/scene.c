@@ -765,8 +765,10 @@ static void notes(fbx_scene *sc)
         if (o->kind == FBX_BLENDSHAPE && o->node && ossa__fbx_name_is(o->node, "Geometry")) shapes++;
     }
     if (cameras || lights)
-        ossa__fbx_warn(sc->doc, NULL, "%u cameras and %u lights ignored", cameras, lights);
-    if (shapes) ossa__fbx_warn(sc->doc, NULL, "%u blend shapes ignored", shapes);
+        ossa__fbx_warn(sc->doc, NULL, "%u %s and %u %s ignored", cameras,
+                       cameras == 1 ? "camera" : "cameras", lights, lights == 1 ? "light" : "lights");
+    if (shapes)
+        ossa__fbx_warn(sc->doc, NULL, "%u %s ignored", shapes, shapes == 1 ? "blend shape" : "blend shapes");
 }
 
 /* -- Entry -- */

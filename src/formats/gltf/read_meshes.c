@@ -335,9 +335,11 @@ static ossa_status make_arrays(gltf_scene *s, const layout *L, arrays *A, uint32
                                     L->influences, "")) < -1;
     }
     for (int k = 0; k < MAX_SETS; k++)
-        if (L->color[k])
+        if (L->color[k]) {
             fail |= (A->col[k] = new_array(s, OSSA_VERTEX_COLOR, component_of(L->color[k]),
                                            L->color_n[k] == 3 ? 3 : 4, "")) < -1;
+            s->m->flags |= OSSA_MODEL_LINEAR_COLORS; /* glTF's colours are linear */
+        }
     for (uint32_t k = 0; k < L->num_custom; k++)
         if (!L->custom[k].bad)
             fail |= (A->custom[k] = new_array(s, OSSA_VERTEX_CUSTOM, component_of(L->custom[k].ctype),

@@ -931,10 +931,9 @@ static ossa_status write_all(gw *w, const ossa_output_file *main, size_t n)
     ossa_output_file *files = ossa__alloc(w->alloc, (n + w->nbeside) * sizeof *files);
     if (!files) return ossa__fail_nomem(w->error);
     memcpy(files, main, n * sizeof *files);
-    /* One model file (a .glb) replaces an existing one as usual: the
-     * images beside it never replace anything (they took free names). */
+    /* The images beside took free names: only the model's files may exist,
+     * which OSSA_WRITE_NO_REPLACE refuses. */
     ossa_write_options o = *w->opt;
-    if (n == 1) o.flags &= ~(uint32_t)OSSA_WRITE_NO_REPLACE;
     for (size_t i = 0; i < w->nbeside; i++)
         if (w->beside[i].data) files[n++] = w->beside[i]; /* the others are there already */
     ossa_status st = ossa__write_files_atomic(files, n, &o, w->error);

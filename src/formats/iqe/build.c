@@ -64,8 +64,18 @@ static ossa_status check_counts(builder *b)
                                               &d->color};
     for (int i = 0; i < IQE_NUM_CUSTOM; i++) vecs[IQE_SLOT_CUSTOM0 + i] = &d->custom[i];
     vecs[IQE_NUM_SLOTS] = &d->vs;
+    uint32_t last_vertex_line = 0;
+    for (int i = 0; i <= IQE_NUM_SLOTS; i++)
+        if (d->last_line[i] > last_vertex_line) last_vertex_line = d->last_line[i];
     for (int i = 1; i <= IQE_NUM_SLOTS; i++) {
         if (!vecs[i] || !vecs[i]->count || vecs[i]->count == b->nv) continue;
+        /* The file's last command is vertex data and a vertex lacks this
+         * attribute: a file cut there, which is what to say. */
+        if (vecs[i]->count < b->nv && last_vertex_line && last_vertex_line == d->last_command_line)
+            return ossa__fail_line(b->error, OSSA_ERROR_TRUNCATED, d->last_command_line, 1,
+                                   "the file ends early, inside the vertex data: vertex %zu has "
+                                   "'vp' but no '%s' line (%zu '%s' lines for %u vertices)",
+                                   vecs[i]->count, names[i], vecs[i]->count, names[i], b->nv);
         return ossa__fail_line(b->error, OSSA_ERROR_CORRUPT, d->last_line[i], 1,
                                "%zu '%s' lines for %u vertices ('vp' lines): every vertex needs "
                                "one or none has any",

@@ -141,6 +141,7 @@ typedef struct iqe_doc {
     iqe_vec custom[IQE_NUM_CUSTOM]; /* float[4] */
     iqe_vec vs;     /* int64 */
     uint32_t last_line[IQE_NUM_SLOTS + 1]; /* last line of each attribute command (slot, vs) */
+    uint32_t last_command_line;            /* the line of the last command read */
 
     iqe_decl decl[IQE_NUM_SLOTS];
 

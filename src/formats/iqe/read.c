@@ -906,6 +906,7 @@ static ossa_status parse_range(parser *ps, const char *p, const char *end)
             return OSSA_OK;
         }
         if (command(ps, w, wl)) return OSSA_FAILED;
+        d->last_command_line = ps->line;
         p = line_end(ps->p, end);
         if (p < end)
             p++;
