@@ -345,12 +345,16 @@ static void test_statements(void **state)
     EXPECT_ERROR("v 0 0 0\nl 1 1\n", OSSA_ERROR_FORMAT, 3, 1, "no faces");
     EXPECT_ERROR("", OSSA_ERROR_FORMAT, 1, 1, "no faces");
     EXPECT_ERROR("v 0 0 0\ns x\n", OSSA_ERROR_CORRUPT, 2, 3, "smoothing group");
-    /* faces that all repeat a vertex: an empty model, said */
-    m = load("v 0 0 0\nf 1 1 1\n");
+    /* faces that all name one point twice: no face at all, refused as a
+     * file without faces is */
+    EXPECT_ERROR("v 0 0 0\nf 1 1 1\n", OSSA_ERROR_FORMAT, 2, 1, "no face has three different positions");
+    /* three `v` lines at one point: faces of three points, but one vertex
+     * three times: they go after the read, leaving an empty model, said */
+    m = load("v 0 0 0\nv 0 0 0\nv 0 0 0\nf 1 2 3\nf 3 2 1\n");
     assert_int_equal(m->num_triangles, 0);
     assert_int_equal(m->num_vertices, 0);
     assert_int_equal(m->num_meshes, 0);
-    assert_non_null(tf_warning(m, OSSA_WARNING_IGNORED, "1 degenerate triangle (a vertex repeated) dropped"));
+    assert_non_null(tf_warning(m, OSSA_WARNING_IGNORED, "2 degenerate triangles (a vertex repeated) dropped"));
     ossa_model_free(m);
 }
 

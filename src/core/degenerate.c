@@ -27,6 +27,7 @@ static uint32_t views_of(const ossa_model *m, array_view *v)
 static bool same_vertex(const ossa_model *m, const array_view *v, uint32_t n, uint32_t a, uint32_t b)
 {
     if (a == b) return true;
+    if (!m->num_vertex_arrays) return false; /* nothing to compare: only indices tell */
     /* The first array (positions, nearly always) usually answers: a byte
      * loop costs less than calls. */
     for (uint32_t i = 0; i < n; i++) {
@@ -60,7 +61,9 @@ bool ossa__triangle_repeats_vertex(const ossa_model *m, uint32_t t)
 }
 
 /* What the removal works with: per triangle 1 = kept; per vertex its new
- * number, or UINT32_MAX when it goes. */
+ * number, or UINT32_MAX when it goes (NULL: every vertex stays, as in a
+ * model without vertex arrays, whose vertex count stands for no data and
+ * may be large). */
 typedef struct removal {
     ossa_model *m;
     uint8_t *keep;
@@ -102,7 +105,8 @@ static void move_triangles(removal *r)
     for (uint32_t t = 0; t < m->num_triangles; t++) {
         r->tri_map[t] = n;
         if (!r->keep[t]) continue;
-        for (int k = 0; k < 3; k++) m->triangles[n].v[k] = r->vmap[m->triangles[t].v[k]];
+        for (int k = 0; k < 3; k++)
+            if (r->vmap) m->triangles[n].v[k] = r->vmap[m->triangles[t].v[k]];
         if (m->adjacency)
             for (int k = 0; k < 3; k++) m->adjacency[(size_t)n * 3 + k] = m->adjacency[(size_t)t * 3 + k];
         n++;
@@ -126,11 +130,15 @@ static void move_meshes(removal *r, uint32_t old_triangles, uint32_t old_vertice
         uint32_t tris = 0, verts = 0, first_tri = me.first_triangle, first_vertex = me.first_vertex;
         for (uint32_t t = me.first_triangle; t < me.first_triangle + me.num_triangles && t < old_triangles; t++)
             tris += r->keep[t];
-        for (uint32_t v = me.first_vertex; v < me.first_vertex + me.num_vertices && v < old_vertices; v++)
+        for (uint32_t v = me.first_vertex; r->vmap && v < me.first_vertex + me.num_vertices && v < old_vertices; v++)
             verts += r->vmap[v] != UINT32_MAX;
         if (me.num_triangles && !tris) continue;
         me.first_triangle = first_tri < old_triangles ? r->tri_map[first_tri] : m->num_triangles;
         me.num_triangles = tris;
+        if (!r->vmap) {
+            m->meshes[n++] = me;
+            continue;
+        }
         uint32_t fv = first_vertex;
         while (fv < old_vertices && r->vmap[fv] == UINT32_MAX) fv++;
         me.first_vertex = fv < old_vertices ? r->vmap[fv] : m->num_vertices;
@@ -167,9 +175,12 @@ ossa_status ossa__drop_degenerate(ossa_model *m, ossa_error *error)
     if (!r.dropped) return OSSA_OK;
     r.keep = ossa__temp_calloc(m, (size_t)m->num_triangles + 1, 1);
     r.tri_map = ossa__temp_calloc(m, (size_t)m->num_triangles + 1, sizeof *r.tri_map);
-    r.vmap = ossa__temp_calloc(m, (size_t)m->num_vertices + 1, sizeof *r.vmap);
-    uint8_t *use = ossa__temp_calloc(m, (size_t)m->num_vertices + 1, 1);
-    if (!r.keep || !r.tri_map || !r.vmap || !use) {
+    /* Vertex maps only where vertices hold data: the arrays bound their
+     * count by the file (each takes a byte or more per vertex). */
+    bool vertices = m->num_vertex_arrays > 0;
+    r.vmap = vertices ? ossa__temp_calloc(m, (size_t)m->num_vertices + 1, sizeof *r.vmap) : NULL;
+    uint8_t *use = vertices ? ossa__temp_calloc(m, (size_t)m->num_vertices + 1, 1) : NULL;
+    if (!r.keep || !r.tri_map || (vertices && (!r.vmap || !use))) {
         ossa__temp_free(m, r.keep);
         ossa__temp_free(m, r.tri_map);
         ossa__temp_free(m, r.vmap);
@@ -179,9 +190,9 @@ ossa_status ossa__drop_degenerate(ossa_model *m, ossa_error *error)
     for (uint32_t t = 0; t < m->num_triangles; t++) r.keep[t] = !repeats(m, v, nv, t);
     warn(&r);
     uint32_t old_triangles = m->num_triangles, old_vertices = m->num_vertices;
-    map_vertices(&r, use);
+    if (vertices) map_vertices(&r, use);
     move_triangles(&r);
-    move_vertices(&r);
+    if (vertices) move_vertices(&r);
     move_meshes(&r, old_triangles, old_vertices);
     ossa__temp_free(m, r.keep);
     ossa__temp_free(m, r.tri_map);

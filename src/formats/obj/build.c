@@ -90,7 +90,7 @@ static ossa_status triangulate(builder *b)
      * file gets a budget in proportion to its corners. */
     uint64_t budget = 50000000u + (uint64_t)d->corners.count * 64;
     uint64_t fans = 0, first_fan = 0;
-    size_t nt = 0;
+    size_t nt = 0, three_points = 0;
     for (size_t f = 0; f < nf; f++) {
         const obj_face *face = &b->faces[f];
         const obj_corner *c = &b->corners[face->first];
@@ -100,6 +100,7 @@ static ossa_status triangulate(builder *b)
             first_fan = face->at;
         for (uint32_t t = 0; t + 2 < face->count; t++) {
             const uint32_t *l = local + t * 3;
+            three_points += c[l[0]].v != c[l[1]].v && c[l[1]].v != c[l[2]].v && c[l[0]].v != c[l[2]].v;
             /* OBJ is counter-clockwise, ossa clockwise: (c2, c1, c0) */
             for (int k = 0; k < 3; k++) tc[nt * 3 + (size_t)k] = face->first + l[2 - k];
             tf[nt++] = (uint32_t)f;
@@ -118,6 +119,12 @@ static ossa_status triangulate(builder *b)
         b->tri_face[to] = tf[t];
     }
     b->num_tris = nt;
+    /* A file whose every face names one point twice holds no face at all,
+     * as a file without faces: refused. (Faces of three points that are
+     * one vertex, equal in every attribute, go after the read with every
+     * reader's degenerate triangles.) */
+    if (!three_points)
+        st = ossa__obj_fail_at(d, OSSA_ERROR_FORMAT, b->faces[0].at, "no face has three different positions");
 done:
     ossa__temp_free(m, pts);
     ossa__temp_free(m, work);
