@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every model file in ../shared/data (IQM, IQE, glTF, OBJ with its
-# materials) and the demo model, converted to .glb, .gltf with a .bin and
+# materials, BVH) and the demo model, converted to .glb, .gltf with a .bin and
 # .gltf with an embedded buffer, must pass the Khronos glTF validator with
 # no error and no warning; so must glTF files converted to IQM and back,
 # and an IQE with TGA textures beside it (written as PNG). Run by ctest with
@@ -38,7 +38,8 @@ convert() {
 inputs=()
 if [ -d "$shared/data" ]; then
     for f in "$shared"/data/iqm/*.iqm "$shared"/data/iqe/*.iqe "$shared"/data/gltf/*.gltf \
-        "$shared"/data/gltf/*.glb "$shared"/data/obj/*.obj; do
+        "$shared"/data/gltf/*.glb "$shared"/data/obj/*.obj \
+        "$shared"/data/bvh/*.bvh; do
         [ -f "$f" ] && inputs+=("$f")
     done
 else

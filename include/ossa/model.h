@@ -204,7 +204,8 @@ typedef enum ossa_format {
     OSSA_FORMAT_OBJ = 15,      /* Wavefront OBJ: static polygon meshes */
     OSSA_FORMAT_MD5MESH = 16,  /* id Tech 4 .md5mesh (version 10): skeleton and meshes */
     OSSA_FORMAT_MD5ANIM = 17,  /* id Tech 4 .md5anim (version 10): one animation */
-    OSSA_FORMAT_OSSACLIP = 18  /* a compressed clip (.ossaclip): one animation of unnamed joints */
+    OSSA_FORMAT_OSSACLIP = 18, /* a compressed clip (.ossaclip): one animation of unnamed joints */
+    OSSA_FORMAT_BVH = 19       /* Biovision Hierarchy: a skeleton and one motion */
 } ossa_format;
 
 /* The model's joints were made from an animation-only file's poses: they
@@ -227,6 +228,15 @@ enum { OSSA_MODEL_NAMES_ONLY = 4 };
  * them. The renderer converts linear ones before it draws; the values
  * themselves are kept as the file has them. */
 enum { OSSA_MODEL_LINEAR_COLORS = 8 };
+/* The model's animations pose its joints about a rest pose of their own
+ * (a BVH's offsets with no rotation, usually a T-pose), not about a
+ * character's bind pose. Merging it into a model with joints retargets
+ * its motion onto that model's bind pose instead of copying the poses
+ * (docs/formats/bvh.md §10): rotations are carried over as world-space
+ * changes from the rest pose, each joint first turned so that its bone
+ * points where the rest pose's does, and root positions are scaled by the
+ * ratio of the two skeletons' heights. */
+enum { OSSA_MODEL_REST_POSE_REFERENCE = 16 };
 
 typedef struct ossa_model_internal ossa_model_internal;
 
@@ -260,7 +270,9 @@ typedef struct ossa_model {
     uint32_t num_extras;
     ossa_extra *extras;
 
-    /* Non-fatal problems met while loading (severity WARNING, file ""). */
+    /* Non-fatal problems met while loading (severity WARNING, file ""),
+     * and information about the reading (severity NOTE: a BVH frame rate
+     * rounded to a plausible one). */
     uint32_t num_warnings;
     ossa_diagnostic *warnings;
 
