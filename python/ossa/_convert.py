@@ -510,7 +510,7 @@ def convert(inputs, output=None, **options):
             finally:
                 _lib.ossa_model_free(ptr)
         finally:
-            msgs.emit(4)
+            msgs.emit(5)
     return _convert_each(inputs, out_dir, load, plan, write, jobs)
 
 
@@ -545,7 +545,7 @@ def _convert_each(inputs, out_dir, load, plan, write, jobs):
                     results.append(e)
             else:
                 results.append(error)
-            msgs.emit(5)
+            msgs.emit(6)
     return results
 
 
@@ -571,6 +571,6 @@ def _convert_clip(inputs, output, o):
     clip.save(output)
     if anim is None and len(model.animations) > 1:
         E.warn(E.Diagnostic(0, "note", output, None, None, None,
-                            "animation 0 of %d (--anim picks another)" % len(model.animations)), 3)
+                            "animation 0 of %d (--anim picks another)" % len(model.animations)), 5)
     return [output]
 

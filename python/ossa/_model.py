@@ -276,7 +276,7 @@ class Model:
         self.path = path
         if warn_level is not None and ctypes.c_uint32.from_address(ptr + _NUM_WARNINGS).value:
             for w in self.warnings:
-                E.warn(w, warn_level + 1)
+                E.warn(w, warn_level + 2)
         return self
 
     # -- Counts and names --

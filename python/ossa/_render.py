@@ -226,7 +226,7 @@ def render(model, animation=None, *, time=None, frame=None, size=(512, 512), vie
         stage.draw(f, pixels, 0, options)
     finally:
         stage.free()
-        stage.warnings.emit(3)
+        stage.warnings.emit(4)
     if output is not None:
         write_png(pixels, output)
     return pixels
@@ -263,7 +263,7 @@ def _sheet(model, animation, cw, ch, camera, options, textures, n, labels, outpu
                                   _label(f, clip.framerate).encode())
     finally:
         stage.free()
-        stage.warnings.emit(4)
+        stage.warnings.emit(5)
     if output is not None:
         write_png(sheet, output)
     return sheet
@@ -285,7 +285,7 @@ def _gif(model, animation, width, height, camera, options, textures, fps, output
             stage.draw(i * rate / fps, out[i], 0, options)
     finally:
         stage.free()
-        stage.warnings.emit(4)
+        stage.warnings.emit(5)
     if output is not None:
         write_gif(out, output, fps=fps)
     return out

@@ -66,7 +66,7 @@ def save(model, path, format, options):
     settings = O.WriteSettings(options, path=path)
     settings.refuse_rest("save")
     pick_animation(model, settings, path)
-    return write_file(model, path, settings, stacklevel=5)
+    return write_file(model, path, settings, stacklevel=6)
 
 
 def to_bytes(model, format, options):
