@@ -61,6 +61,7 @@ class ModelBuilder:
 
     @property
     def num_joints(self):
+        """Joints added so far."""
         return len(self._joints)
 
     def add_joint(self, name, parent=-1, translation=(0, 0, 0), rotation=(0, 0, 0, 1),

@@ -470,8 +470,8 @@ def convert(inputs, output=None, **options):
         raise E.argument_error("-o and --out-dir exclude each other")
     if each and out_dir is None:
         raise E.argument_error("--each writes one output per input: it needs --out-dir DIR")
-    if output is None and out_dir is None:
-        raise E.argument_error("no output file (use -o OUT, or --out-dir DIR)")
+    if output is None and out_dir is None and o.get("format") is None:
+        raise E.argument_error("no output file (use -o OUT, or --out-dir DIR), or bytes: format=")
     if output == "" or out_dir == "":
         raise E.argument_error("empty output file name" if output == "" else "empty --out-dir")
     if output is not None and output.endswith(".ossaclip") and len(output) > len(".ossaclip"):
@@ -498,6 +498,8 @@ def convert(inputs, output=None, **options):
     o["threads"] = threads
     write = O.WriteSettings(o, path=output)
     write.refuse_rest("convert", CONVERT_KEYWORDS + tuple(O.READ_OPTIONS))
+    if output is None and out_dir is None:
+        return _convert_to_bytes(inputs, load, plan, write)
     if not each:
         out = output if output is not None else _output_name(out_dir, inputs[0], write.format)
         if out_dir is not None:
@@ -512,6 +514,51 @@ def convert(inputs, output=None, **options):
         finally:
             msgs.emit(5)
     return _convert_each(inputs, out_dir, load, plan, write, jobs)
+
+
+class _OneFile:
+    """What `-o -` takes: the one file of a write, kept as bytes."""
+
+    def __init__(self):
+        self.data = None
+        self.fn = S.WRITE_OUTPUT_FN(self._take)
+
+    def _take(self, user, files, count, error):
+        if count != 1:
+            d = error.contents
+            d.code, d.severity, d.offset = 7, 2, E.NO_OFFSET
+            d.message = (("this output is %d files (%s, ...): bytes hold one; write to a file "
+                          "instead" % (count, (files[1].path or b"").decode("utf-8", "replace")
+                                       if count > 1 else "none"))[:255].encode())
+            d.file = b"-"
+            return 1
+        self.data = ctypes.string_at(files[0].data, files[0].size)
+        return 0
+
+
+def _convert_to_bytes(inputs, load, plan, write):
+    """No output file: the one file of the output as bytes (the tool's
+    ``-o -``): a .gltf keeps its buffer and images inside, other formats
+    write no images."""
+    o = write.options
+    extra = O.OptionList([(ctypes.string_at(o.format_options[i].name).decode(),
+                           ctypes.string_at(o.format_options[i].value).decode())
+                          for i in range(o.num_format_options)] + [("gltf.embed", "on")])
+    o.format_options, o.num_format_options = extra.array, extra.count
+    write._to_bytes_options = extra
+    if o.images == 0:
+        o.images = O.IMAGES_MODES["embed"] if write.format in (3, 4) else O.IMAGES_MODES["none"]
+    one = _OneFile()
+    msgs = Messages()
+    try:
+        ptr = convert_load(inputs, load, plan, msgs)
+        try:
+            _write(ptr, "-", write, msgs, one)
+        finally:
+            _lib.ossa_model_free(ptr)
+    finally:
+        msgs.emit(5)
+    return one.data
 
 
 def _convert_each(inputs, out_dir, load, plan, write, jobs):

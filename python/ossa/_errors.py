@@ -18,6 +18,16 @@ NO_OFFSET = 2 ** 64 - 1
 SEVERITIES = {0: "note", 1: "warning", 2: "error"}
 
 
+_CODE_NAMES = {}
+
+
+def _code_name(code):
+    name = _CODE_NAMES.get(code)
+    if name is None:
+        name = _CODE_NAMES[code] = _lib.ossa_code_name(code).decode()
+    return name
+
+
 def _text(raw):
     return raw.decode("utf-8", "surrogateescape")
 
@@ -37,7 +47,7 @@ class Diagnostic:
 
     def __init__(self, code, severity, file, line, column, offset, message):
         self.code = code
-        self.code_name = _lib.ossa_code_name(code).decode()
+        self.code_name = _code_name(code)
         self.severity = severity
         self.file = file
         self.line = line
@@ -171,10 +181,11 @@ _local = threading.local()
 def error_buffer():
     """This thread's ossa_error for calls that may fail (calls from several
     threads each fill their own)."""
-    e = getattr(_local, "error", None)
-    if e is None:
+    try:
+        return _local.error
+    except AttributeError:
         e = _local.error = S.Diagnostic()
-    return e
+        return e
 
 
 def raise_error(err, file=None):
@@ -213,6 +224,11 @@ class Collector:
 def c_string(value):
     """str or bytes as the NUL-terminated bytes a call takes (a NUL inside
     would cut the text short, so it is refused)."""
+    if type(value) is str and "\0" not in value:
+        try:
+            return value.encode()
+        except UnicodeEncodeError:  # lone surrogates: bytes decoded with surrogateescape
+            pass
     b = value if isinstance(value, bytes) else str(value).encode("utf-8", "surrogateescape")
     if b"\0" in b:
         raise ValueError("ossa: a text with a NUL character: %r" % (value,))

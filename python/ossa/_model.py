@@ -24,6 +24,8 @@ EXTRA_MATERIAL = "ossa.material:"
 TEXTURE_SLOTS = ("base_color", "metallic_roughness", "normal", "occlusion", "emissive")
 ALPHA_MODES = ("opaque", "mask", "blend")
 _NUM_WARNINGS = S.Model.num_warnings.offset
+_c_uint32 = ctypes.c_uint32
+_new, _Owner, _free = object.__new__, M.Owner, _lib.ossa_model_free
 
 
 def _string(address):
@@ -245,8 +247,9 @@ class Sample(tuple):
     def __new__(cls, local, model):
         return tuple.__new__(cls, (local, model))
 
-    local = property(lambda self: self[0])
-    model = property(lambda self: self[1])
+    local = property(lambda self: self[0], doc="Parent-relative transforms (ossa.TRANSFORM), or None.")
+    model = property(lambda self: self[1],
+                     doc="Model-space 4x4 matrices, float32, [row, column], or None.")
 
 
 # -- The model --------------------------------------------------------------------
@@ -270,14 +273,20 @@ class Model:
 
     @classmethod
     def _wrap(cls, ptr, path=None, warn_level=None):
-        self = object.__new__(cls)
-        self._owner = M.Owner(ptr, _lib.ossa_model_free)
-        self._m = S.Model.from_address(ptr)
+        # Kept to the least work: a load from Python should cost what the
+        # library's load costs (bench/bench_python.py measures it).
+        self = _new(cls)
+        self._owner = _Owner(ptr, _free)
         self.path = path
-        if warn_level is not None and ctypes.c_uint32.from_address(ptr + _NUM_WARNINGS).value:
+        if warn_level is not None and _c_uint32.from_address(ptr + _NUM_WARNINGS).value:
             for w in self.warnings:
                 E.warn(w, warn_level + 2)
         return self
+
+    @cached_property
+    def _m(self):
+        """The C struct, read in place."""
+        return S.Model.from_address(self._owner.ptr)
 
     # -- Counts and names --
 
@@ -335,7 +344,7 @@ class Model:
     def bind_matrices(self):
         """(num_joints, 4, 4) float32: model-space bind matrices
         (``model.pose().model``)."""
-        return self.pose().model
+        return M.readonly(self.pose().model)
 
     @cached_property
     def inverse_bind_matrices(self):
@@ -683,6 +692,13 @@ def load(source, **options):
 
     Bad input raises an ``ossa.Error`` subclass whose text is the tool's
     message; warnings go through ``warnings`` (``ossa.OssaWarning``)."""
+    if not options and isinstance(source, str):
+        # The common call, on the shortest path.
+        err = E.error_buffer()
+        ptr = _lib.ossa_load_file(E.c_string(source), None, err)
+        if not ptr:
+            E.raise_error(err, source)
+        return Model._wrap(ptr, source, warn_level=2)
     settings = O.LoadSettings(options)
     if settings.extra:
         settings.refuse_rest()

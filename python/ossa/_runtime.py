@@ -12,6 +12,8 @@ from . import _memory as M
 from . import _structs as S
 from ._model import Sample
 
+_addr = M.address
+
 SIMD_LEVELS = {None: 0, "auto": 0, "reference": 1, "scalar": 2, "sse2": 3, "avx2": 4}
 WRAPS = {None: 0, "loop": 1, "clamp": 2}
 AXES = {"z": 0, "y": 1, "x": 2}
@@ -50,7 +52,7 @@ def _matrices_in(m, count=None, what="matrices"):
 
 def _matrices_out(flat, shape):
     """A (..., 16) column-major array as (..., 4, 4) indexed [row, column]."""
-    return M.readonly(flat.reshape(tuple(shape) + (4, 4)).swapaxes(-1, -2))
+    return flat.reshape(tuple(shape) + (4, 4)).swapaxes(-1, -2)
 
 
 def _transforms_in(pose, count=None, what="pose"):
@@ -152,42 +154,50 @@ class Clip:
         ``remove_root_motion`` pins the root's horizontal motion and yaw to
         frame 0's; ``simd`` picks the code ("reference", "scalar", "sse2",
         "avx2"; default the fastest)."""
+        # Kept lean: sampling from Python should cost what the C loop costs
+        # (bench/bench_python.py measures it).
         t = np.asarray(times, np.float64)
         shape = t.shape
         if t.ndim != 1 or not t.flags.c_contiguous:
             t = np.ascontiguousarray(t.reshape(-1))
         count, n = t.shape[0], self.num_joints
-        if not (local or model):
-            raise ValueError("sample: local=False and model=False leave nothing to compute")
         job = S.SampleJob()
         job.clip = self._owner.ptr
-        job.wrap = _choice(WRAPS, wrap, "wrap mode")
-        job.flags = (SAMPLE_FRAMES if frames else 0) | (
-            SAMPLE_REMOVE_ROOT_MOTION if remove_root_motion else 0)
-        job.simd = simd_level(simd) if simd is not None else 0
+        if wrap is not None:
+            job.wrap = _choice(WRAPS, wrap, "wrap mode")
+        if frames or remove_root_motion:
+            job.flags = (SAMPLE_FRAMES if frames else 0) | (
+                SAMPLE_REMOVE_ROOT_MOTION if remove_root_motion else 0)
+        if simd is not None:
+            job.simd = simd_level(simd)
         job.num_outputs = n
-        out_local = np.empty(shape + (n,), S.TRANSFORM) if local else None
-        out_model = np.empty(shape + (n, 16), np.float32) if model else None
+        out_local = out_model = None
         if local:
-            job.local = out_local.ctypes.data
+            out_local = np.empty(shape + (n,), S.TRANSFORM)
+            job.local = _addr(out_local)
         if model:
-            job.model = out_model.ctypes.data
-        cache = None
+            out_model = np.empty(shape + (n, 16), np.float32)
+            job.model = _addr(out_model)
+        elif not local:
+            raise ValueError("sample: local=False and model=False leave nothing to compute")
+        err = E.error_buffer()
         if self.compressed and count > 1:
-            err = E.error_buffer()
             cache = _lib.ossa_sample_cache_create(max(1, n), None, err)
             if not cache:
                 E.raise_error(err)
             job.cache = cache
-        err = E.error_buffer()
-        try:
-            status = _lib.ossa_sample_run_many(ctypes.byref(job), t.ctypes.data, count, err)
-        finally:
-            if cache:
+            try:
+                status = _lib.ossa_sample_run_many(ctypes.byref(job), _addr(t), count, err)
+            finally:
                 _lib.ossa_sample_cache_free(cache)
-        if status != 0:
+        else:
+            status = _lib.ossa_sample_run_many(ctypes.byref(job), _addr(t), count, err)
+        if status:
             E.raise_error(err)
-        return Sample(out_local, _matrices_out(out_model, shape + (n,)) if model else None)
+        if model:
+            # [row, column] over the column-major matrices: a view, no copy
+            out_model = out_model.reshape(shape + (n, 4, 4)).swapaxes(-1, -2)
+        return Sample(out_local, out_model)
 
     def frame_at(self, seconds, wrap=None):
         """The frame position of a time, wrapped or clamped as sampling does."""
@@ -253,10 +263,10 @@ def build_clip(parents, bind_pose, frames, *, framerate=30.0, loop=False, name="
     src = S.ClipSource()
     src.name = E.c_string(name)
     src.num_joints = n
-    src.parents = parents.ctypes.data
-    src.bind_pose = bind.ctypes.data
+    src.parents = _addr(parents)
+    src.bind_pose = _addr(bind)
     src.num_frames = fr.shape[0]
-    src.frames = fr.ctypes.data if fr.size else None
+    src.frames = _addr(fr) if fr.size else None
     src.framerate = framerate
     src.flags = 1 if loop else 0
     src.size = size
@@ -288,15 +298,15 @@ def local_to_model(parents, local, *, root=None, simd=None):
     out = np.empty((len(flat), n, 16), np.float32)
     job = S.LocalToModelJob()
     job.num_joints = n
-    job.parents = parents.ctypes.data
+    job.parents = _addr(parents)
     job.simd = simd_level(simd) if simd is not None else 0
     root_c = _matrices_in(root, 1, "root") if root is not None else None
     if root_c is not None:
-        job.root = root_c.ctypes.data
+        job.root = _addr(root_c)
     err = E.error_buffer()
     for i in range(len(flat)):
-        job.local = flat[i].ctypes.data
-        job.model = out[i].ctypes.data
+        job.local = _addr(flat[i])
+        job.model = _addr(out[i])
         E.check(_lib.ossa_local_to_model_run(ctypes.byref(job), err), err)
     return _matrices_out(out, lead + (n,))
 
@@ -314,13 +324,13 @@ def bind_pose_sample(model):
     job = S.LocalToModelJob()
     job.num_joints = n
     parents = np.ascontiguousarray(model.parents, np.int32)
-    job.parents = parents.ctypes.data
-    job.local = local.ctypes.data
-    job.model = out.ctypes.data
+    job.parents = _addr(parents)
+    job.local = _addr(local)
+    job.model = _addr(out)
     job.simd = 1  # reference
     err = E.error_buffer()
     E.check(_lib.ossa_local_to_model_run(ctypes.byref(job), err), err)
-    return Sample(M.readonly(local), _matrices_out(out[:n], (n,)))
+    return Sample(local, _matrices_out(out[:n], (n,)))
 
 
 def make_additive(reference, pose):
@@ -331,7 +341,7 @@ def make_additive(reference, pose):
     if ref.ndim != 1 or p.ndim != 1:
         raise ValueError("make_additive takes one pose of each")
     out = np.empty_like(p)
-    _lib.ossa_pose_make_additive(len(p), ref.ctypes.data, p.ctypes.data, out.ctypes.data)
+    _lib.ossa_pose_make_additive(len(p), _addr(ref), _addr(p), _addr(out))
     return out
 
 
@@ -357,7 +367,7 @@ def blend(poses, weights, *, joint_weights=None, additive=(), additive_weights=(
         for i, (p, w) in enumerate(zip(arrays, ws)):
             p = _transforms_in(p, n, what)
             keep.append(p)
-            out[i].pose = p.ctypes.data
+            out[i].pose = _addr(p)
             out[i].weight = float(w)
             mask = masks[i] if masks is not None else None
             if mask is not None:
@@ -365,7 +375,7 @@ def blend(poses, weights, *, joint_weights=None, additive=(), additive_weights=(
                 if mask.shape != (n,):
                     raise ValueError("%s: joint weights must be (%d,)" % (what, n))
                 keep.append(mask)
-                out[i].joint_weights = mask.ctypes.data
+                out[i].joint_weights = _addr(mask)
         return out
 
     job = S.BlendJob()
@@ -380,10 +390,10 @@ def blend(poses, weights, *, joint_weights=None, additive=(), additive_weights=(
     if rest_pose is not None:
         rest = _transforms_in(rest_pose, n, "rest_pose")
         keep.append(rest)
-        job.rest_pose = rest.ctypes.data
+        job.rest_pose = _addr(rest)
     job.threshold = threshold
     out = np.empty(n, S.TRANSFORM)
-    job.output = out.ctypes.data
+    job.output = _addr(out)
     err = E.error_buffer()
     E.check(_lib.ossa_blend_run(ctypes.byref(job), err), err)
     return out
@@ -401,9 +411,9 @@ class Skinned(tuple):
     def __new__(cls, positions, normals, tangents):
         return tuple.__new__(cls, (positions, normals, tangents))
 
-    positions = property(lambda self: self[0])
-    normals = property(lambda self: self[1])
-    tangents = property(lambda self: self[2])
+    positions = property(lambda self: self[0], doc="(n, 3) float32 skinned positions.")
+    normals = property(lambda self: self[1], doc="(n, 3) float32 skinned normals, or None.")
+    tangents = property(lambda self: self[2], doc="(n, 4) float32 skinned tangents, or None.")
 
 
 def _rows(a, width, what, count):
@@ -445,28 +455,28 @@ def skin(positions, joint_indices, joint_weights, matrices, *, normals=None, tan
     job = S.SkinningJob()
     job.num_vertices = v
     job.influences = k
-    job.matrices = mats.ctypes.data
+    job.matrices = _addr(mats)
     job.num_matrices = len(mats)
     nmats = None
     if normal_matrices is not None:
         nmats = _matrices_in(normal_matrices, len(mats), "normal_matrices")
-        job.normal_matrices = nmats.ctypes.data
-    job.indices, job.indices_stride = idx.ctypes.data, idx.strides[0]
-    job.weights, job.weights_stride = w.ctypes.data, w.strides[0]
+        job.normal_matrices = _addr(nmats)
+    job.indices, job.indices_stride = _addr(idx), idx.strides[0]
+    job.weights, job.weights_stride = _addr(w), w.strides[0]
     out_pos = np.empty((v, 3), np.float32)
-    job.in_positions, job.in_positions_stride = pos.ctypes.data, pos.strides[0]
-    job.out_positions, job.out_positions_stride = out_pos.ctypes.data, 12
+    job.in_positions, job.in_positions_stride = _addr(pos), pos.strides[0]
+    job.out_positions, job.out_positions_stride = _addr(out_pos), 12
     out_n = out_t = None
     if normals is not None:
         nrm = _rows(normals, 3, "normals", v)
         out_n = np.empty((v, 3), np.float32)
-        job.in_normals, job.in_normals_stride = nrm.ctypes.data, nrm.strides[0]
-        job.out_normals, job.out_normals_stride = out_n.ctypes.data, 12
+        job.in_normals, job.in_normals_stride = _addr(nrm), nrm.strides[0]
+        job.out_normals, job.out_normals_stride = _addr(out_n), 12
     if tangents is not None:
         tan = _rows(tangents, 4, "tangents", v)
         out_t = np.empty((v, 4), np.float32)
-        job.in_tangents, job.in_tangents_stride = tan.ctypes.data, tan.strides[0]
-        job.out_tangents, job.out_tangents_stride = out_t.ctypes.data, 16
+        job.in_tangents, job.in_tangents_stride = _addr(tan), tan.strides[0]
+        job.out_tangents, job.out_tangents_stride = _addr(out_t), 16
     job.simd = simd_level(simd) if simd is not None else 0
     if v == 0:
         return Skinned(out_pos, out_n, out_t)

@@ -205,3 +205,24 @@ def test_options_checked_first(tmp_path):
     with pytest.raises(ossa.ArgumentError, match="--start wants"):
         ossa.Input(guy, start=-1)
     assert not os.path.exists(out)
+
+
+def test_to_bytes_is_standard_output():
+    """No output file: the bytes `ossa convert ... -o - --format F` prints."""
+    guy, fox = shared("iqm/guy.iqm"), shared("gltf/Fox.glb")
+    for src, fmt, kw in ((guy, "glb", {}), (fox, "gltf", {}), (fox, "iqe", {}),
+                         (guy, "iqm", {"scale": 2}), (fox, "anb", {"anim": "Run"})):
+        args = ["convert", src, "-o", "-", "--format", fmt]
+        if kw.get("scale"):
+            args += ["-s", "2"]
+        if kw.get("anim"):
+            args += ["--anim", "Run"]
+        rc, out, err = run_cli(*args)
+        assert rc == 0, err
+        assert ossa.convert(src, format=fmt, **kw) == out
+    rc, _, _ = run_cli("convert", guy, "-o", "-", "--format", "md5mesh")
+    assert rc == 1
+    with pytest.raises(ossa.ArgumentError, match="this output is 3 files"):
+        ossa.convert(guy, format="md5mesh")
+    with pytest.raises(ossa.ArgumentError, match="no output file"):
+        ossa.convert(guy)

@@ -82,3 +82,36 @@ def test_one_clip_many_threads():
         results = list(pool.map(lambda _: clip.sample(times).model, range(24)))
     for r in results:
         np.testing.assert_array_equal(r, want)
+
+
+CHILD = r'''
+import os, sys, threading
+import ossa
+fifo, model = sys.argv[1], ossa.load(sys.argv[2])
+done = {}
+writer = threading.Thread(target=lambda: done.update(paths=model.save(fifo, format="iqm")))
+writer.start()
+# The writer blocks in the library until this thread opens the FIFO: with
+# the GIL held during the call, this line would never run.
+data = open(fifo, "rb").read()
+writer.join()
+print(len(data), done["paths"] == [fifo])
+'''
+
+
+def test_the_gil_is_released(tmp_path):
+    """A write into a FIFO blocks until a reader opens it: a write on a
+    thread, read by the main thread, finishes only when the write runs
+    without the GIL (in a child process, which a hang would time out)."""
+    import subprocess
+    import sys
+    from conftest import ROOT, shared
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    guy = shared("iqm/guy.iqm")
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    p = subprocess.run([sys.executable, "-c", CHILD, str(fifo), guy], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    size, same = p.stdout.split()
+    assert same == "True" and int(size) == len(ossa.load(guy).to_bytes("iqm"))
