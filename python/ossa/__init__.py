@@ -53,9 +53,11 @@ def convert(inputs, output=None, **options):
     skeleton, animation files), edits the result and writes ``output``.
     Returns the paths written.
 
-    Output: ``format`` (default from ``output``), ``bounds``, ``anim``,
-    ``time``, ``embed``, ``images``, ``sparse_channels``, ``force``, as in
-    ``Model.save``. Edits, in the tool's order: ``drop_anim`` (names or
+    An input "-" is standard input, read whole. Output: ``format``
+    (default from ``output``), ``bounds``, ``anim``, ``time``, ``embed``,
+    ``images``, ``sparse_channels``, ``error`` and ``shell`` (.ossaclip),
+    ``no_clobber``, as in ``Model.save``; without ``output`` (and with a
+    ``format``), the bytes of the one file written, as ``-o -`` prints them. Edits, in the tool's order: ``drop_anim`` (names or
     indices), ``rename_anim`` ({old: new} or ["OLD=NEW"]), ``resample``
     (fps), ``scale`` (> 0), ``rotate`` ((x, y, z) Euler degrees, q = qz *
     qy * qx), ``meshtrans`` (z, (x, y) or (x, y, z)) and ``forcejoints``;
@@ -65,15 +67,13 @@ def convert(inputs, output=None, **options):
     an option formats have for reading and writing, such as ``obj_axes``,
     applies to both). ``threads`` (default: every CPU for one conversion).
 
-    ``output`` ending in .ossaclip saves one animation (``anim``) as a
-    compressed clip within ``error`` (``shell``: its virtual vertex
-    distance).
-
     Batches: ``out_dir=DIR`` writes DIR/NAME.EXT named after the (first)
     input (``format`` needed); with ``each=True`` every input is converted
     on its own, ``jobs`` at a time (0 = one per CPU), and the result is a
-    list with, per input, its paths or the ``ossa.Error`` it failed with.
-    The bytes written are those of the tool with the same options."""
+    list with, per input, its paths or the ``ossa.Error`` it failed with
+    (inputs whose outputs would have one name fail alone; ``keep_dirs=True``
+    writes DIR/PATH/NAME.EXT, PATH the input's folder). The bytes written
+    are those of the tool with the same options."""
     return _convert(inputs, output, **options)
 
 

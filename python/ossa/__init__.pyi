@@ -339,7 +339,9 @@ def render(model: Model, animation: AnimationRef | None = None, *, time: float |
            yaw: float | None = None, pitch: float | None = None, distance: float | None = None,
            ortho: bool = False, skeleton: bool = False, plain: bool = False,
            background: str | Sequence[int] | None = None, aa: int = 2,
-           threads: int | None = None, textures: bool = True, sheet: int | None = None,
+           threads: int | None = None, textures: bool = True,
+           up: Literal["y", "z", None] = None, rotate: Sequence[float] | None = None,
+           sheet: int | None = None,
            gif: bool = False, fps: float | None = None,
            output: Path | None = None) -> npt.NDArray[np.uint8]: ...
 def encode_png(image: npt.ArrayLike) -> bytes: ...

@@ -5,6 +5,7 @@ each input's options, merge them into the first, apply the edits, write."""
 import ctypes
 import math
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from . import _errors as E
@@ -12,7 +13,7 @@ from . import _lib
 from . import _options as O
 from . import _structs as S
 from . import _write as W
-from ._model import _warnings_of, load
+from ._model import _warnings_of
 
 WARNING_IGNORED = 100
 ANIMATION_LOOP = 1
@@ -180,9 +181,22 @@ class Plan:
 # -- Loading --
 
 
+STDIN_NAME = "(standard input)"
+
+
 def _load_file(path, load, msgs):
+    """One file; "-" is standard input, read whole (the tool's rule)."""
     err = S.Diagnostic()
-    ptr = _lib.ossa_load_file(E.c_string(path), ctypes.byref(load), ctypes.byref(err))
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        o = S.LoadOptions()
+        ctypes.memmove(ctypes.byref(o), ctypes.byref(load), ctypes.sizeof(o))
+        o.file_name = STDIN_NAME.encode()
+        ptr = _lib.ossa_load_memory(data, len(data), ctypes.byref(o), ctypes.byref(err))
+        if not ptr:
+            E.raise_error(err, STDIN_NAME)
+    else:
+        ptr = _lib.ossa_load_file(E.c_string(path), ctypes.byref(load), ctypes.byref(err))
     if not ptr:
         E.raise_error(err, path)
     for w in _warnings_of(ptr, 0, path):
@@ -415,20 +429,35 @@ def _commit(kept, out, settings, msgs):
     return report.paths
 
 
-def _output_name(out_dir, inp, fmt):
-    """DIR/NAME.EXT for an input (the first file of a list), as --out-dir names it."""
+def _kept_dirs(folder):
+    """The folders of an input kept under --out-dir (--keep-dirs): as given,
+    without a leading "/" or "./", each ".." as "up"."""
+    out = ""
+    for part in folder.split("/"):
+        if part == "..":
+            out += "up/"
+        elif part and part != ".":
+            out += part + "/"
+    return out
+
+
+def _output_name(out_dir, inp, fmt, keep_dirs=False):
+    """DIR/[PATH/]NAME.EXT for an input (the first file of a list), as
+    --out-dir names it."""
     arg = inp.path[0] if isinstance(inp.path, (list, tuple)) else inp.path
     arg = os.fspath(arg)
     if "," in arg and not os.path.exists(arg):
         arg = arg[:arg.index(",")]
-    base = arg[arg.rfind("/") + 1:]
+    cut = arg.rfind("/") + 1
+    base = arg[cut:]
     stem = base
     dot = base.rfind(".")
     if dot >= 1:
         stem = base[:dot]
     ext = _lib.ossa_format_extensions(fmt).decode().split(" ")[0]
     slash = "" if not out_dir or out_dir.endswith("/") else "/"
-    return out_dir + slash + stem + ext
+    path = _kept_dirs(arg[:cut]) if keep_dirs else ""
+    return out_dir + slash + path + stem + ext
 
 
 def _make_out_dir(d):
@@ -443,10 +472,10 @@ def _make_out_dir(d):
 
 # -- The call --
 
-CONVERT_KEYWORDS = ("out_dir", "each", "jobs", "format", "bounds", "anim", "time", "embed",
-                    "images", "sparse_channels", "force", "scale", "rotate", "meshtrans",
-                    "forcejoints", "drop_anim", "rename_anim", "resample", "influences",
-                    "allow_parent_paths", "threads", "error", "shell")
+CONVERT_KEYWORDS = ("out_dir", "each", "keep_dirs", "jobs", "format", "bounds", "anim", "time",
+                    "embed", "images", "sparse_channels", "error", "shell", "no_clobber",
+                    "force", "scale", "rotate", "meshtrans", "forcejoints", "drop_anim",
+                    "rename_anim", "resample", "influences", "allow_parent_paths", "threads")
 
 
 def _cpus():
@@ -474,12 +503,9 @@ def convert(inputs, output=None, **options):
         raise E.argument_error("no output file (use -o OUT, or --out-dir DIR), or bytes: format=")
     if output == "" or out_dir == "":
         raise E.argument_error("empty output file name" if output == "" else "empty --out-dir")
-    if output is not None and output.endswith(".ossaclip") and len(output) > len(".ossaclip"):
-        return _convert_clip(inputs, output, o)
-    for k in ("error", "shell"):
-        if o.get(k) is not None:
-            raise E.argument_error("%s is for .ossaclip outputs" % k)
-        o.pop(k, None)
+    keep_dirs = bool(o.pop("keep_dirs", False))
+    if keep_dirs and not each:
+        raise E.argument_error("--keep-dirs goes with --each")
     if out_dir is not None and o.get("format") is None:
         raise E.argument_error(
             "--out-dir needs --format NAME (the outputs are named after the inputs)")
@@ -513,7 +539,7 @@ def convert(inputs, output=None, **options):
                 _lib.ossa_model_free(ptr)
         finally:
             msgs.emit(5)
-    return _convert_each(inputs, out_dir, load, plan, write, jobs)
+    return _convert_each(inputs, out_dir, load, plan, write, jobs, keep_dirs)
 
 
 class _OneFile:
@@ -561,18 +587,32 @@ def _convert_to_bytes(inputs, load, plan, write):
     return one.data
 
 
-def _convert_each(inputs, out_dir, load, plan, write, jobs):
-    outs = [_output_name(out_dir, i, write.format) for i in inputs]
-    for i in range(len(outs)):
-        for j in range(i):
-            if outs[i] == outs[j]:
-                raise E.argument_error("'%s' and '%s' would both write '%s'" % (
-                    inputs[j].label, inputs[i].label, outs[i]))
+def _clash_message(inputs, outs, i, other, keep_dirs):
+    a, b = inputs[i].label, inputs[other].label
+    fa, fb = a[:a.rfind("/") + 1], b[:b.rfind("/") + 1]
+    why = ("--keep-dirs keeps their folders apart under --out-dir" if fa != fb and not keep_dirs
+           else "their names differ only in the extension: convert one in another run")
+    return _fail(a, "it and '%s' would both write '%s', so neither is converted (%s)"
+                 % (b, outs[i], why))
+
+
+def _convert_each(inputs, out_dir, load, plan, write, jobs, keep_dirs):
+    """Every input on its own, ``jobs`` at a time; files written in input
+    order (as the tool writes them), so that neither the files nor which
+    input fails depends on ``jobs``. Inputs whose outputs would have one
+    name fail alone."""
+    outs = [_output_name(out_dir, i, write.format, keep_dirs) for i in inputs]
+    clash = [next((j for j in range(len(outs)) if j != i and outs[j] == outs[i]), -1)
+             for i in range(len(outs))]
     _make_out_dir(out_dir)
 
     def job(i):
         msgs, kept = Messages(), _Kept()
         try:
+            if clash[i] >= 0:
+                raise _clash_message(inputs, outs, i, clash[i], keep_dirs)
+            if keep_dirs:
+                _make_parents(out_dir, outs[i])
             ptr = convert_load([inputs[i]], load, plan, msgs)
             try:
                 _write(ptr, outs[i], write, msgs, kept)
@@ -596,28 +636,12 @@ def _convert_each(inputs, out_dir, load, plan, write, jobs):
     return results
 
 
-def _convert_clip(inputs, output, o):
-    """convert IN... -o OUT.ossaclip: one animation compressed and saved."""
-    allowed = {"anim", "error", "shell", "influences", "allow_parent_paths", "threads"}
-    allowed.update(O.READ_OPTIONS)
-    wrong = sorted(k for k, v in o.items() if k not in allowed and v not in (None, False, ()))
-    if wrong:
-        raise TypeError("convert() to an .ossaclip takes anim, error, shell and reading "
-                        "options; not %s" % ", ".join(wrong))
-    if any(i.name is not None or i.fps is not None or i.loop or i.start is not None or
-           i.end is not None or isinstance(i.path, (list, tuple)) for i in inputs):
-        raise E.argument_error("per-input options are not used for .ossaclip outputs")
-    anim, error, shell = o.pop("anim", None), o.pop("error", None), o.pop("shell", None)
-    read = {k: v for k, v in o.items() if k in allowed}
-    model = load([i.path for i in inputs], **read)
-    if anim is None and not model.animations:
-        raise E.argument_error("%s: no animation to compress (the model has none)"
-                               % inputs[0].label)
-    index = 0 if anim is None else model.animation_index(str(anim))
-    clip = model.clip(index, error=error, shell=shell, compressed=True)
-    clip.save(output)
-    if anim is None and len(model.animations) > 1:
-        E.warn(E.Diagnostic(0, "note", output, None, None, None,
-                            "animation 0 of %d (--anim picks another)" % len(model.animations)), 5)
-    return [output]
-
+def _make_parents(top, path):
+    """The folders of `path` below `top` that --keep-dirs adds."""
+    folder = os.path.dirname(path)
+    if len(folder) > len(top):
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as e:
+            raise E.error_from(E.Diagnostic(1, "error", folder, None, None, None,
+                                            "cannot create the folder: %s" % e.strerror))

@@ -17,6 +17,19 @@ def _f(x):
     return x if np.isfinite(x) else None
 
 
+def distinct_positions(model):
+    """How many distinct positions the vertices have (compared bit for bit,
+    missing components 0), as ``ossa info`` counts them; 0 without any."""
+    a = model.vertex_array("position")
+    if a is None or model.num_vertices == 0:
+        return 0
+    p = np.zeros((model.num_vertices, 3), np.float32)
+    values = a.decoded()
+    k = min(3, values.shape[1])
+    p[:, :k] = values[:, :k]
+    return int(len(np.unique(p.view(np.uint32), axis=0)))
+
+
 def info(model):
     d = {}
     if model.path is not None:
@@ -24,6 +37,7 @@ def info(model):
     d["format"] = model.format
     d["joints"] = model.num_joints
     d["vertices"] = model.num_vertices
+    d["positions"] = distinct_positions(model)
     d["triangles"] = model.num_triangles
     d["meshes"] = [{"name": m.name, "material": m.material, "first_vertex": m.first_vertex,
                     "vertices": m.num_vertices, "first_triangle": m.first_triangle,

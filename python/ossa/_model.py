@@ -18,6 +18,7 @@ POSITION, TEXCOORD, NORMAL, TANGENT, BLENDINDEXES, BLENDWEIGHTS, COLOR, CUSTOM =
 MODEL_SKELETON_FROM_POSES = 1
 MODEL_PARENTS_UNKNOWN = 2
 MODEL_NAMES_ONLY = 4
+MODEL_LINEAR_COLORS = 8
 ANIMATION_LOOP = 1
 EXTRA_IMAGE = "ossa.image:"
 EXTRA_MATERIAL = "ossa.material:"
@@ -304,10 +305,12 @@ class Model:
     @property
     def flags(self):
         """A set of "skeleton_from_poses" (the joints were made from an
-        animation file's poses), "parents_unknown" and "names_only"."""
+        animation file's poses), "parents_unknown", "names_only" and
+        "linear_colors" (vertex colours are linear, as glTF's are, not sRGB)."""
         f = self._m.flags
         return {n for bit, n in ((1, "skeleton_from_poses"), (2, "parents_unknown"),
-                                 (4, "names_only")) if f & bit}
+                                 (4, "names_only"), (MODEL_LINEAR_COLORS, "linear_colors"))
+                if f & bit}
 
     # -- Joints --
 
@@ -606,8 +609,10 @@ class Model:
         ("conservative", "exact", "stored", "none"), ``anim`` (the animation
         of formats that take one), ``time`` (OBJ: the mesh posed at this
         time), ``embed`` (.gltf with its buffer inside), ``images``
-        ("beside", "embed", "none"), ``sparse_channels`` (glTF), ``force``
-        (replace existing files of a several-file output), ``threads``, and
+        ("beside", "embed", "none"), ``sparse_channels`` (glTF), ``error``
+        and ``shell`` (.ossaclip: the clip's bound and shell distance),
+        ``no_clobber`` (replace no existing file: fail and write nothing;
+        by default files are replaced; ``force`` says so), ``threads``, and
         each format's writing options (``obj_axes="blender"``; see
         ``ossa.format_options()``). Warnings of the write go through
         ``warnings``."""
@@ -706,6 +711,23 @@ def load(source, **options):
         return _load_merged(list(source), settings)
     ptr, path = _load_one(source, settings)
     return Model._wrap(ptr, path, warn_level=2)
+
+
+def _copy(model):
+    """A new C model with the content of `model`, for calls that change a
+    model (a Model does not change): merged into an empty model, which takes
+    its skeleton, meshes, animations and extras. Merging leaves the model
+    flags that are not about the skeleton; the colour space is one the
+    renderer reads, so it is carried over by hand. The caller frees it."""
+    ptr = _lib.ossa_model_create(None)
+    if not ptr:
+        raise MemoryError("ossa: out of memory")
+    err = S.Diagnostic()
+    if _lib.ossa_model_merge(ptr, model._owner.ptr, ctypes.byref(err)) != 0:
+        _lib.ossa_model_free(ptr)
+        E.raise_error(err, model.path)
+    S.Model.from_address(ptr).flags |= model._m.flags & MODEL_LINEAR_COLORS
+    return ptr
 
 
 def _warnings_of(ptr, first, file):

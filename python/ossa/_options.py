@@ -199,13 +199,21 @@ HOLDS_ANIMATIONS = 4
 HOLDS_PICKS_ANIMATION = 16
 
 WRITE_KEYWORDS = ("format", "bounds", "anim", "time", "embed", "images", "sparse_channels",
-                  "force", "threads")
+                  "error", "shell", "no_clobber", "force", "threads")
+
+
+def _positive(keyword, value):
+    """What the tool's --error and --shell take: a positive number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 3e38:
+        raise E.argument_error("--%s needs a positive number, not '%s'" % (keyword, value))
+    return repr(float(value))
 
 
 class WriteSettings:
     """ossa_write_options from the keywords of ``ossa convert``'s output
     options: format, bounds, anim, time, embed, images, sparse_channels,
-    force and threads, plus each format's writing options."""
+    error and shell (.ossaclip), no_clobber, force and threads, plus each
+    format's writing options."""
 
     def __init__(self, kwargs, path=None, default_threads=1):
         kwargs = dict(kwargs)
@@ -240,12 +248,21 @@ class WriteSettings:
                 raise E.argument_error(
                     "--time needs a finite number of seconds, not '%s'" % (time,))
             pairs.append(("obj.pose_time", repr(float(time))))
+        for keyword in ("error", "shell"):
+            value = kwargs.pop(keyword, None)
+            if value is not None:
+                pairs.append(("ossaclip." + keyword, _positive(keyword, value)))
         images = kwargs.pop("images", None)
         if images is not None:
             if images not in IMAGES_MODES:
                 raise E.argument_error("unknown --images mode '%s' (beside, embed, none)" % images)
             o.images = IMAGES_MODES[images]
-        if not kwargs.pop("force", False):
+        # Existing files are replaced, as the tool replaces them (force says
+        # so, and is taken); no_clobber replaces nothing.
+        force = kwargs.pop("force", False)
+        if kwargs.pop("no_clobber", False):
+            if force:
+                raise E.argument_error("--force and --no-clobber exclude each other")
             o.flags |= WRITE_NO_REPLACE
         threads = kwargs.pop("threads", None)
         threads = default_threads if threads is None else threads

@@ -10,13 +10,14 @@ import numpy as np
 from . import _errors as E
 from . import _lib
 from . import _structs as S
-from ._model import Model
+from ._model import Model, _copy
 
 GRID, SHADOW, SKELETON, HIDE_MODEL, TRANSPARENT, TWO_SIDED, NO_TEXTURES = (
     1, 2, 4, 8, 16, 32, 64)
 CAMERA_ORTHOGRAPHIC, CAMERA_YAW, CAMERA_PITCH = 1, 2, 4
 VIEWS = {"front": 1, "side": 2, "back": 3, "top": 4, "34": 5, "three-quarter": 5, None: 0}
 BIND_POSE = 2 ** 32 - 1
+DEFAULT_BACKGROUND = (48, 52, 60, 255)
 
 
 def _color(background):
@@ -73,10 +74,12 @@ class _Stage:
         self.scene = _lib.ossa_render_scene_create(model._owner.ptr, None, ctypes.byref(err))
         if not self.scene:
             E.raise_error(err, model.path)
-        self.warnings = E.Collector(model.path or "")
-        if model.path and textures:
-            _lib.ossa_render_scene_load_materials(self.scene, model._owner.ptr,
-                                                  E.c_string(model.path), self.warnings.fn, None)
+        self.warnings = E.Collector(model.path or "model")
+        # A model without a file (a builder's) may hold its images itself.
+        if textures:
+            _lib.ossa_render_scene_load_materials(
+                self.scene, model._owner.ptr, E.c_string(model.path) if model.path else None,
+                self.warnings.fn, None)
         bounds = S.Bounds()
         self.camera = S.RenderCamera()
         if (_lib.ossa_render_bounds(model._owner.ptr, BIND_POSE if animation is None else animation,
@@ -114,6 +117,31 @@ class _Stage:
         self.free()
 
 
+def _turn(up, rotate):
+    """The rotation of ``up`` and ``rotate`` (x, y, z, w), or None."""
+    from ._convert import _euler_quat, _quat_mul, _number
+    q = [0.0, 0.0, 0.0, 1.0]
+    if up == "y":  # +90 degrees about X: Y up becomes Z up
+        q = [math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4)]
+    if rotate is not None:
+        if len(rotate) != 3 or not all(_number(x) for x in rotate):
+            raise E.argument_error("--rotate wants X,Y,Z in degrees, not '%s'" % (rotate,))
+        q = _quat_mul(_euler_quat([float(x) for x in rotate]), q)
+    elif up is None:
+        return None
+    return q
+
+
+def _turned(model, q):
+    """A copy of the model turned by the quaternion q (ossa_model_rotate)."""
+    ptr = _copy(model)
+    err = S.Diagnostic()
+    if _lib.ossa_model_rotate(ptr, (ctypes.c_float * 4)(*q), ctypes.byref(err)) != 0:
+        _lib.ossa_model_free(ptr)
+        E.raise_error(err, model.path)
+    return Model._wrap(ptr, model.path)
+
+
 def _label(frame, framerate):
     def num(v, decimals):
         s = "%.*f" % (decimals, v)
@@ -123,8 +151,8 @@ def _label(frame, framerate):
 
 def render(model, animation=None, *, time=None, frame=None, size=(512, 512), view=None,
            yaw=None, pitch=None, distance=None, ortho=False, skeleton=False, plain=False,
-           background=None, aa=2, threads=None, textures=True, sheet=None, gif=False, fps=None,
-           output=None):
+           background=None, aa=2, threads=None, textures=True, up=None, rotate=None, sheet=None,
+           gif=False, fps=None, output=None):
     """Draws the model, posed and skinned, with the library's software
     rasterizer, as ``ossa render`` does (same options, same pixels).
 
@@ -143,7 +171,10 @@ def render(model, animation=None, *, time=None, frame=None, size=(512, 512), vie
     grid, shadow or labels); ``background`` "RRGGBB", "RRGGBBAA",
     "transparent" or an (r, g, b[, a]) tuple; ``aa`` N x N samples per
     pixel (1-4); ``threads`` (default: the CPUs, at most 8; the pixels do
-    not depend on it); ``textures=False`` draws flat colours."""
+    not depend on it); ``textures=False`` draws flat colours; ``up="y"``
+    stands a Y-up model upright ("z", what readers give, is the default) and ``rotate`` ((x, y, z) Euler degrees, q =
+    qz * qy * qx, after ``up``) turns the model before drawing, as convert's
+    ``rotate`` does (on a copy: the Model does not change)."""
     if not isinstance(model, Model):
         raise TypeError("render() takes an ossa.Model")
     if time is not None and frame is not None:
@@ -153,6 +184,15 @@ def render(model, animation=None, *, time=None, frame=None, size=(512, 512), vie
     if (gif or sheet) and (time is not None or frame is not None):
         raise E.argument_error("--%s shows the whole animation: --time and --frame are for a "
                                "still picture" % ("gif" if gif else "sheet"))
+    if output is not None:
+        want = ".gif" if gif else ".png"
+        if not os.fspath(output).lower().endswith(want) or len(os.fspath(output)) <= len(want):
+            raise E.argument_error("'%s' does not end in %s, and %s is what %s writes" % (
+                os.fspath(output), want, want[1:], "--gif" if gif else "--sheet" if sheet
+                else "a still"))
+    if up not in (None, "y", "z"):
+        raise E.argument_error("--up is y or z, not '%s'" % (up,))
+    turn = _turn(up, rotate)
     if sheet is not None and not (isinstance(sheet, int) and 1 <= sheet <= 1024):
         raise E.argument_error("--sheet needs a number of frames 1..1024, not '%s'" % (sheet,))
     width, height = (256, 256) if sheet and size == (512, 512) else size
@@ -204,6 +244,8 @@ def render(model, animation=None, *, time=None, frame=None, size=(512, 512), vie
         animation = 0
     if model.num_triangles == 0 and model.num_joints and not plain:
         flags |= SKELETON
+    if turn is not None:
+        model = _turned(model, turn)
     options = S.RenderOptions()
     options.struct_size = ctypes.sizeof(options)
     options.flags = flags
@@ -244,6 +286,10 @@ def _sheet(model, animation, cw, ch, camera, options, textures, n, labels, outpu
     try:
         W, H = cw * cols, ch * rows
         sheet = np.zeros((H, W, 4), np.uint8)
+        # Cells without a frame (5 frames in a 3x2 grid) show the background,
+        # as the drawn cells' own background does.
+        if not options.flags & TRANSPARENT:
+            sheet[...] = tuple(options.background) if any(options.background) else DEFAULT_BACKGROUND
         clip = stage.clip
         loops = clip.loop
         span = (clip.num_frames if loops else clip.num_frames - 1.0)

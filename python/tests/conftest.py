@@ -33,7 +33,8 @@ _skips = []
 
 def run_cli(*args, cwd=None):
     """(exit code, stdout bytes, stderr text) of the ossa tool."""
-    p = subprocess.run([CLI] + [os.fspath(a) for a in args], capture_output=True, cwd=cwd)
+    p = subprocess.run([CLI] + [os.fspath(a) for a in args], capture_output=True, cwd=cwd,
+                       stdin=subprocess.DEVNULL)
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
 

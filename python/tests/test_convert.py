@@ -28,10 +28,9 @@ def _files(d):
     return out
 
 
-def _both(tmp_path, monkeypatch, cli_args, py, notes=()):
+def _both(tmp_path, monkeypatch, cli_args, py):
     """Runs the tool in tmp/cli and ``py()`` in tmp/py (the same relative
-    output names), then compares what each wrote and said (``notes``: what
-    Python says as a note where the tool prints a plain line)."""
+    output names), then compares what each wrote and said."""
     a, b = tmp_path / "cli", tmp_path / "py"
     a.mkdir(parents=True)
     b.mkdir(parents=True)
@@ -51,9 +50,7 @@ def _both(tmp_path, monkeypatch, cli_args, py, notes=()):
         assert error is not None, "the tool failed (%s), Python did not" % err.strip()
         assert str(error) == cli_error_line(err)
     assert _files(b) == _files(a)
-    assert said == cli_warning_lines(err) + list(notes)
-    for n in notes:
-        assert "ossa: " + n in err
+    assert said == cli_warning_lines(err)
     return result
 
 
@@ -73,9 +70,9 @@ def test_save_equals_convert(fmt, tmp_path, monkeypatch):
             assert written and all(os.path.exists(p) for p in written)
 
 
-def _convert_case(tmp_path, monkeypatch, cli_args, *args, notes=(), **kwargs):
+def _convert_case(tmp_path, monkeypatch, cli_args, *args, **kwargs):
     return _both(tmp_path, monkeypatch, ["convert"] + cli_args,
-                 lambda: ossa.convert(*args, **kwargs), notes)
+                 lambda: ossa.convert(*args, **kwargs))
 
 
 def test_merge_and_edits(tmp_path, monkeypatch):
@@ -147,14 +144,32 @@ def test_output_options(tmp_path, monkeypatch):
         _convert_case(tmp_path / str(i), monkeypatch, args, inputs, out, **kw)
 
 
-def test_several_files_need_force(tmp_path, monkeypatch):
+def test_replace_and_no_clobber(tmp_path, monkeypatch):
+    """Existing files are replaced (force says so and is taken); no_clobber
+    replaces nothing and fails as the tool fails."""
     guy = shared("iqm/guy.iqm")
     monkeypatch.chdir(tmp_path)
     written = ossa.convert(guy, "g.md5mesh")
     assert written == ["g.md5mesh", "g.jump.md5anim", "g.dance.md5anim"]
-    with pytest.raises(ossa.ExistsError):
-        ossa.convert(guy, "g.md5mesh")
+    assert ossa.convert(guy, "g.md5mesh") == written
     assert ossa.convert(guy, "g.md5mesh", force=True) == written
+    assert ossa.load(guy).save("g.md5mesh") == written
+    with pytest.raises(ossa.ArgumentError, match="exclude each other"):
+        ossa.convert(guy, "g.md5mesh", force=True, no_clobber=True)
+    for kw in ({"no_clobber": True},):
+        a, b = tmp_path / "cli", tmp_path / "py"
+        for d in (a, b):
+            d.mkdir()
+            (d / "g.dance.md5anim").write_text("in the way\n")
+        rc, _, err = run_cli("convert", guy, "-o", "g.md5mesh", "-n", cwd=a)
+        assert rc == 1
+        monkeypatch.chdir(b)
+        with pytest.raises(ossa.ExistsError) as e:
+            ossa.convert(guy, "g.md5mesh", **kw)
+        assert str(e.value) in err
+        with pytest.raises(ossa.ExistsError):
+            ossa.load(guy).save("g.md5mesh", no_clobber=True)
+        assert _files(a) == _files(b) == {"g.dance.md5anim": b"in the way\n"}
 
 
 def test_clip_output(tmp_path, monkeypatch):
@@ -162,10 +177,14 @@ def test_clip_output(tmp_path, monkeypatch):
     _convert_case(tmp_path / "a", monkeypatch,
                   [guy, "-o", "g.ossaclip", "--anim", "dance", "--error", "0.001"],
                   guy, "g.ossaclip", anim="dance", error=0.001)
-    _convert_case(tmp_path / "b", monkeypatch, [guy, "-o", "g.ossaclip"], guy, "g.ossaclip",
-                  notes=["g.ossaclip: animation 0 of 2 (--anim picks another)"])
+    _convert_case(tmp_path / "b", monkeypatch, [guy, "-o", "g.ossaclip", "--shell", "0.5"],
+                  guy, "g.ossaclip", shell=0.5)
     clip = ossa.load_clip(str(tmp_path / "a" / "py" / "g.ossaclip"))
     assert clip.compressed and clip.name == "dance" and clip.num_joints == 14
+    back = ossa.load(str(tmp_path / "a" / "py" / "g.ossaclip"))  # a clip reads as a model
+    assert back.num_joints == 14 and [a.name for a in back.animations] == ["dance"]
+    with pytest.raises(ossa.ArgumentError, match="--error needs a positive number"):
+        ossa.convert(guy, str(tmp_path / "x.ossaclip"), error=-1)
 
 
 def test_each(tmp_path, monkeypatch):
@@ -187,6 +206,35 @@ def test_each(tmp_path, monkeypatch):
     shutil.rmtree(b / "out")
     ossa.convert(files, out_dir="out", format="glb", each=True, jobs=1)
     assert _files(b) == _files(a)
+
+
+def test_each_clashes_and_kept_folders(tmp_path, monkeypatch):
+    """Inputs of one name in two folders: both fail alone (the others are
+    converted) with the tool's message, or --keep-dirs keeps them apart."""
+    src = tmp_path / "src"
+    for d in ("a", "b"):
+        (src / d).mkdir(parents=True)
+        shutil.copy(shared("iqm/guy.iqm"), src / d / "guy.iqm")
+    shutil.copy(shared("obj/box.obj"), src / "box.obj")
+    files = ["src/a/guy.iqm", "src/b/guy.iqm", "src/box.obj"]
+    for keep in (False, True):
+        a, b = tmp_path / ("cli%d" % keep), tmp_path / ("py%d" % keep)
+        for d in (a, b):
+            d.mkdir()
+            os.symlink(src, d / "src")
+        args = ["convert", "--each"] + files + ["--out-dir", "out", "--format", "iqe"]
+        rc, _, err = run_cli(*(args + (["--keep-dirs"] if keep else [])), cwd=a)
+        monkeypatch.chdir(b)
+        results = ossa.convert(files, out_dir="out", format="iqe", each=True, keep_dirs=keep)
+        assert _files(b / "out") == _files(a / "out")
+        failed = [r for r in results if isinstance(r, ossa.Error)]
+        assert rc == (1 if failed else 0)
+        assert [str(e) in err for e in failed] == [True] * len(failed)
+        if keep:
+            assert results == [["out/src/a/guy.iqe"], ["out/src/b/guy.iqe"], ["out/src/box.iqe"]]
+        else:
+            assert len(failed) == 2 and "--keep-dirs keeps their folders apart" in str(failed[0])
+            assert results[2] == ["out/box.iqe"]
 
 
 def test_options_checked_first(tmp_path):
@@ -226,3 +274,25 @@ def test_to_bytes_is_standard_output():
         ossa.convert(guy, format="md5mesh")
     with pytest.raises(ossa.ArgumentError, match="no output file"):
         ossa.convert(guy)
+
+
+def test_standard_input(tmp_path):
+    """An input "-" is standard input, as for the tool."""
+    import subprocess
+    import sys
+    from conftest import CLI, ROOT
+    guy = shared("iqm/guy.iqm")
+    with open(guy, "rb") as f:
+        subprocess.run([CLI, "convert", "-", "-o", str(tmp_path / "cli.iqe")], stdin=f, check=True)
+    code = "import ossa, sys; ossa.convert('-', sys.argv[1])"
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    with open(guy, "rb") as f:
+        subprocess.run([sys.executable, "-c", code, str(tmp_path / "py.iqe")], stdin=f, env=env,
+                       check=True)
+    assert (tmp_path / "py.iqe").read_bytes() == (tmp_path / "cli.iqe").read_bytes()
+    with open(os.devnull, "rb") as f:
+        p = subprocess.run([sys.executable, "-c", code, str(tmp_path / "x.iqe")], stdin=f,
+                           env=env, capture_output=True, text=True)
+    rc, _, err = run_cli("convert", "-", "-o", str(tmp_path / "y.iqe"))
+    assert p.returncode == 1 and rc == 1
+    assert p.stderr.strip().splitlines()[-1].split(": ", 1)[1] == cli_error_line(err)

@@ -21,6 +21,9 @@ CASES = [
                             "102030", "--distance", "4"],
      {"textures": False, "yaw": 120, "pitch": -10, "background": "102030", "distance": 4}),
     ("iqm/guyanim.iqm", ["--anim", "0"], {"animation": 0}),
+    ("obj/cube_usemtl.obj", ["--up", "y", "-r", "0,30,15"], {"up": "y", "rotate": (0, 30, 15)}),
+    ("iqm/guy.iqm", ["--up", "z", "--frame", "12"], {"up": "z", "frame": 12}),
+    ("obj/cube_with_vertexcolors.obj", [], {}),
 ]
 
 
@@ -68,3 +71,7 @@ def test_refused():
         ossa.render(model, "nope")
     with pytest.raises(ossa.Error):
         ossa.read_png(b"\x89PNG not really")
+    with pytest.raises(ossa.ArgumentError, match="does not end in .png"):
+        ossa.render(model, output="x.gif")
+    with pytest.raises(ossa.ArgumentError, match="--up is y or z"):
+        ossa.render(model, up="x")
