@@ -12,12 +12,8 @@ from . import _memory as M
 from . import _options as O
 from . import _structs as S
 
-# ossa_vertex_type
-POSITION, TEXCOORD, NORMAL, TANGENT, BLENDINDEXES, BLENDWEIGHTS, COLOR, CUSTOM = (
-    0, 1, 2, 3, 4, 5, 6, 0x10)
+# OSSA_MODEL_* flags (model.h)
 MODEL_SKELETON_FROM_POSES = 1
-MODEL_PARENTS_UNKNOWN = 2
-MODEL_NAMES_ONLY = 4
 MODEL_LINEAR_COLORS = 8
 ANIMATION_LOOP = 1
 EXTRA_IMAGE = "ossa.image:"
@@ -35,10 +31,6 @@ def _string(address):
 
 def _name_of(c):
     return (c or b"").decode("utf-8", "surrogateescape")
-
-
-def _paths(value):
-    return os.fspath(value)
 
 
 # -- Parts of a model -------------------------------------------------------------
@@ -670,7 +662,7 @@ def _load_one(source, settings):
             E.raise_error(err, path)
         return ptr, path
     data, size, keep = _memory_pointer(source)
-    ptr = _lib.ossa_load_memory(data, size, settings.pointer(file_name=settings.name), err)
+    ptr = _lib.ossa_load_memory(data, size, settings.pointer(), err)
     del keep
     if not ptr:
         E.raise_error(err, settings.name)

@@ -73,7 +73,7 @@ def format_id(name):
 def _value_text(keyword, value):
     if isinstance(value, bool):
         return "on" if value else "off"
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if isinstance(value, (int, float)):
         if not math.isfinite(value):
             raise E.argument_error("%s needs a finite number, not %r" % (keyword, value))
         return repr(value)
@@ -92,10 +92,9 @@ class OptionList:
         self.count = len(self._keep)
 
 
-def take_format_options(kwargs, table, other=None, what="load"):
+def take_format_options(kwargs, table):
     """Removes the format options of ``table`` from ``kwargs`` and returns
-    (name, text) pairs. A keyword left that ``other`` knows is an option of
-    the other direction (reading/writing): TypeError says so."""
+    their (name, text) pairs; None means not given."""
     pairs = []
     for kw in list(kwargs):
         if kw in table:
@@ -106,7 +105,8 @@ def take_format_options(kwargs, table, other=None, what="load"):
 
 
 def unknown_keywords(kwargs, known, what, other=None):
-    """TypeError for keywords nobody took, naming the ones that exist."""
+    """TypeError for keywords nobody took, naming the ones that exist (and
+    those that are options of the other direction, ``other``)."""
     if not kwargs:
         return
     names = sorted(kwargs)
@@ -134,7 +134,7 @@ class LoadSettings:
     """ossa_load_options from keywords (what the tool's reading options are,
     plus format, name, images and threads), kept with what it points to."""
 
-    def __init__(self, kwargs, what="load"):
+    def __init__(self, kwargs):
         kwargs = dict(kwargs)
         self.options = o = S.LoadOptions()
         o.struct_size = ctypes.sizeof(S.LoadOptions)
@@ -179,13 +179,12 @@ class LoadSettings:
     def refuse_rest(self, what="load", known=LOAD_KEYWORDS):
         unknown_keywords(self.extra, list(known) + list(READ_OPTIONS), what, WRITE_OPTIONS)
 
-    def pointer(self, file_name=None):
-        """The options for one load (NULL when every one is the default and
-        no file name is needed)."""
-        if file_name is None and self.name is None and self.empty:
+    def pointer(self):
+        """The options for one load: NULL when every one is the default."""
+        if self.name is None and self.empty:
             return None
-        if file_name is not None or self.name is not None:
-            self._file_name = E.c_string(self.name if self.name is not None else file_name)
+        if self.name is not None:
+            self._file_name = E.c_string(self.name)
             self.options.file_name = self._file_name
         return ctypes.byref(self.options)
 
