@@ -91,7 +91,7 @@ def test_poses_match_the_tool(readable):
     model, _ = _load(path)
     _pose_equal(model.pose(), cli_json("pose", "--json", path), model)
     for a in model.animations:
-        n = a.num_frames
+        n = max(a.num_frames, 1)  # an animation without frames samples its bind pose
         for frame in sorted({0, n // 2, n - 1, 1.5 if n > 2 else 0}):
             want = cli_json("pose", "--json", "--anim", str(a.index), "--frame", str(frame), path)
             _pose_equal(model.pose(a.index, frame=frame), want, model)
