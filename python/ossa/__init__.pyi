@@ -26,12 +26,12 @@ class Diagnostic:
     code: int
     code_name: str
     severity: Literal["note", "warning", "error"]
-    file: str
+    file: str | None
     line: int | None
     column: int | None
     offset: int | None
     message: str
-    def __init__(self, code: int, severity: str, file: str, line: int | None,
+    def __init__(self, code: int, severity: str, file: str | None, line: int | None,
                  column: int | None, offset: int | None, message: str) -> None: ...
     @property
     def where(self) -> str: ...
@@ -41,7 +41,7 @@ class Error(Exception):
     code: int
     code_name: str
     severity: str
-    file: str
+    file: str | None
     line: int | None
     column: int | None
     offset: int | None

@@ -318,7 +318,7 @@ def _apply_global(ptr, plan, label):
         old, new = spec.split("=", 1)
         k = _find_animation(ptr, old)
         if _lib.ossa_model_rename_animation(ptr, k, E.c_string(new), ctypes.byref(err)):
-            raise _fail("", "--rename-anim %s: %s" % (spec, E.Diagnostic.from_c(err).message),
+            raise _fail(None, "--rename-anim %s: %s" % (spec, E.Diagnostic.from_c(err).message),
                         int(err.code))
     if plan.resample is not None:
         for a in range(S.Model.from_address(ptr).num_animations):

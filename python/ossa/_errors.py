@@ -37,7 +37,9 @@ class Diagnostic:
 
     Attributes: ``code`` (the stable number, see ``ossa_code`` in
     ossa/common.h), ``code_name`` ("format", "truncated", "ignored", ...),
-    ``severity`` ("note", "warning" or "error"), ``file`` (may be ""),
+    ``severity`` ("note", "warning" or "error"), ``file`` ("" for data
+    loaded from memory without a name; None for an argument refused before
+    any file was involved),
     ``line`` and ``column`` (1-based, text formats; None when unknown),
     ``offset`` (byte offset, binary formats; None when unknown) and
     ``message`` (what was expected and found, without the file).
@@ -73,8 +75,12 @@ class Diagnostic:
         return ""
 
     def __str__(self):
-        parts = [p for p in (self.file, self.where) if p]
-        return ":".join(parts + [" " + self.message]) if parts else self.message
+        # As ossa_error_format writes it; a diagnostic made here without a
+        # file (an argument checked before any call) is its message alone.
+        if self.file is None:
+            return self.message
+        where = self.where
+        return "%s%s: %s" % (self.file or "<memory>", ":" + where if where else "", self.message)
 
     def __repr__(self):
         return "Diagnostic(%s %s: %r)" % (self.severity, self.code_name, str(self))
@@ -153,7 +159,7 @@ def error_from(diagnostic):
     return _BY_CODE.get(diagnostic.code, Error)(diagnostic)
 
 
-def argument_error(message, file=""):
+def argument_error(message, file=None):
     """An ArgumentError made here (not by the library), for checks the
     command-line tool also makes before calling it."""
     return ArgumentError(Diagnostic(7, "error", file, None, None, None, message))
