@@ -59,8 +59,9 @@ class Diagnostic:
 
     @classmethod
     def from_c(cls, d, file=None):
-        """From an ossa_diagnostic; ``file`` fills in an empty file name."""
-        name = _text(d.file) or (file or "")
+        """From an ossa_diagnostic; ``file`` stands for an empty file name
+        ("" for data from memory, None when no file is involved)."""
+        name = _text(d.file) or file
         return cls(int(d.code), SEVERITIES.get(int(d.severity), "error"), name,
                    d.line or None, d.column if d.line else None,
                    None if d.offset == NO_OFFSET else int(d.offset), _text(d.message))
@@ -77,9 +78,9 @@ class Diagnostic:
     def __str__(self):
         # As ossa_error_format writes it; a diagnostic made here without a
         # file (an argument checked before any call) is its message alone.
-        if self.file is None:
-            return self.message
         where = self.where
+        if self.file is None:
+            return "%s: %s" % (where, self.message) if where else self.message
         return "%s%s: %s" % (self.file or "<memory>", ":" + where if where else "", self.message)
 
     def __repr__(self):

@@ -265,12 +265,13 @@ class Model:
         raise TypeError("make a Model with ossa.load() or ossa.ModelBuilder().build()")
 
     @classmethod
-    def _wrap(cls, ptr, path=None, warn_level=None):
+    def _wrap(cls, ptr, path=None, warn_level=None, label=None):
         # Kept to the least work: a load from Python should cost what the
         # library's load costs (bench/bench_python.py measures it).
         self = _new(cls)
         self._owner = _Owner(ptr, _free)
         self.path = path
+        self._label = path if label is None else label
         if warn_level is not None and _c_uint32.from_address(ptr + _NUM_WARNINGS).value:
             for w in self.warnings:
                 E.warn(w, warn_level + 2)
@@ -505,10 +506,10 @@ class Model:
     @cached_property
     def warnings(self):
         """What the load reported without failing (``Diagnostic``s; ``file``
-        is the model's path when it was loaded from a file)."""
+        is the model's path, or its ``name``, or "" for data from memory)."""
         n = self._m.num_warnings
         cs = (S.Diagnostic * n).from_address(self._m.warnings) if n else []
-        return tuple(E.Diagnostic.from_c(c, self.path) for c in cs)
+        return tuple(E.Diagnostic.from_c(c, self._label) for c in cs)
 
     # -- Poses and clips --
 
@@ -660,13 +661,14 @@ def _load_one(source, settings):
         ptr = _lib.ossa_load_file(bpath, settings.pointer(), err)
         if not ptr:
             E.raise_error(err, path)
-        return ptr, path
+        return ptr, path, path
     data, size, keep = _memory_pointer(source)
     ptr = _lib.ossa_load_memory(data, size, settings.pointer(), err)
     del keep
+    label = settings.name or ""  # "" is data from memory: <memory> in messages
     if not ptr:
-        E.raise_error(err, settings.name)
-    return ptr, None
+        E.raise_error(err, label)
+    return ptr, None, label
 
 
 def load(source, **options):
@@ -701,8 +703,8 @@ def load(source, **options):
         settings.refuse_rest()
     if isinstance(source, (list, tuple)):
         return _load_merged(list(source), settings)
-    ptr, path = _load_one(source, settings)
-    return Model._wrap(ptr, path, warn_level=2)
+    ptr, path, label = _load_one(source, settings)
+    return Model._wrap(ptr, path, warn_level=2, label=label)
 
 
 def _copy(model):
@@ -737,8 +739,8 @@ def _load_merged(sources, settings):
     dst = None
     try:
         for s in sources:
-            ptr, path = _load_one(s, settings)
-            for w in _warnings_of(ptr, 0, path):
+            ptr, path, label = _load_one(s, settings)
+            for w in _warnings_of(ptr, 0, label):
                 E.warn(w, 4)
             if dst is None:
                 dst, dst_path = ptr, path
@@ -750,7 +752,7 @@ def _load_merged(sources, settings):
                     E.raise_error(err, path or "")
             finally:
                 _lib.ossa_model_free(ptr)
-            for w in _warnings_of(dst, before, path):
+            for w in _warnings_of(dst, before, label):
                 E.warn(w, 4)
         model, dst = Model._wrap(dst, dst_path), None
         return model

@@ -245,7 +245,7 @@ def load_clip(source):
     data = bytes(source)
     ptr = _lib.ossa_clip_load_memory(data, len(data), None, err)
     if not ptr:
-        E.raise_error(err)
+        E.raise_error(err, "")
     return Clip._wrap(ptr)
 
 
