@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The Python package against the C library on the same machine, in one run
 (make bench runs it; every figure is a ratio of two measurements made side
-by side, since these machines are shared and noisy):
+by side, since these machines are shared and noisy; times are the thread's
+CPU time, on both sides, except for the thread pool's wall time):
 
 1. Loading each shared model: ossa.load from Python against a C loop of
    ossa_load_file over the same shared library (python_baseline.c, loaded
@@ -90,7 +91,7 @@ def rel(p):
 
 def python_load(path, count):
     best = None
-    load, clock = ossa.load, time.perf_counter
+    load, clock = ossa.load, time.thread_time
     for _ in range(count):
         t0 = clock()
         m = load(path)
@@ -103,8 +104,8 @@ def python_load(path, count):
 
 def bench_loading(lib, files):
     print("\n1. Loading each shared model: Python ossa.load against C ossa_load_file, same "
-          "library and process\n   (least time of one load; rounds of C and Python loads "
-          "taken in turn)")
+          "library and process\n   (the thread's CPU time of one load: the median over 21 "
+          "rounds, C and Python in turn, of the least\n   of a round's loads)")
     print("   %-40s %10s %10s %6s" % ("file", "C", "Python", "ratio"))
     worst = 0
     ratios = []
@@ -112,12 +113,11 @@ def bench_loading(lib, files):
         c_one = lib.bench_load(path.encode(), 3)
         count = max(5, min(400, int(0.05 / max(c_one, 1e-6))))
         rounds = 5 if QUICK else 21
-        c_best = p_best = None
+        cs, ps = [], []
         for _ in range(rounds):
-            c = lib.bench_load(path.encode(), count)
-            p = python_load(path, count)
-            c_best = c if c_best is None else min(c_best, c)
-            p_best = p if p_best is None else min(p_best, p)
+            cs.append(lib.bench_load(path.encode(), count))
+            ps.append(python_load(path, count))
+        c_best, p_best = float(np.median(cs)), float(np.median(ps))
         ratio = p_best / c_best
         ratios.append(ratio)
         worst = max(worst, ratio)
@@ -163,23 +163,31 @@ def bench_sampling(lib, files):
               "\n   (BrainStem is not in ../shared/data: OSSA_BRAINSTEM=PATH measures it; "
               "this is the shared glTF animation with the most frames x joints)"))
     count = 20 if QUICK else 50
-    c_best = p_best = None
+    cs, ps, qs = [], [], []
     sample = clip.sample
     for _ in range(10 if QUICK else 30):
-        c = lib.bench_sample(clip._owner.ptr, count)
-        best = None
+        cs.append(lib.bench_sample(clip._owner.ptr, count))
+        best = reuse = None
         for _ in range(count):
-            t0 = time.perf_counter()
+            t0 = time.thread_time()
             s = sample(frames, frames=True)
-            t = time.perf_counter() - t0
+            t = time.thread_time() - t0
             best = t if best is None else min(best, t)
+        for _ in range(count):
+            t0 = time.thread_time()
+            sample(frames, frames=True, out=s)
+            t = time.thread_time() - t0
+            reuse = t if reuse is None else min(reuse, t)
         del s
-        c_best = c if c_best is None else min(c_best, c)
-        p_best = best if p_best is None else min(p_best, best)
+        ps.append(best)
+        qs.append(reuse)
+    c_best, p_best, q_best = (float(np.median(x)) for x in (cs, ps, qs))
     ns = 1e9 / (clip.num_frames * clip.num_joints)
     print("   C loop %.1f us (%.2f ns/joint), Python %.1f us (%.2f ns/joint): ratio %.3f "
-          "(target: at most 1.2)" % (c_best * 1e6, c_best * ns, p_best * 1e6, p_best * ns,
-                                     p_best / c_best))
+          "(target: at most 1.2)\n   Python filling the arrays of the previous call again "
+          "(out=): %.1f us, ratio %.3f" % (
+              c_best * 1e6, c_best * ns, p_best * 1e6, p_best * ns, p_best / c_best,
+              q_best * 1e6, q_best / c_best))
 
 
 # -- 3. Memory -------------------------------------------------------------------------------
@@ -245,9 +253,9 @@ def ossa_load_and_sample(path):
 def best_of(fn, count):
     best = None
     for _ in range(count):
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         r = fn()
-        t = time.perf_counter() - t0
+        t = time.thread_time() - t0
         del r
         best = t if best is None else min(best, t)
     return best
@@ -274,7 +282,7 @@ def bench_pyassimp(files):
         print("   %-36s pyassimp: %-44s ossa: %s" % (rel(path), pyassimp_outcome(path), ours))
         if importer.load(path.encode(), aiProcess_Triangulate):
             rows.append(path)
-    print("   Time: assimp's importer alone (aiImportFile through pyassimp's own ctypes handle,"
+    print("   Time (thread CPU time, least of 9): assimp's importer alone (aiImportFile through pyassimp's own ctypes handle,"
           " with pyassimp's\n   default aiProcess_Triangulate; every pyassimp.load starts with"
           " it, then turns the scene into\n   Python objects) against ossa.load, and against "
           "ossa.load plus sampling every frame of every animation:")

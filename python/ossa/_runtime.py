@@ -140,7 +140,7 @@ class Clip:
         return M.view(self._owner, self._info.bind_pose, S.TRANSFORM, (self.num_joints,))
 
     def sample(self, times, *, frames=False, wrap=None, remove_root_motion=False, simd=None,
-               local=True, model=True):
+               local=True, model=True, out=None):
         """Samples the clip at every time of ``times`` in one call (the loop
         runs in C, without the GIL).
 
@@ -153,7 +153,9 @@ class Clip:
         column]; ``local=False`` or ``model=False`` leaves one out (None).
         ``remove_root_motion`` pins the root's horizontal motion and yaw to
         frame 0's; ``simd`` picks the code ("reference", "scalar", "sse2",
-        "avx2"; default the fastest)."""
+        "avx2"; default the fastest). ``out``, a ``Sample`` an earlier call
+        returned for times of the same shape, is filled again instead of
+        new arrays (for loops that sample every tick)."""
         # Kept lean: sampling from Python should cost what the C loop costs
         # (bench/bench_python.py measures it).
         t = np.asarray(times, np.float64)
@@ -171,15 +173,25 @@ class Clip:
         if simd is not None:
             job.simd = simd_level(simd)
         job.num_outputs = n
-        out_local = out_model = None
-        if local:
-            out_local = np.empty(shape + (n,), S.TRANSFORM)
-            job.local = _addr(out_local)
-        if model:
-            out_model = np.empty(shape + (n, 16), np.float32)
-            job.model = _addr(out_model)
-        elif not local:
-            raise ValueError("sample: local=False and model=False leave nothing to compute")
+        if out is not None:
+            out_local, out_model = self._outputs(out, shape + (n,), local, model)
+            if out_local is not None:
+                job.local = _addr(out_local)
+            if out_model is not None:
+                job.model = _addr(out_model.swapaxes(-1, -2))
+        else:
+            out_local = out_model = None
+            if local:
+                out_local = np.empty(shape + (n,), S.TRANSFORM)
+                job.local = _addr(out_local)
+            if model:
+                # [row, column] over the column-major matrices the C call
+                # writes: a transposed view of a C-contiguous block, no copy
+                block = np.empty(shape + (n, 4, 4), np.float32)
+                job.model = _addr(block)
+                out_model = block.swapaxes(-1, -2)
+            elif not local:
+                raise ValueError("sample: local=False and model=False leave nothing to compute")
         err = E.error_buffer()
         if self.compressed and count > 1:
             cache = _lib.ossa_sample_cache_create(max(1, n), None, err)
@@ -194,10 +206,29 @@ class Clip:
             status = _lib.ossa_sample_run_many(ctypes.byref(job), _addr(t), count, err)
         if status:
             E.raise_error(err)
-        if model:
-            # [row, column] over the column-major matrices: a view, no copy
-            out_model = out_model.reshape(shape + (n, 4, 4)).swapaxes(-1, -2)
         return Sample(out_local, out_model)
+
+    @staticmethod
+    def _outputs(out, lead, local, model):
+        """The arrays of an earlier Sample, checked to take this call's."""
+        out_local, out_model = out
+        if (out_local is None) == bool(local) or (out_model is None) == bool(model):
+            raise ValueError("sample: out holds other outputs than local=%s, model=%s"
+                             % (bool(local), bool(model)))
+        if out_local is not None and (out_local.dtype != S.TRANSFORM or out_local.shape != lead
+                                      or not out_local.flags.c_contiguous
+                                      or not out_local.flags.writeable):
+            raise ValueError("sample: out.local must be a writable %s array of ossa.TRANSFORM"
+                             % (lead,))
+        if out_model is not None:
+            block = out_model.swapaxes(-1, -2)
+            if (out_model.dtype != np.float32 or out_model.shape != lead + (4, 4)
+                    or not block.flags.c_contiguous or not block.flags.writeable):
+                raise ValueError("sample: out.model must be a writable %s float32 array "
+                                 "returned by sample" % (lead + (4, 4),))
+        if not local and not model:
+            raise ValueError("sample: local=False and model=False leave nothing to compute")
+        return out_local, out_model
 
     def frame_at(self, seconds, wrap=None):
         """The frame position of a time, wrapped or clamped as sampling does."""

@@ -11,7 +11,7 @@ from . import _structs as S
 WARNING_IGNORED = 100
 
 
-def pick_animation(model_ptr_model, settings, out_label):
+def pick_animation(model, settings, out_label):
     """The write options' animation from ``anim`` (name or index), as
     ``ossa convert --anim`` does: a warning instead where the format holds
     every animation or none."""
@@ -26,7 +26,7 @@ def pick_animation(model_ptr_model, settings, out_label):
                                 "every animation" if holds & O.HOLDS_ANIMATIONS
                                 else "no animation")), 5)
         return
-    settings.options.animation = model_ptr_model.animation_index(anim)
+    settings.options.animation = model.animation_index(anim)
 
 
 class Report:

@@ -131,6 +131,17 @@ def test_many_equal_one_by_one(guy):
     np.testing.assert_array_equal(many.model[..., 3, :], np.broadcast_to([0, 0, 0, 1], (len(times), 14, 4)))
     with pytest.raises(ossa.ArgumentError, match="not finite"):
         clip.sample([0.1, np.nan])
+    # filled again in place: the same arrays, the same values
+    again = clip.sample(times[::-1])
+    kept = (again.local, again.model)
+    filled = clip.sample(times, out=again)
+    assert filled.local is kept[0] and filled.model is kept[1]
+    np.testing.assert_array_equal(filled.model, many.model)
+    assert filled.local.tobytes() == many.local.tobytes()
+    with pytest.raises(ValueError, match="out.local must be"):
+        clip.sample(times[:5], out=again)
+    with pytest.raises(ValueError, match="other outputs"):
+        clip.sample(times, local=False, out=again)
 
 
 def test_wraps(guy):
