@@ -162,7 +162,7 @@ def bench_sampling(lib, files):
               clip.num_joints, "" if "BrainStem" in path else
               "\n   (BrainStem is not in ../shared/data: OSSA_BRAINSTEM=PATH measures it; "
               "this is the shared glTF animation with the most frames x joints)"))
-    count = 20 if QUICK else 50
+    count = 50 if QUICK else 200
     cs, ps, qs = [], [], []
     sample = clip.sample
     for _ in range(10 if QUICK else 30):

@@ -182,8 +182,11 @@ class Clip:
         else:
             out_local = out_model = None
             if local:
-                out_local = np.empty(shape + (n,), S.TRANSFORM)
-                job.local = _addr(out_local)
+                # Allocated as floats, whose address is cheaper to take than
+                # a structured array's, and seen as transforms (10 floats).
+                raw = np.empty(shape + (n, 10), np.float32)
+                job.local = _addr(raw)
+                out_local = np.ndarray(shape + (n,), S.TRANSFORM, raw)
             if model:
                 # [row, column] over the column-major matrices the C call
                 # writes: a transposed view of a C-contiguous block, no copy
