@@ -34,9 +34,10 @@ FUZZ_BUILD := build-fuzz
 # generates the benchmark's large input; locales holds the sources from which
 # test_gltf_locale makes de_DE.UTF-8 (a decimal comma) with localedef;
 # `ossa render` reads and writes PNG through libpng, reads JPEG textures
-# through libjpeg and writes GIF through giflib.
+# through libjpeg and writes GIF through giflib. The Python package's tests
+# run on Debian's numpy and pytest, and install it with pip and setuptools.
 DEPS       := gcc g++ libc6-dev make cmake pkg-config bash python3 libcmocka-dev libcjson-dev zlib1g-dev locales \
-              libpng-dev libjpeg-dev libgif-dev
+              libpng-dev libjpeg-dev libgif-dev python3-numpy python3-pytest python3-pip python3-setuptools
 CLANG_DEPS := clang libclang-rt-14-dev
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -297,6 +297,19 @@ typedef struct ossa_sample_job {
 ossa_status ossa_sample_validate(const ossa_sample_job *job, ossa_error *error);
 ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error);
 
+/* Samples the job's clip at `count` times in one call (an animation
+ * sampled every frame into one array, without a call per time): sample i
+ * is what ossa_sample_run gives with job->time = times[i] (seconds, or
+ * frames with OSSA_SAMPLE_FRAMES; job->time itself is ignored), written
+ * to job->local + i * job->num_outputs and job->model + i * job->num_outputs
+ * (each output set holds count * num_outputs entries). The job, every time
+ * (finite) and the size of the outputs are checked before anything is
+ * written: on failure the outputs are untouched. With job->cache, times
+ * in increasing order decode each key frame of a compressed clip once.
+ * count 0 (times may then be NULL) checks the job and writes nothing. */
+ossa_status ossa_sample_run_many(const ossa_sample_job *job, const double *times, size_t count,
+                                 ossa_error *error);
+
 /* Model-space matrices from a local pose: model[j] = model[parent[j]] *
  * matrix(local[j]), roots get root * matrix(local[j]). A parent index that
  * is not smaller than its joint's (which a valid model never has) makes

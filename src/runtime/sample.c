@@ -151,14 +151,14 @@ static void sample_finish(const ossa_sample_job *job, ossa_simd level, uint32_t 
     }
 }
 
-ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error)
+/* One sample of a job that has been validated. */
+static void sample_validated(const ossa_sample_job *job)
 {
-    if (ossa_sample_validate(job, error) != OSSA_OK) return OSSA_FAILED;
     const ossa_clip *clip = job->clip;
     ossa_simd level;
     ossa__simd_resolve(job->simd, clip->simd, &level, NULL);
     uint32_t n = clip->num_joints;
-    if (n == 0) return OSSA_OK;
+    if (n == 0) return;
     double position = (job->flags & OSSA_SAMPLE_FRAMES) ? job->time : job->time * clip->framerate;
     uint32_t f0;
     float alpha;
@@ -175,6 +175,42 @@ ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error)
         sample_float(job, level, f0, alpha);
     }
     if (level != OSSA_SIMD_REFERENCE) sample_finish(job, level, f0, alpha);
+}
+
+ossa_status ossa_sample_run(const ossa_sample_job *job, ossa_error *error)
+{
+    if (ossa_sample_validate(job, error) != OSSA_OK) return OSSA_FAILED;
+    sample_validated(job);
+    return OSSA_OK;
+}
+
+ossa_status ossa_sample_run_many(const ossa_sample_job *job, const double *times, size_t count,
+                                 ossa_error *error)
+{
+    if (!job) return ossa_sample_validate(job, error);
+    /* Everything is checked before anything is written: the job (its own
+     * time aside), the times, and that the outputs' size fits in size_t. */
+    ossa_sample_job one = *job;
+    one.time = 0;
+    if (ossa_sample_validate(&one, error) != OSSA_OK) return OSSA_FAILED;
+    if (count && !times)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "sampling %zu times without an array of times", count);
+    for (size_t i = 0; i < count; i++)
+        if (!isfinite(times[i]))
+            return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                              "sample time %zu of %zu is not finite", i, count);
+    size_t stride = job->num_outputs;
+    if (count && stride > SIZE_MAX / sizeof(float[16]) / count)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "%zu samples of %zu outputs do not fit in memory", count, stride);
+    if (job->clip->num_joints == 0) return OSSA_OK;
+    for (size_t i = 0; i < count; i++) {
+        one.time = times[i];
+        one.local = job->local ? job->local + i * stride : NULL;
+        one.model = job->model ? job->model + i * stride : NULL;
+        sample_validated(&one);
+    }
     return OSSA_OK;
 }
 
