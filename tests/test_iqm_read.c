@@ -461,6 +461,7 @@ static void test_mini_corrupt(void **state)
     BROKEN(OSSA_ERROR_CORRUPT, "vertex size 0", ts_put32(mf.b + mf.arrays + 12, 0));
     BROKEN(OSSA_ERROR_CORRUPT, "vertex data past the end",
            ts_put32(mf.b + mf.arrays + 16, (uint32_t)mf.size - 8));
+    BROKEN(OSSA_ERROR_CORRUPT, "vertices without arrays", ts_put32(mf.b + TS_IQM_NUM_VERTEXARRAYS, 0));
     BROKEN(OSSA_ERROR_CORRUPT, "triangle index 4 of 4", ts_put32(mf.b + mf.triangles + 16, 4));
     BROKEN(OSSA_ERROR_CORRUPT, "huge triangle count",
            ts_put32(mf.b + TS_IQM_NUM_TRIANGLES, 0x40000000));

@@ -298,11 +298,16 @@ class Model:
     @property
     def flags(self):
         """A set of "skeleton_from_poses" (the joints were made from an
-        animation file's poses), "parents_unknown", "names_only" and
-        "linear_colors" (vertex colours are linear, as glTF's are, not sRGB)."""
+        animation file's poses), "parents_unknown", "names_only",
+        "linear_colors" (vertex colours are linear, as glTF's are, not sRGB),
+        "rest_pose_reference" (animations pose the joints about a rest pose of
+        their own, as BVH's: merged into a character they are retargeted) and
+        "strict_joints" (merging refuses a joint the skeleton lacks, as an
+        md5anim's)."""
         f = self._m.flags
         return {n for bit, n in ((1, "skeleton_from_poses"), (2, "parents_unknown"),
-                                 (4, "names_only"), (MODEL_LINEAR_COLORS, "linear_colors"))
+                                 (4, "names_only"), (MODEL_LINEAR_COLORS, "linear_colors"),
+                                 (16, "rest_pose_reference"), (32, "strict_joints"))
                 if f & bit}
 
     # -- Joints --

@@ -125,9 +125,10 @@ def unknown_keywords(kwargs, known, what, other=None):
 
 LOAD_FLAG_ALLOW_PARENT_PATHS = 1
 LOAD_FLAG_NO_IMAGES = 2
+LOAD_FLAG_KEEP_DEGENERATE = 4
 
 LOAD_KEYWORDS = ("format", "name", "fps", "influences", "allow_parent_paths", "images",
-                 "threads")
+                 "keep_degenerate", "threads")
 
 
 class LoadSettings:
@@ -161,6 +162,9 @@ class LoadSettings:
             self.empty = False
         if not kwargs.pop("images", True):
             o.flags |= LOAD_FLAG_NO_IMAGES
+            self.empty = False
+        if kwargs.pop("keep_degenerate", False):
+            o.flags |= LOAD_FLAG_KEEP_DEGENERATE
             self.empty = False
         threads = kwargs.pop("threads", None)
         if threads is not None:

@@ -13,7 +13,7 @@ import warnings
 
 import pytest
 
-from conftest import ROOT, cli_error_line, cli_warning_lines, run_cli, shared
+from conftest import DATA, ROOT, cli_error_line, cli_warning_lines, run_cli, shared
 import ossa
 
 
@@ -140,3 +140,32 @@ def test_library_not_found(tmp_path):
     assert "LibraryNotFound" in p.stderr
     assert "OSSA_LIBRARY_PATH (%s)" % (tmp_path / "nowhere") in p.stderr
     assert "next to the package" in p.stderr and "the system's dynamic loader" in p.stderr
+
+
+def test_keep_degenerate():
+    # three `v` lines at one point with one texture coordinate: the triangle's
+    # corners are one vertex; a load drops it with a warning that counts it,
+    # keep_degenerate keeps it as the file has it (as `ossa validate` reads)
+    text = (b"v 0 0 0\nv 0 0 0\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\n"
+            b"f 1/1 2/1 3/1\nf 1/1 4/1 5/1\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dropped = ossa.load(text, format="obj")
+    assert dropped.num_triangles == 1
+    assert any("1 degenerate triangle (a vertex repeated) dropped" in str(w.message) for w in caught)
+    kept = ossa.load(text, format="obj", keep_degenerate=True)
+    assert kept.num_triangles == 2
+    assert not any("degenerate" in str(w) for w in kept.warnings)
+
+
+def test_model_flags():
+    bvh = os.path.join(DATA, "bvh")
+    files = sorted(os.listdir(bvh)) if os.path.isdir(bvh) else []
+    if not files:
+        pytest.skip("no BVH files in %s" % bvh)
+    # a BVH's motion is about its own rest pose; an md5anim merges strictly
+    assert "rest_pose_reference" in ossa.load(os.path.join(bvh, files[0])).flags
+    md5 = os.path.join(DATA, "md5")
+    anims = sorted(f for f in os.listdir(md5) if f.endswith(".md5anim")) if os.path.isdir(md5) else []
+    if anims:
+        assert "strict_joints" in ossa.load(os.path.join(md5, anims[0])).flags
