@@ -1,6 +1,8 @@
 /* illEngine writers: canonical ASCII ILLMESH0 (layout v0b), ILLSKEL0 and
  * ILLANIM0 (docs/formats/ill.md §11), which the engine's loaders read: tokens
- * separated by whitespace, booleans 0 and 1, names without whitespace.
+ * separated by whitespace, booleans 0 and 1, names without whitespace; the
+ * choice between them and the binary files (write_binary.c) by the write
+ * option ill.encoding; and the sets of files written together.
  *
  *   ILLMESH0            ILLSKEL0                 ILLANIM0
  *   1 (x6 flags)        N                        frame rate
