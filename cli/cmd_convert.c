@@ -49,6 +49,8 @@ static const char usage_output[] =
     "                     has too (given as --FORMAT-NAME or -O) applies to\n"
     "                     the inputs as well; -W ill.encoding=binary writes\n"
     "                     binary illEngine files from text ones\n"
+    "  --level N          OUT.png from a texture (.nto): its mip level N (default 0;\n"
+    "                     an OUT ending in .png takes the one image the input holds)\n"
     "  -n, --no-clobber   replace no existing file: when any file of the output\n"
     "                     exists (OUT, or the files written beside it: .bin,\n"
     "                     one file per animation, ...), write nothing and fail.\n"
