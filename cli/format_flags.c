@@ -2,7 +2,9 @@
  * table is also a flag, its name with '-' for '.' and '_' ("fbx.keep_units"
  * is --fbx-keep-units; a switch takes no value, or =on/=off; the others
  * take one: --obj-axes blender), and -O / --option NAME=VALUE names one
- * directly. A few older spellings stay as aliases. */
+ * directly; -W / --write-option NAME=VALUE names one for writing only (an
+ * option both sides know, such as ill.encoding, otherwise applies to the
+ * inputs too). A few older spellings stay as aliases. */
 #include "cli.h"
 
 #include <string.h>
@@ -117,21 +119,25 @@ int cli_format_flag(cli_args *args, const char *command, const char *arg, const 
     const char *name, *value = eq ? eq + 1 : NULL;
     const ossa_option_info *in, *out;
     size_t name_len;
+    int write_only = (len == 2 && memcmp(arg, "-W", 2) == 0) ||
+                      (len == 14 && memcmp(arg, "--write-option", 14) == 0) ||
+                      (len > 2 && memcmp(arg, "-W", 2) == 0);
     if ((len == 2 && memcmp(arg, "-O", 2) == 0) || (len == 8 && memcmp(arg, "--option", 8) == 0) ||
-        (len > 2 && memcmp(arg, "-O", 2) == 0 && arg[1] == 'O')) {
-        /* -O NAME=VALUE, -ONAME=VALUE, --option NAME=VALUE */
-        const char *spec = arg[1] == 'O' && arg[2] ? arg + 2 : eq ? eq + 1 : next;
+        (len > 2 && memcmp(arg, "-O", 2) == 0 && arg[1] == 'O') || write_only) {
+        /* -O NAME=VALUE, -ONAME=VALUE, --option NAME=VALUE; -W and
+         * --write-option alike */
+        const char *spec = (arg[1] == 'O' || arg[1] == 'W') && arg[2] ? arg + 2 : eq ? eq + 1 : next;
         if (!spec) return cli_usage_error(command, "option '%.*s' needs NAME=VALUE", (int)len, arg);
         if (spec == next) *used_next = 1;
         const char *e = strchr(spec, '=');
         name = spec;
         name_len = e ? (size_t)(e - spec) : strlen(spec);
         value = e ? e + 1 : NULL;
-        in = find(name, name_len, 0, 0);
+        in = write_only ? NULL : find(name, name_len, 0, 0);
         out = find(name, name_len, 1, 0);
         if (!in && !out)
-            return cli_usage_error(command, "no format has an option '%.*s' (ossa formats lists them)",
-                                   (int)name_len, name);
+            return cli_usage_error(command, "no format has %s option '%.*s' (ossa formats lists them)",
+                                   write_only ? "a writing" : "an", (int)name_len, name);
     } else {
         if (len < 3 || arg[1] != '-') return -1;
         in = find(arg + 2, len - 2, 0, 1);

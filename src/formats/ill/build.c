@@ -253,7 +253,7 @@ static double decompose(const double m[16], ossa_transform *t)
     return err / big;
 }
 
-static bool is_rx_minus_90(const double m[16])
+bool ossa__ill_is_rx_minus_90(const double m[16])
 {
     for (int i = 0; i < 16; i++)
         if (!(fabs(m[i] - ossa__ill_rx_minus_90[i]) <= 1e-5)) return false;
@@ -271,7 +271,7 @@ static bool wants_md5_fix(const ill_bone *bones, uint32_t count, bool text,
         /* Binary skeletons have no names; their Doom 3 ones carry Rx(-90)
          * on the root (<MD5_Root>) itself (docs/formats/ill.md §7). */
         if (!text && (bones[i].parent == -1 || bones[i].parent == (int64_t)i) &&
-            is_rx_minus_90(bones[i].matrix))
+            ossa__ill_is_rx_minus_90(bones[i].matrix))
             return true;
     }
     return false;
@@ -462,15 +462,28 @@ ossa_status ossa__ill_build_fixed(ossa_model *model, float framerate, uint32_t n
     return animation_only(model);
 }
 
+/* A key's values as they are: a rotation tidied as the fixed-rate frames
+ * are (ossa__ill_build_fixed), so that a key and a frame of equal numbers
+ * give the same pose. */
+static void key_values(const float *v, int width, double out[4])
+{
+    float q[4];
+    for (int i = 0; i < width; i++) q[i] = v[i];
+    if (width == 4) ossa__quat_tidy(q);
+    for (int i = 0; i < width; i++) out[i] = q[i];
+}
+
 /* Keyed sampling (docs/formats/ill.md §8) at t in [0, duration): key1 = the last key at
  * or before t, key2 the next one, wrapping to key 0 one duration later;
- * before the first key, from the last key across the wrap. */
+ * before the first key, from the last key across the wrap. A time within
+ * float rounding of a key's (4 float epsilons of t: a frame of the grid
+ * found by key_grid) takes that key exactly. */
 static void sample_keys(const ill_keys *k, int width, double duration, double t, double out[4])
 {
     const float *T = k->times, *V = k->values;
     uint32_t n = k->count;
     if (n == 1) {
-        for (int i = 0; i < width; i++) out[i] = V[i];
+        key_values(V, width, out);
         return;
     }
     uint32_t lo = 0, hi = n; /* first key with time > t */
@@ -496,8 +509,13 @@ static void sample_keys(const ill_keys *k, int width, double duration, double t,
     }
     double gap = t2 - t1;
     const float *a = V + (size_t)k1 * (size_t)width, *b = V + (size_t)k2 * (size_t)width;
-    if (!(gap > 0)) {
-        for (int i = 0; i < width; i++) out[i] = a[i];
+    double near = 4 * FLT_EPSILON * fabs(t);
+    if (!(gap > 0) || fabs(t - t1) <= near) {
+        key_values(a, width, out);
+        return;
+    }
+    if (fabs(t2 - t) <= near) {
+        key_values(b, width, out);
         return;
     }
     double u = (t - t1) / gap;
@@ -530,6 +548,45 @@ static void sample_track(const ill_track *tr, double duration, double t, ossa_tr
     }
 }
 
+/* Whether every key time in `k` is a whole number of frames of duration / n
+ * seconds, within a thousandth of a frame plus the float rounding of the
+ * time (2.5e-7 of it, in frames). */
+static bool keys_on_grid(const ill_keys *k, double n, double duration)
+{
+    for (uint32_t i = 0; i < k->count; i++) {
+        double x = (double)k->times[i] * n / duration;
+        if (!(x >= -1e-3 && fabs(x - floor(x + 0.5)) <= 1e-3 + 2.5e-7 * x)) return false;
+    }
+    return true;
+}
+
+/* The frame grid the keys lie on, as frames per cycle; 0 when there is
+ * none (docs/formats/ill.md §8). The step comes from the channel with the
+ * most keys, over its whole span, so that the float rounding of one time
+ * does not count; the duration must be a whole number of steps, and every
+ * key of every channel on one. Keys of files written from frames (ossa's,
+ * or converted from MD5 at k / 24 s) give their frames back; keys between
+ * frames, or no channel with two keys, give no grid. */
+static double key_grid(const ill_track *tracks, uint32_t count, double duration)
+{
+    const ill_keys *longest = NULL;
+    for (uint32_t i = 0; i < count; i++) {
+        const ill_keys *ch[3] = {&tracks[i].pos, &tracks[i].rot, &tracks[i].scale};
+        for (int c = 0; c < 3; c++)
+            if (ch[c]->count >= 2 && (!longest || ch[c]->count > longest->count)) longest = ch[c];
+    }
+    if (!longest || !(duration > 0)) return 0;
+    double span = (double)longest->times[longest->count - 1] - (double)longest->times[0];
+    if (!(span > 0)) return 0;
+    double n = floor(duration * (longest->count - 1) / span + 0.5);
+    if (!(n >= 1 && n <= 16777216.0)) return 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (!keys_on_grid(&tracks[i].pos, n, duration) || !keys_on_grid(&tracks[i].rot, n, duration) ||
+            !keys_on_grid(&tracks[i].scale, n, duration))
+            return 0;
+    return n;
+}
+
 ossa_status ossa__ill_build_keyed(ossa_model *model, double duration, ill_loc duration_at,
                                   const ill_track *tracks, uint32_t count, size_t file_size,
                                   const ossa_load_options *options, ossa_error *error)
@@ -537,11 +594,14 @@ ossa_status ossa__ill_build_keyed(ossa_model *model, double duration, ill_loc du
     if (!(duration >= 0) || !isfinite(duration))
         return ossa__ill_fail(error, OSSA_ERROR_CORRUPT, duration_at,
                               "duration %g s: expected a finite number >= 0", duration);
-    double fps = options->framerate > 0 && isfinite(options->framerate) ? options->framerate
-                                                                          : OSSA_DEFAULT_FRAMERATE;
+    bool asked = options->framerate > 0 && isfinite(options->framerate);
+    double fps = asked ? options->framerate : OSSA_DEFAULT_FRAMERATE;
     /* Whole frames over exactly one cycle, so that looping repeats with
-     * the file's period: the frame rate is adjusted to N / duration. */
-    double nf = duration > 0 ? floor(duration * fps + 0.5) : 1;
+     * the file's period: the frame rate is adjusted to N / duration.
+     * Without a rate asked for, keys on one frame grid give its frames. */
+    double grid = asked ? 0 : key_grid(tracks, count, duration);
+    if (grid) fps = grid / duration;
+    double nf = grid ? grid : duration > 0 ? floor(duration * fps + 0.5) : 1;
     if (nf < 1) nf = 1;
     double limit = 256.0 * (double)file_size;
     if (limit < 64.0 * 1024 * 1024) limit = 64.0 * 1024 * 1024;
@@ -554,6 +614,10 @@ ossa_status ossa__ill_build_keyed(ossa_model *model, double duration, ill_loc du
     /* A duration too short for nf / duration to be a float plays as one
      * frame at the default rate, as a duration of 0 does. */
     double adjusted = duration > 0 ? nf / duration : fps;
+    /* A rate within float rounding of one with 3 decimals (24, 29.97) is
+     * that rate: the duration was a float. */
+    double decimal = floor(adjusted * 1000 + 0.5) / 1000;
+    if (fabs(decimal - adjusted) <= 2.5e-7 * adjusted) adjusted = decimal;
     float rate = adjusted <= FLT_MAX ? (float)adjusted : (float)fps;
 
     ossa_status st = OSSA_OK;

@@ -106,21 +106,33 @@ static const ossa_option_info ill_load_options[] = {
     .option_family = "ill", .load_options = ill_load_options,                                  \
     .num_load_options = sizeof ill_load_options / sizeof *ill_load_options
 
+/* Writing: text (the files of December 2012 to February 2013) or binary
+ * (the loaders from April 2013 on), docs/formats/ill.md §11. */
+static const ossa_option_info ill_write_options[] = {
+    {"ill.encoding", OSSA_OPTION_CHOICE, ILL_WRITE_ENCODINGS, "text",
+     "write text files, or binary ones as the engine's later loaders read them (ILLMESH1, "
+     "ILLSKEL0, ILLANIM0, and the joint names in an .illanset beside them)"},
+};
+#define ILL_WRITE_OPTIONS                                                                      \
+    ILL_OPTIONS, .write_options = ill_write_options,                                           \
+    .num_write_options = sizeof ill_write_options / sizeof *ill_write_options
+
 const ossa_format_ops ossa__illmesh_format = {
     .id = OSSA_FORMAT_ILLMESH, .name = "illmesh", .extensions = ".illmesh", .sniff = sniff_mesh,
     .read = ill_read, .write = ossa__ill_write_mesh, .write_files = ossa__ill_write_files,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS |
              OSSA_HOLDS_PICKS_ANIMATION,
-    ILL_OPTIONS,
+    ILL_WRITE_OPTIONS,
 };
 const ossa_format_ops ossa__illskel_format = {
     .id = OSSA_FORMAT_ILLSKEL, .name = "illskel", .extensions = ".illskel", .sniff = sniff_skel,
-    .read = ill_read, .write = ossa__ill_write_skel, .holds = OSSA_HOLDS_SKELETON, ILL_OPTIONS,
+    .read = ill_read, .write = ossa__ill_write_skel, .write_files = ossa__ill_write_skel_files,
+    .holds = OSSA_HOLDS_SKELETON, ILL_WRITE_OPTIONS,
 };
 const ossa_format_ops ossa__illanim_format = {
     .id = OSSA_FORMAT_ILLANIM, .name = "illanim", .extensions = ".illanim", .sniff = sniff_anim,
-    .read = ill_read, .write = ossa__ill_write_anim,
-    .holds = OSSA_HOLDS_ONE_ANIMATION | OSSA_HOLDS_PICKS_ANIMATION, ILL_OPTIONS,
+    .read = ill_read, .write = ossa__ill_write_anim, .write_files = ossa__ill_write_anim_files,
+    .holds = OSSA_HOLDS_ONE_ANIMATION | OSSA_HOLDS_PICKS_ANIMATION, ILL_WRITE_OPTIONS,
 };
 const ossa_format_ops ossa__illanset_format = {
     .id = OSSA_FORMAT_ILLANSET, .name = "illanset", .extensions = ".illanset",

@@ -8,8 +8,11 @@
  *   build.c       what both readers share: skeleton reordering and matrix
  *                 decomposition, keyed-channel resampling, the mesh arrays,
  *                 the Rx(-90) decision
- *   write.c       canonical ASCII ILLMESH0 (v0b), ILLSKEL0, ILLANIM0 and
- *                 the three-file write
+ *   write.c       canonical ASCII ILLMESH0 (v0b), ILLSKEL0, ILLANIM0, the
+ *                 choice of encoding and the three-file write
+ *   write_binary.c   binary ILLMESH1, ILLSKEL0, ILLANIM0 and ILANSET0
+ *   write_model.c    what both writers take from a model: joint names,
+ *                    vertices in the v0b order, animation frames
  *
  * The readers turn a file into a few plain structures (bones, tracks,
  * vertex floats); the builders in build.c turn those into the model, so
@@ -25,6 +28,8 @@
 #define ILL_ENCODINGS "auto text binary"
 #define ILL_MD5_FIX_CHOICES "auto on off"
 #define ILL_VERTEX_ORDERS "auto blend-first texcoord-first"
+/* ill.encoding when writing: the first is the default. */
+#define ILL_WRITE_ENCODINGS "text binary"
 
 typedef enum ill_kind { ILL_MESH, ILL_SKEL, ILL_ANIM, ILL_ANSET } ill_kind;
 
@@ -165,6 +170,9 @@ ossa_status ossa__ill_read_binary(ossa_model *model, ill_kind kind, int version,
 
 /* -- Writers (write.c) --------------------------------------------------- */
 
+/* The format table's writers: text or binary as the write option
+ * ill.encoding says. write_files writes the set of files of a .illmesh
+ * (and, in binary, the .illanset beside a .illskel or a .illanim). */
 ossa_status ossa__ill_write_mesh(const ossa_model *model, const ossa_write_options *options,
                                  ossa_buf *out, ossa_error *error);
 ossa_status ossa__ill_write_skel(const ossa_model *model, const ossa_write_options *options,
@@ -173,9 +181,79 @@ ossa_status ossa__ill_write_anim(const ossa_model *model, const ossa_write_optio
                                  ossa_buf *out, ossa_error *error);
 ossa_status ossa__ill_write_files(const ossa_model *model, const char *path,
                                   const ossa_write_options *options, ossa_error *error);
+ossa_status ossa__ill_write_skel_files(const ossa_model *model, const char *path,
+                                       const ossa_write_options *options, ossa_error *error);
+ossa_status ossa__ill_write_anim_files(const ossa_model *model, const char *path,
+                                       const ossa_write_options *options, ossa_error *error);
+
+/* -- What both writers take from a model (write_model.c) ------------------ */
+
+/* Names the files can hold, one per joint (docs/formats/ill.md §11):
+ * whitespace and control bytes become '_', empty names "bone<index>",
+ * repeated ones get "_<index>". One block to free with ossa__free; NULL
+ * (error filled) when memory runs out. The changes are reported when
+ * `report` is set. */
+char **ossa__ill_joint_names(const ossa_model *model, const ossa_write_options *options,
+                             bool report, ossa_error *error);
+
+/* The vertex arrays a mesh file is written from. */
+typedef struct ill_vertex_source {
+    const ossa_vertex_array *pos, *nrm, *tan, *bit, *tc, *bi, *bw, *col;
+    unsigned mask;  /* ILL_HAS_* of the arrays present */
+    bool undo_rx;   /* turn by Rx(+90) (the reader will turn it back, §10) */
+} ill_vertex_source;
+
+/* Finds the arrays and reports what the file cannot hold (custom arrays
+ * other than `bitangent`, several meshes). */
+void ossa__ill_vertex_source(const ossa_model *model, const ossa_write_options *options,
+                             bool undo_rx, ill_vertex_source *source);
+/* Vertex v in the v0b order: ossa__ill_vertex_floats(source->mask) floats.
+ * Returns true when it had more than 4 influences (the largest 4 kept). */
+bool ossa__ill_vertex(const ossa_model *model, const ill_vertex_source *source, uint32_t v,
+                      float *out);
+
+/* An animation as the writers write it: a frame rate and at least one
+ * frame (the bind pose when it has none), each repair reported. */
+typedef struct ill_anim_plan {
+    const ossa_animation *anim;
+    float rate;      /* > 0 */
+    uint32_t frames; /* >= 1 */
+    uint32_t bones;  /* joints it drives, written in joint order */
+} ill_anim_plan;
+
+ossa_status ossa__ill_anim_plan(const ossa_model *model, const ossa_write_options *options,
+                                uint32_t index, ill_anim_plan *plan, ossa_error *error);
+/* Whether the animation drives joint j (it has a track in the file). */
+bool ossa__ill_anim_drives(const ill_anim_plan *plan, uint32_t j);
+/* Joint j's local pose at frame f of the plan. */
+const ossa_transform *ossa__ill_anim_pose(const ossa_model *model, const ill_anim_plan *plan,
+                                          uint32_t f, uint32_t j);
+
+/* The number of each joint in binary files (number[j], num_joints
+ * entries): its index, except in an animation-only model read from a
+ * binary .illanim, whose joints keep the bone numbers of the file
+ * (OSSA_EXTRA_JOINT_INDEX, when they fit 16 bits and none repeats), so
+ * that written again it drives the same bones of its skeleton. Returns
+ * the count of numbers (the largest + 1). */
+uint32_t ossa__ill_bone_numbers(const ossa_model *model, uint32_t *number);
+
+/* -- Binary writers (write_binary.c) -------------------------------------- */
+
+ossa_status ossa__ill_write_mesh_binary(const ossa_model *model, const ossa_write_options *options,
+                                        ossa_buf *out, ossa_error *error);
+ossa_status ossa__ill_write_skel_binary(const ossa_model *model, const ossa_write_options *options,
+                                        ossa_buf *out, ossa_error *error);
+ossa_status ossa__ill_write_anim_binary(const ossa_model *model, const ossa_write_options *options,
+                                        uint32_t animation, ossa_buf *out, ossa_error *error);
+/* The joint names (ossa__ill_joint_names), reported when `report` is set. */
+ossa_status ossa__ill_write_anset(const ossa_model *model, const ossa_write_options *options,
+                                  bool report, ossa_buf *out, ossa_error *error);
 
 /* Rx(-90): (x, y, z) -> (x, z, -y), column-major. */
 extern const float ossa__ill_rx_minus_90[16];
 #define ILL_MD5_ROOT "<MD5_Root>"
+/* Whether a column-major matrix is Rx(-90) within 1e-5 per element: the
+ * binary skeleton's sign of the correction (§7, §10). */
+bool ossa__ill_is_rx_minus_90(const double m[16]);
 
 #endif
