@@ -9,8 +9,12 @@ the bone's direction:
 
 - toward the joint's only child, when it has exactly one child away from
   its head;
-- else along the joint axis (X, Y or Z, either sign) closest to the
-  direction from the parent's head, or Y for a root.
+- for a leaf, along the joint axis (X, Y or Z, either sign) closest to the
+  direction from the parent's head (rigs made with X along the bones end
+  in bones that continue their chain);
+- else (roots, joints with several children or one at the same place)
+  along the joint's own Y axis. A root that a format adds above the
+  skeleton (MD5's origin) so changes no bone.
 
 So a joint whose Y axis already points at its child (what Blender and the
 IQM SDK's exporter write) keeps its orientation: import then export gives
@@ -53,7 +57,7 @@ def bone_directions(bind, parents):
         p = parents[j]
         cands = np.concatenate([axes[j].T, -axes[j].T])  # +X +Y +Z -X -Y -Z
         choice = cands[1]
-        if p >= 0:
+        if p >= 0 and not kids:
             d = heads[j] - heads[p]
             if np.linalg.norm(d) > eps:
                 choice = cands[int(np.argmax(cands @ d))]

@@ -4,7 +4,8 @@ from scripts with filepath= or directory= and files=."""
 import os
 
 import bpy
-from bpy.props import BoolProperty, CollectionProperty, FloatProperty, IntProperty, StringProperty
+from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty,
+                       StringProperty)
 from bpy_extras.io_utils import ImportHelper, axis_conversion, orientation_helper
 from mathutils import Matrix
 
@@ -13,7 +14,7 @@ EXTENSIONS = (".iqm", ".iqe", ".md5mesh", ".md5anim", ".smd", ".obj", ".skb", ".
               ".ossaclip")
 
 
-@orientation_helper(axis_forward="-Y", axis_up="Z")
+@orientation_helper(axis_forward="Y", axis_up="Z")
 class ImportOssa(bpy.types.Operator, ImportHelper):
     """Import skeletal models and animations with ossa: IQM, IQE, MD5, SMD, OBJ, SOTC, illEngine, FBX (binary and ASCII), BVH, glTF"""
     bl_idname = "import_scene.ossa"
@@ -39,6 +40,11 @@ class ImportOssa(bpy.types.Operator, ImportHelper):
                                  description="Set the scene's frame rate from the file's")
     start_frame: IntProperty(name="Start Frame", default=1,
                              description="Scene frame of each animation's first frame")
+    obj_axes: EnumProperty(
+        name="OBJ Axes", default="blender",
+        items=[("blender", "Blender", "(x, y, z) -> (x, -z, y), as Blender's OBJ importer"),
+               ("sdk", "IQM SDK", "(x, y, z) -> (z, x, y), as the IQM SDK and ossa's default")],
+        description="How an OBJ file's Y-up axes become Z up")
     fps: FloatProperty(name="Frame Rate", default=0.0, min=0.0, max=1000.0,
                        description="Frame rate for files that store none (0: the format's "
                                    "default)")
@@ -60,7 +66,7 @@ class ImportOssa(bpy.types.Operator, ImportHelper):
                 context, self.paths(), self.report, global_matrix=global_matrix,
                 animations=self.animations, merge_vertices=self.merge_vertices,
                 import_materials=self.import_materials, set_frame_rate=self.set_frame_rate,
-                start_frame=self.start_frame, fps=self.fps)
+                start_frame=self.start_frame, fps=self.fps, obj_axes=self.obj_axes)
         except ossa.Error as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}

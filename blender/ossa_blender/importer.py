@@ -37,9 +37,17 @@ def input_order(paths):
     return ranked
 
 
-def load(paths, report, fps=0):
-    """The merged model; warnings go to ``report`` ({'WARNING'}, text)."""
+def load_options(paths, fps=0, obj_axes="blender"):
+    """ossa.load's options for these files."""
     options = {"fps": fps} if fps else {}
+    if any(p.lower().endswith(".obj") for p in paths):
+        options["obj_axes"] = obj_axes
+    return options
+
+
+def load(paths, report, fps=0, obj_axes="blender"):
+    """The merged model; warnings go to ``report`` ({'WARNING'}, text)."""
+    options = load_options(paths, fps, obj_axes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model = ossa.load(input_order(paths) if len(paths) > 1 else paths[0], **options)
@@ -67,11 +75,12 @@ def set_scene_rate(scene, rate):
 
 
 def import_files(context, paths, report, *, global_matrix, animations="", merge_vertices=False,
-                 import_materials=True, set_frame_rate=True, start_frame=1, fps=0):
+                 import_materials=True, set_frame_rate=True, start_frame=1, fps=0,
+                 obj_axes="blender"):
     """Builds the scene objects of ``paths`` (merged into one model).
     Returns the objects made."""
     wm = context.window_manager
-    model = load(paths, report, fps)
+    model = load(paths, report, fps, obj_axes)
     name = bpy.path.display_name_from_filepath(paths[0]) or "ossa"
     anims = chosen_animations(model, animations) if model.num_joints else []
     steps = 3 + len(model.meshes) + len(anims)

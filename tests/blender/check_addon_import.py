@@ -7,11 +7,13 @@ tool) with bpy.ops.import_scene.ossa and default options, and compares:
   head with the joint's model-space position, and the matrix Blender skins
   with, pose_bone.matrix @ bone.matrix_local^-1, with ossa's
   M_joint @ B_joint^-1 (model matrix at that frame times the inverse bind
-  matrix), both from `ossa pose --json` (the default axes are ossa's own,
-  Z up and -Y forward, so no conversion is applied);
+  matrix), both from `ossa pose --json`, in world space (ossa's axes are
+  Blender's, Z up and front -Y: the import's default axis conversion is
+  the identity);
 - every evaluated (Armature-deformed) vertex with ossa's skinning of the
   same vertex at that frame (ossa.Model.skin of the pose's matrices);
-- models without joints: the vertices with the file's positions.
+- models without joints: the vertices with the file's positions (OBJ
+  files read with obj_axes="blender", the add-on's default).
 
 File frame F of an animation at R frames per second is scene frame
 1 + F * scene_rate / R (the add-on's default start frame). Tolerances:
@@ -41,7 +43,9 @@ def check_case(case):
                                     directory=os.path.dirname(case["files"][0]))
     if res != {"FINISHED"}:
         return dict(r, ok=False, failures=["import: %s" % res])
-    model = ossa.load(case["files"] if len(case["files"]) > 1 else case["files"][0])
+    # OBJ files as the add-on reads them by default: Blender's axes.
+    options = {"obj_axes": "blender"} if case["files"][0].lower().endswith(".obj") else {}
+    model = ossa.load(case["files"] if len(case["files"]) > 1 else case["files"][0], **options)
     names, bind = C.pose(case["bind"])
     size = float(np.ptp(bind[:, :3, 3], axis=0).max()) if len(names) else 0.0
     if model.positions is not None and len(model.positions):
@@ -66,8 +70,12 @@ def check_case(case):
             arm = arms[0]
             bpy.context.view_layer.update()
             n = len(arm.pose.bones)
-            pm = C.matrices(arm.pose.bones, "matrix", n)
-            rest = C.matrices(arm.data.bones, "matrix_local", n)
+            # World space: the armature object's matrix is the import's
+            # axis conversion, the identity by default (ossa is Z up, -Y
+            # front, as Blender).
+            world = np.array(arm.matrix_world, np.float64)
+            pm = world @ C.matrices(arm.pose.bones, "matrix", n)
+            rest = world @ C.matrices(arm.data.bones, "matrix_local", n)
             order = [arm.pose.bones.find(b) for b in bone_names]
             skin_b = pm[order] @ np.linalg.inv(rest[order])
             skin_o = m_joint @ np.linalg.inv(bind)
@@ -84,7 +92,8 @@ def check_case(case):
         want = model.skin(m_joint.astype(np.float32), normals=False).positions \
             if model.num_joints and model.joint_indices is not None else model.positions
         for mesh, obj in zip(model.meshes, mesh_objs):
-            got = C.vertices(obj, True)
+            w = np.array(obj.matrix_world, np.float64)
+            got = C.vertices(obj, True) @ w[:3, :3].T + w[:3, 3]
             exp = np.asarray(want, np.float64)[mesh.first_vertex:mesh.first_vertex
                                                 + mesh.num_vertices, :3]
             if got.shape != exp.shape:
