@@ -37,17 +37,18 @@ def basis_frames(model, animation, bind, rest):
     return left[None] @ local @ right[None]
 
 
-def _fcurve(action, path, index, group, frames, values):
+def _fcurve(action, path, index, group, frames, values, constant):
     fc = action.fcurves.new(path, index=index, action_group=group)
-    if np.ptp(values) == 0:
+    if constant:
         frames, values = frames[:1], values[:1]
     kp = fc.keyframe_points
     kp.add(len(frames))
     co = np.empty((len(frames), 2), np.float32)
     co[:, 0], co[:, 1] = frames, values
     kp.foreach_set("co", co.ravel())
-    kp.foreach_set("interpolation", np.full(len(frames), LINEAR, np.int32))
-    fc.update()
+    kp.foreach_set("interpolation", np.full(len(frames), LINEAR, np.int8))
+    # No fc.update(): the keys are in order already and linear keys use no
+    # handles; it would only sort them and compute handles again.
 
 
 def build(model, animation, bone_names, bind, rest, scene_fps, start):
@@ -58,16 +59,20 @@ def build(model, animation, bone_names, bind, rest, scene_fps, start):
     q = mu.continuous(q, axis=0)
     rate = animation.framerate if animation.framerate > 0 else 30.0
     frames = start + np.arange(animation.num_frames) * (scene_fps / rate)
+    # Every channel of every bone as a contiguous row: (J, 10, F), the
+    # quaternion in Blender's order w x y z.
+    channels = np.concatenate([t, q[..., (3, 0, 1, 2)], s], axis=2).transpose(1, 2, 0).copy()
+    constant = (channels.max(axis=2) == channels.min(axis=2)) if len(frames) else \
+        np.ones(channels.shape[:2], bool)
     action = bpy.data.actions.new(animation.name or "animation")
     action.use_fake_user = True
+    paths = ("location",) * 3 + ("rotation_quaternion",) * 4 + ("scale",) * 3
+    indices = (0, 1, 2, 0, 1, 2, 3, 0, 1, 2)
     for j, name in enumerate(bone_names):
         base = 'pose.bones["%s"].' % bpy.utils.escape_identifier(name)
-        for k in range(3):
-            _fcurve(action, base + "location", k, name, frames, t[:, j, k])
-        for k, c in enumerate((3, 0, 1, 2)):  # Blender: w x y z
-            _fcurve(action, base + "rotation_quaternion", k, name, frames, q[:, j, c])
-        for k in range(3):
-            _fcurve(action, base + "scale", k, name, frames, s[:, j, k])
+        for c in range(10):
+            _fcurve(action, base + paths[c], indices[c], name, frames, channels[j, c],
+                    constant[j, c])
     action.use_frame_range = True
     last = frames[-1] if len(frames) else start
     action.frame_start, action.frame_end = start, max(last, start)

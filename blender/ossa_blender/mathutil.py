@@ -64,14 +64,16 @@ def mat3_to_quat(r):
 def mat_to_trs(m):
     """(..., 4, 4) affine matrices as translation, quaternion x y z w and
     scale. The scale is the length of each axis, negative on x when the
-    matrix mirrors (a rotation cannot); shear is dropped."""
+    matrix mirrors (a rotation cannot); shear is not represented."""
     m = np.asarray(m, np.float64)
     t = m[..., :3, 3].copy()
     a = m[..., :3, :3]
     s = np.linalg.norm(a, axis=-2)
     s[..., 0] *= np.where(np.linalg.det(a) < 0, -1, 1)
     r = a / np.where(s == 0, 1, s)[..., None, :]
-    return t, mat3_to_quat(orthonormal(r)), s
+    # r is a rotation up to rounding (no shear): the quaternion of its
+    # largest component is normalized, no decomposition needed.
+    return t, mat3_to_quat(r), s
 
 
 def orthonormal(a):

@@ -109,7 +109,7 @@ def build_mesh(model, mesh, name, merge):
             ln = ln[:len(lv)] if len(ln) == len(lv) else n[keep][lv]
         else:
             ln = n[lv]
-        me.normals_split_custom_set(ln.tolist())
+        me.normals_split_custom_set(np.ascontiguousarray(ln, np.float32))
     return me, vmap, keep, skin
 
 

@@ -1,6 +1,7 @@
 """Run inside Blender (blender -b --factory-startup --python
 check_addon_export.py -- ADDON.zip DATA_DIR TMP_DIR OUT.json): installs the
-add-on zip; for a few shared models, imports each, exports the armature in
+add-on zip; for an armature made by bpy calls and a few shared models
+(imported with the add-on), exports the armature in
 every format with bpy.ops.export_scene.ossa and
 
 1. reads the files written back with the ossa package: every bone is a
@@ -53,6 +54,7 @@ NEW_ORIENTATION = {"bvh"}  # joints without axes of their own: rest rotations ar
 NO_MESH = {"bvh"}
 NO_SKELETON = {"obj"}
 EXT = {"md5mesh": ".md5mesh", "illmesh": ".illmesh"}
+SCRIPTED = "(armature made by a script)"
 
 
 def scene_state(arm, frames_of):
@@ -221,11 +223,67 @@ def compare_reimport(fmt, files, truth, frames_of, size, r):
                 r["failures"].append("%s: re-import has %d corners, not %d" % (fmt, len(c), len(c0)))
 
 
+def scripted_scene():
+    """An armature made by bpy calls, not read from a file: a chain of
+    three bones with rolls and a branch, a 4 x 4 x 8 grid of vertices
+    weighted to the two nearest bones, and an action of 11 frames turning
+    and moving them (Euler keys on one bone, quaternions on the others)."""
+    arm = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
+    bpy.context.collection.objects.link(arm)
+    bpy.context.view_layer.objects.active = arm
+    bpy.ops.object.mode_set(mode="EDIT")
+    spec = [("hips", None, (0, 0, 0), (0, 0, 1), 0.3), ("spine", "hips", (0, 0, 1), (0, 0.2, 2), -0.5),
+            ("head", "spine", (0, 0.2, 2), (0, 0.2, 2.6), 1.1), ("arm", "spine", (0, 0.1, 1.8),
+                                                                   (0.9, 0.1, 1.7), 0.2)]
+    for name, parent, head, tail, roll in spec:
+        eb = arm.data.edit_bones.new(name)
+        eb.head, eb.tail, eb.roll = head, tail, roll
+        if parent:
+            eb.parent = arm.data.edit_bones[parent]
+    bpy.ops.object.mode_set(mode="OBJECT")
+    g = np.stack(np.meshgrid(np.linspace(-0.3, 0.3, 4), np.linspace(-0.3, 0.3, 4),
+                             np.linspace(0, 2.6, 8), indexing="ij"), -1).reshape(-1, 3)
+    faces = [(a, a + 1, a + 5, a + 4) for a in range(0, 4 * 4 * 8 - 5) if a % 4 != 3]
+    me = bpy.data.meshes.new("Body")
+    me.from_pydata(g.tolist(), [], faces)
+    obj = bpy.data.objects.new("Body", me)
+    bpy.context.collection.objects.link(obj)
+    obj.parent = arm
+    obj.modifiers.new("Armature", "ARMATURE").object = arm
+    heads = np.array([h for _, _, h, _, _ in spec], float)
+    for name, *_ in spec:
+        obj.vertex_groups.new(name=name)
+    for i, p in enumerate(g):
+        d = np.linalg.norm(heads - p, axis=1)
+        a, b = np.argsort(d)[:2]
+        wa = d[b] / (d[a] + d[b])
+        obj.vertex_groups[int(a)].add([i], float(wa), "REPLACE")
+        obj.vertex_groups[int(b)].add([i], float(1 - wa), "REPLACE")
+    arm.animation_data_create()
+    act = bpy.data.actions.new("Wave")
+    arm.animation_data.action = act
+    pb = arm.pose.bones
+    pb["arm"].rotation_mode = "XYZ"
+    for f in range(1, 12):
+        t = (f - 1) / 10
+        pb["hips"].location = (0.2 * t, 0, 0.1 * np.sin(6 * t))
+        pb["spine"].rotation_quaternion = (np.cos(0.3 * t), np.sin(0.3 * t), 0, 0)
+        pb["head"].rotation_quaternion = (np.cos(0.5 * t), 0, 0, np.sin(0.5 * t))
+        pb["arm"].rotation_euler = (0.4 * t, -0.8 * t, 1.2 * t)
+        for b in pb:
+            for path in ("location", "rotation_quaternion", "rotation_euler"):
+                b.keyframe_insert(path, frame=f)
+    return arm
+
+
 def check_source(rel):
     out = []
     for fmt, tol in FORMATS.items():
         C.empty_scene()
-        bpy.ops.import_scene.ossa(filepath=os.path.join(data, rel))
+        if rel == SCRIPTED:
+            scripted_scene()
+        else:
+            bpy.ops.import_scene.ossa(filepath=os.path.join(data, rel))
         arm = next(o for o in bpy.data.objects if o.type == "ARMATURE")
         for o in bpy.data.objects:
             o.select_set(o == arm)
@@ -239,7 +297,7 @@ def check_source(rel):
         heads = np.array([m[:3, 3] for m in truth[0].values()])
         size = max(float(np.ptp(heads, axis=0).max()) if len(heads) else 0,
                    float(np.ptp(truth[2], axis=0).max()) if len(truth[2]) else 0, 1e-6)
-        folder = os.path.join(tmp, rel.replace("/", "_"), fmt)
+        folder = os.path.join(tmp, re.sub(r"[^A-Za-z0-9.]", "_", rel), fmt)
         os.makedirs(folder, exist_ok=True)
         r = {"source": rel, "format": fmt, "tolerance": tol, "failures": []}
         res = bpy.ops.export_scene.ossa(filepath=os.path.join(folder, "out" + EXT.get(fmt, "." + fmt)),
@@ -263,8 +321,8 @@ def check_source(rel):
 
 
 report = []
-for rel in SOURCES:
-    if not os.path.exists(os.path.join(data, rel)):
+for rel in [SCRIPTED] + SOURCES:
+    if rel != SCRIPTED and not os.path.exists(os.path.join(data, rel)):
         continue
     try:
         report += check_source(rel)
