@@ -9,16 +9,17 @@ the bone's direction:
 
 - toward the joint's only child, when it has exactly one child away from
   its head;
-- for a leaf, along the joint axis (X, Y or Z, either sign) closest to the
-  direction from the parent's head (rigs made with X along the bones end
-  in bones that continue their chain);
-- else (roots, joints with several children or one at the same place)
-  along the joint's own Y axis. A root that a format adds above the
-  skeleton (MD5's origin) so changes no bone.
+- else (leaves, joints with several children or one at the same place)
+  along the joint's own Y axis.
 
-So a joint whose Y axis already points at its child (what Blender and the
-IQM SDK's exporter write) keeps its orientation: import then export gives
-back the same joints. Tails of bones with a child are at the child's head;
+So a joint whose Y axis already points at its child keeps its
+orientation, and every other bone keeps the joint's: import then export
+gives back the same joints (export writes bones as joints), and a root that
+a format adds above the skeleton (MD5's origin) changes no bone. A leaf of
+a rig whose bones run along X (Maya's habit) points sideways: the price of
+that.
+
+Tails of bones with a child are at the child's head;
 other bones are a twentieth of the skeleton's size long (the largest side
 of the box round the bind heads), half their parent's length when that is
 shorter.
@@ -54,14 +55,7 @@ def bone_directions(bind, parents):
                 dirs[j] = d / length
                 lengths[j] = length
                 continue
-        p = parents[j]
-        cands = np.concatenate([axes[j].T, -axes[j].T])  # +X +Y +Z -X -Y -Z
-        choice = cands[1]
-        if p >= 0 and not kids:
-            d = heads[j] - heads[p]
-            if np.linalg.norm(d) > eps:
-                choice = cands[int(np.argmax(cands @ d))]
-        dirs[j] = choice
+        dirs[j] = axes[j][:, 1]
         lengths[j] = -1  # chosen below, from the parent's length
     default = max(size, 1e-3) / 20
     for j in range(n):

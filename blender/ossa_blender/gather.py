@@ -14,7 +14,6 @@ object and material, with up to four vertex-group weights per vertex
 (groups named after bones, largest first, normalized to a sum of 1).
 """
 
-import bpy
 import numpy as np
 
 from . import mathutil as mu

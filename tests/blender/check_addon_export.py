@@ -83,10 +83,11 @@ def corners(arm):
     """World positions of the evaluated meshes' triangle corners, the
     meshes by name, the corners in loop-triangle order."""
     out = []
-    dg = bpy.context.evaluated_depsgraph_get()
     for o in sorted((o for o in bpy.data.objects if o.type == "MESH" and o.parent == arm),
                     key=lambda o: o.name):
-        me = o.evaluated_get(dg).data
+        # The export's triangles are those of the undeformed mesh: a
+        # deformed quad may be split along its other diagonal.
+        me = o.data
         me.calc_loop_triangles()
         loops = np.empty(len(me.loop_triangles) * 3, np.int32)
         me.loop_triangles.foreach_get("loops", loops)
@@ -225,8 +226,8 @@ def compare_reimport(fmt, files, truth, frames_of, size, r):
 
 def scripted_scene():
     """An armature made by bpy calls, not read from a file: a chain of
-    three bones with rolls and a branch, a 4 x 4 x 8 grid of vertices
-    weighted to the two nearest bones, and an action of 11 frames turning
+    three bones with rolls and a branch, four sheets of 4 x 8 vertices in
+    quads, weighted to the two nearest bones, and an action of 11 frames turning
     and moving them (Euler keys on one bone, quaternions on the others)."""
     arm = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
     bpy.context.collection.objects.link(arm)
@@ -243,7 +244,9 @@ def scripted_scene():
     bpy.ops.object.mode_set(mode="OBJECT")
     g = np.stack(np.meshgrid(np.linspace(-0.3, 0.3, 4), np.linspace(-0.3, 0.3, 4),
                              np.linspace(0, 2.6, 8), indexing="ij"), -1).reshape(-1, 3)
-    faces = [(a, a + 1, a + 5, a + 4) for a in range(0, 4 * 4 * 8 - 5) if a % 4 != 3]
+    # Vertex (i, j, k) is i * 32 + j * 8 + k: one sheet of quads per i.
+    faces = [(i * 32 + j * 8 + k, i * 32 + j * 8 + k + 1, i * 32 + (j + 1) * 8 + k + 1,
+              i * 32 + (j + 1) * 8 + k) for i in range(4) for j in range(3) for k in range(7)]
     me = bpy.data.meshes.new("Body")
     me.from_pydata(g.tolist(), [], faces)
     obj = bpy.data.objects.new("Body", me)
@@ -289,7 +292,6 @@ def check_source(rel):
             o.select_set(o == arm)
         bpy.context.view_layer.objects.active = arm
         frames_of = {}
-        scene = bpy.context.scene
         for act in bpy.data.actions:
             n = int(round(act.frame_range[1] - act.frame_range[0])) + 1
             frames_of[act.name] = sorted({0, n // 2, n - 1})

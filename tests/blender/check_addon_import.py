@@ -145,7 +145,7 @@ for case in json.load(open(cases_path)):
         continue
     try:
         report.append(check_case(case))
-    except Exception as e:  # reported, and the next case goes on
+    except Exception:  # reported, and the next case goes on
         import traceback
         report.append({"name": case["name"], "ok": False,
                        "failures": [traceback.format_exc().splitlines()[-1]]})
