@@ -3,7 +3,8 @@
 # materials, BVH) and the demo model, converted to .glb, .gltf with a .bin and
 # .gltf with an embedded buffer, must pass the Khronos glTF validator with
 # no error and no warning; so must glTF files converted to IQM and back,
-# and an IQE with TGA textures beside it (written as PNG). Run by ctest with
+# an IQE with TGA textures beside it (written as PNG) and a SOTC .nmo with
+# its .nto texture. Run by ctest with
 #   OSSA_CLI              path to the ossa binary
 #   OSSA_SHARED_DIR       path to ../shared (real model files in data/)
 #   OSSA_TEST_TMP         a scratch directory
@@ -140,6 +141,24 @@ IQE
     fi
 else
     skip_part "python3 tests/gen_tga.py could not run: TGA textures are not checked"
+fi
+
+# A SOTC mesh (the demo written as an .nmo) with the .nto texture its
+# TEX record names beside it (tests/gen_nto.py): glTF gets it as PNG.
+if command -v python3 >/dev/null 2>&1 &&
+    python3 "$here/gen_nto.py" texture "$tmp/demo/demo_texture.png.nto" 0x13 64 32 0x01 1; then
+    convert "$tmp/demo/demo.iqm" "$tmp/demo/knight.nmo"
+    convert "$tmp/demo/knight.nmo" "$tmp/demo/knight.glb"
+    convert "$tmp/demo/knight.nmo" "$tmp/demo/knight.gltf"
+    if grep -q '"uri":.*"demo_texture.png.png"' "$tmp/demo/knight.gltf" &&
+        [ -f "$tmp/demo/demo_texture.png.png" ]; then
+        ok
+    else
+        fail "the .nto texture is not a PNG beside knight.gltf"
+    fi
+    outputs+=("$tmp/demo/knight.glb" "$tmp/demo/knight.gltf")
+else
+    skip_part "python3 tests/gen_nto.py could not run: SOTC textures are not checked"
 fi
 
 present=()

@@ -158,7 +158,11 @@ typedef struct ossa_extra {
  *   .png and .jpg ("Body" finds Body.tga, Body.png, Body.jpg; "x.tga"
  *   finds x.tga, x.png, x.jpg), under the file's name; the OBJ reader
  *   keeps the images its MTL files' textures name, under their names
- *   relative to the OBJ. Writers put them in the file (glTF, which holds
+ *   relative to the OBJ; the SOTC .nmo reader decodes level 0 of the
+ *   texture NAME.nto beside the model for each material NAME, kept as the
+ *   PNG image NAME.png, and a .nto load keeps its level as the PNG
+ *   STEM.png (docs/formats/sotc.md §8.6).
+ *   Writers put them in the file (glTF, which holds
  *   PNG and JPEG only: a TGA image becomes a PNG of the same pixels, named
  *   NAME.png) or beside it under their plain file name (the others, OBJ's
  *   MTL file naming them), as ossa_write_options.images says.
@@ -175,7 +179,9 @@ typedef struct ossa_extra {
  *     (last on its line, the rest of which is the image's NAME).
  *   The glTF and FBX readers describe their materials; the OBJ reader
  *   those its MTL files define, as Blender 3.4 maps them
- *   (docs/formats/obj.md §9). Readers skip keys they do not know. A
+ *   (docs/formats/obj.md §9); the SOTC .nmo reader those whose .nto
+ *   texture it read (that image, metallic 0).
+ *   Readers skip keys they do not know. A
  *   material without this extra has as its base colour texture the first
  *   image of the model among the names it may mean (above: "Body" has
  *   Body.tga when the model has it), else, when it is named like an image

@@ -57,10 +57,14 @@ def convert(inputs, output=None, **options):
     (default from ``output``), ``bounds``, ``anim``, ``time``, ``embed``,
     ``images``, ``sparse_channels``, ``error`` and ``shell`` (.ossaclip),
     ``no_clobber``, as in ``Model.save``; without ``output`` (and with a
-    ``format``), the bytes of the one file written, as ``-o -`` prints them. Edits, in the tool's order: ``drop_anim`` (names or
-    indices), ``rename_anim`` ({old: new} or ["OLD=NEW"]), ``resample``
-    (fps), ``scale`` (> 0), ``rotate`` ((x, y, z) Euler degrees, q = qz *
-    qy * qx), ``meshtrans`` (z, (x, y) or (x, y, z)) and ``forcejoints``;
+    ``format``), the bytes of the one file written, as ``-o -`` prints them.
+    An ``output`` ending in .png that names no model format takes the one
+    image the input holds, which must be a PNG (a .nto texture's level:
+    ``level``, 0 to 14, default 0). Edits, in the tool's order:
+    ``drop_anim`` (names or indices), ``rename_anim`` ({old: new} or
+    ["OLD=NEW"]), ``resample`` (fps), ``scale`` (> 0), ``rotate`` ((x, y,
+    z) Euler degrees, q = qz * qy * qx), ``meshtrans`` (z, (x, y) or (x, y,
+    z)) and ``forcejoints``;
     ``scale``, ``rotate`` and ``meshtrans`` also take a list, applied in
     turn as repeated options are. Reading: ``influences``,
     ``allow_parent_paths``, each format's options (``fbx_keep_units=True``;

@@ -13,7 +13,7 @@ from . import _lib
 from . import _options as O
 from . import _structs as S
 from . import _write as W
-from ._model import _warnings_of
+from ._model import EXTRA_IMAGE, _warnings_of
 
 WARNING_IGNORED = 100
 ANIMATION_LOOP = 1
@@ -410,6 +410,36 @@ def _write(ptr, out, settings, msgs, kept=None):
     return report.paths
 
 
+def _write_image(ptr, out, settings):
+    """``-o OUT.png`` (cli/convert_image.c): the one image the model holds
+    (a .nto texture's level), which must be a PNG, written as it is."""
+    m = S.Model.from_address(ptr)
+    extras = (S.Extra * m.num_extras).from_address(m.extras) if m.num_extras else []
+    prefix = EXTRA_IMAGE.encode()
+    images = [x for x in extras if (x.key or b"").startswith(prefix)]
+
+    def name(x):
+        return x.key[len(prefix):].decode("utf-8", "surrogateescape")
+    if not images:
+        raise _fail(out, "the input holds no image to write as PNG (a .png output takes the "
+                         "picture of a texture file, such as a .nto)")
+    if len(images) > 1:
+        raise _fail(out, "the input holds %d images (%s%s): a .png output takes one"
+                    % (len(images), ", ".join("'%s'" % name(x)[:100] for x in images[:3]),
+                       ", ..." if len(images) > 3 else ""))
+    x = images[0]
+    if x.size < 8 or ctypes.string_at(x.data, 8) != b"\x89PNG\r\n\x1a\n":
+        raise _fail(out, "the image '%s' is not a PNG" % name(x), 6)
+    f = S.OutputFile()
+    f.path, f.data, f.size = E.c_string(out), x.data, x.size
+    o = S.WriteOptions()
+    ctypes.memmove(ctypes.byref(o), ctypes.byref(settings.options), ctypes.sizeof(o))
+    err = S.Diagnostic()
+    if _lib.ossa_write_output_files(ctypes.byref(f), 1, ctypes.byref(o), ctypes.byref(err)):
+        E.raise_error(err, out)
+    return [out]
+
+
 def _commit(kept, out, settings, msgs):
     files = (S.OutputFile * max(1, len(kept.files)))()
     for i, (path, data) in enumerate(kept.files):
@@ -475,7 +505,8 @@ def _make_out_dir(d):
 CONVERT_KEYWORDS = ("out_dir", "each", "keep_dirs", "jobs", "format", "bounds", "anim", "time",
                     "embed", "images", "sparse_channels", "error", "shell", "no_clobber",
                     "force", "scale", "rotate", "meshtrans", "forcejoints", "drop_anim",
-                    "rename_anim", "resample", "influences", "allow_parent_paths", "threads")
+                    "rename_anim", "resample", "influences", "allow_parent_paths", "threads",
+                    "level")
 
 
 def _cpus():
@@ -519,13 +550,31 @@ def convert(inputs, output=None, **options):
         if k in o:
             read_only[k] = o.pop(k)
     read_only["threads"] = threads
-    load = O.LoadSettings(read_only)
+    level = o.pop("level", None)
     plan = Plan(o)
     o["threads"] = threads
-    write = O.WriteSettings(o, path=output)
+    write = O.WriteSettings(o, path=output, image_output=out_dir is None)
     write.refuse_rest("convert", CONVERT_KEYWORDS + tuple(O.READ_OPTIONS))
+    if level is not None:
+        # --level N: the mip level of a texture (.nto) written as OUT.png.
+        if not (_integer(level) and 0 <= level <= 14):
+            raise E.argument_error("--level wants a mip level, 0 to 14, not '%s'" % (level,))
+        if not write.image_output:
+            raise E.argument_error("--level picks the mip level of a texture written as OUT.png")
+        read_only["sotc_nto_level"] = str(level)
+    load = O.LoadSettings(read_only)
     if output is None and out_dir is None:
         return _convert_to_bytes(inputs, load, plan, write)
+    if write.image_output:
+        msgs = Messages()
+        try:
+            ptr = convert_load(inputs, load, plan, msgs)
+            try:
+                return _write_image(ptr, output, write)
+            finally:
+                _lib.ossa_model_free(ptr)
+        finally:
+            msgs.emit(5)
     if not each:
         out = output if output is not None else _output_name(out_dir, inputs[0], write.format)
         if out_dir is not None:

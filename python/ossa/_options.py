@@ -214,16 +214,23 @@ class WriteSettings:
     error and shell (.ossaclip), no_clobber, force and threads, plus each
     format's writing options."""
 
-    def __init__(self, kwargs, path=None, default_threads=1):
+    def __init__(self, kwargs, path=None, default_threads=1, image_output=False):
         kwargs = dict(kwargs)
         self.options = o = S.WriteOptions()
         o.struct_size = ctypes.sizeof(S.WriteOptions)
         fmt = kwargs.pop("format", None)
+        # image_output (ossa.convert): a path that no format names and that
+        # ends in .png takes the input's one image, as ossa convert -o
+        # OUT.png does (the format stays 0).
+        self.image_output = False
         if fmt is not None:
             o.format = format_id(fmt)
         elif path is not None:
             f = _lib.ossa_format_from_name(E.c_string(os.fspath(path)))
-            if f == 0:
+            name = os.fspath(path)
+            if f == 0 and image_output and len(name) > 4 and name[-4:].lower() == ".png":
+                self.image_output = True
+            elif f == 0:
                 raise E.argument_error(
                     "cannot tell the output format from '%s'; use format=" % os.fspath(path))
             o.format = f

@@ -32,8 +32,8 @@ def _both(tmp_path, monkeypatch, cli_args, py):
     """Runs the tool in tmp/cli and ``py()`` in tmp/py (the same relative
     output names), then compares what each wrote and said."""
     a, b = tmp_path / "cli", tmp_path / "py"
-    a.mkdir(parents=True)
-    b.mkdir(parents=True)
+    a.mkdir(parents=True, exist_ok=True)
+    b.mkdir(parents=True, exist_ok=True)
     rc, _, err = run_cli(*cli_args, cwd=a)
     monkeypatch.chdir(b)
     with warnings.catch_warnings(record=True) as caught:
@@ -296,3 +296,52 @@ def test_standard_input(tmp_path):
     rc, _, err = run_cli("convert", "-", "-o", str(tmp_path / "y.iqe"))
     assert p.returncode == 1 and rc == 1
     assert p.stderr.strip().splitlines()[-1].split(": ", 1)[1] == cli_error_line(err)
+
+
+def test_texture_picture(tmp_path, monkeypatch):
+    """An output ending in .png takes the input's one image (a .nto
+    texture's level, --level N), as `ossa convert IN -o OUT.png` writes it,
+    and fails as the tool fails: no image, several, one that is not a PNG,
+    a level the texture lacks, an existing file under no_clobber."""
+    from conftest import ROOT
+    seeds = os.path.join(ROOT, "fuzz", "corpus")
+    mips = os.path.join(seeds, "nto", "rgba32_mips.nto")
+    pal4 = os.path.join(seeds, "nto", "pal4.nto")
+    _convert_case(tmp_path / "a", monkeypatch, [mips, "-o", "out.png"], mips, "out.png")
+    _convert_case(tmp_path / "b", monkeypatch, [mips, "-o", "OUT.PNG", "--level", "1"],
+                  mips, "OUT.PNG", level=1)
+    _convert_case(tmp_path / "c", monkeypatch, [pal4, "-o", "x.png", "--level", "9"],
+                  pal4, "x.png", level=9)
+    assert (tmp_path / "a" / "py" / "out.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "a" / "py" / "out.png").read_bytes() != \
+        (tmp_path / "b" / "py" / "OUT.PNG").read_bytes()
+    # Models: none, two (skin.png, face.png beside an IQE naming both), a JPEG.
+    iqe = open(os.path.join(seeds, "iqe", "skinned.iqe")).read()
+    body = iqe[iqe.index('mesh "body"'):iqe.index("fm 0 1 2\n") + 9]
+    two = iqe.replace(body, body + body.replace("body", "head").replace("skin", "face"))
+    png = (tmp_path / "a" / "py" / "out.png").read_bytes()
+    jpeg = open(os.path.join(seeds, "jpeg", "baseline.jpg"), "rb").read()
+    cases = {"none": ({"m.iqe": iqe}, "the input holds no image"),
+             "two": ({"m.iqe": two, "skin.png": png, "face.png": png}, "holds 2 images"),
+             "jpeg": ({"m.iqe": iqe, "skin.jpg": jpeg}, "is not a PNG")}
+    for name, (files, said) in cases.items():
+        d = tmp_path / name
+        for side in ("cli", "py"):
+            (d / side).mkdir(parents=True)
+            for f, body in files.items():
+                (d / side / f).write_bytes(body.encode() if isinstance(body, str) else body)
+        rc, _, err = run_cli("convert", "m.iqe", "-o", "m.png", cwd=d / "cli")
+        assert rc == 1 and said in err, err
+        _convert_case(d, monkeypatch, ["m.iqe", "-o", "m.png"], "m.iqe", "m.png")
+    # An existing output under no_clobber; level only with a .png output.
+    d = tmp_path / "kept"
+    for side in ("cli", "py"):
+        (d / side).mkdir(parents=True)
+        (d / side / "x.png").write_bytes(b"old")
+    _convert_case(d, monkeypatch, [mips, "-o", "x.png", "-n"], mips, "x.png", no_clobber=True)
+    for level, out in ((15, "x.png"), (1, "x.iqm")):
+        rc, _, err = run_cli("convert", mips, "-o", str(tmp_path / out), "--level", str(level))
+        assert rc == 2
+        with pytest.raises(ossa.ArgumentError) as e:
+            ossa.convert(mips, str(tmp_path / out), level=level)
+        assert str(e.value) == cli_error_line(err)
