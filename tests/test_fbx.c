@@ -695,6 +695,61 @@ static void test_real_boxes(void **state)
     free(file);
 }
 
+/* -- Degenerate triangles -- */
+
+/* spider.fbx's teeth, small: control points 3, 4 and 5 lie at one place.
+ * With nothing else to tell their corners apart, the second triangle is
+ * one vertex three times and goes, as Blender and the IQM SDK drop it
+ * (spider.fbx: 1368 triangles, 1340 kept). With a UV per corner that
+ * differs, the same zero-area triangle has three vertices and stays. */
+static const char *teeth_fmt =
+    "Objects:  {\n"
+    "\tGeometry: 1, \"Geometry::\", \"Mesh\" {\n"
+    "\t\tVertices: *18 {\n\t\t\ta: 0,0,0, 1,0,0, 0,1,0, 5,5,5, 5,5,5, 5,5,5\n\t\t}\n"
+    "\t\tPolygonVertexIndex: *6 {\n\t\t\ta: 0,1,-3,3,4,-6\n\t\t}\n"
+    "%s"
+    "\t}\n"
+    "\tModel: 2, \"Model::Teeth\", \"Mesh\" {\n\t}\n"
+    "}\n"
+    "Connections:  {\n\tC: \"OO\",2,0\n\tC: \"OO\",1,2\n}\n";
+
+static void test_degenerate_teeth(void **state)
+{
+    (void)state;
+    char body[4096];
+    snprintf(body, sizeof body, teeth_fmt, "");
+    char *text = fbx_text("", body);
+    ossa_model *m = must_load(text, RAW);
+    assert_int_equal(m->num_triangles, 1);
+    assert_int_equal(m->num_vertices, 3);
+    bool warned = false;
+    for (uint32_t i = 0; i < m->num_warnings; i++)
+        warned |= strstr(m->warnings[i].message,
+                         "1 degenerate triangle (a vertex repeated) dropped (the first: triangle 1 "
+                         "of mesh 'Teeth')") != NULL;
+    assert_true(warned);
+    ossa_model_free(m);
+    ossa_error err;
+    m = load_text_flags(text, RAW, OSSA_LOAD_KEEP_DEGENERATE, &err);
+    assert_non_null(m);
+    assert_int_equal(m->num_triangles, 2);
+    assert_int_equal(m->num_vertices, 4); /* points 3, 4, 5 welded into one */
+    ossa_model_free(m);
+    free(text);
+
+    snprintf(body, sizeof body, teeth_fmt,
+             "\t\tLayerElementUV: 0 {\n\t\t\tMappingInformationType: \"ByPolygonVertex\"\n"
+             "\t\t\tReferenceInformationType: \"Direct\"\n"
+             "\t\t\tUV: *12 {\n\t\t\t\ta: 0,0, 1,0, 0,1, 0.1,0, 0.2,0, 0.3,0\n\t\t\t}\n\t\t}\n");
+    text = fbx_text("", body);
+    m = must_load(text, RAW);
+    assert_int_equal(m->num_triangles, 2);
+    assert_int_equal(m->num_vertices, 6);
+    for (uint32_t i = 0; i < m->num_warnings; i++) assert_null(strstr(m->warnings[i].message, "degenerate"));
+    ossa_model_free(m);
+    free(text);
+}
+
 /* -- Malformed ASCII: each error located at line:column (§11) -- */
 
 static void expect_error(const char *text, uint32_t line, uint32_t column, const char *what)
@@ -785,6 +840,7 @@ int main(void)
         cmocka_unit_test(test_transform_orders),
         cmocka_unit_test(test_axes_and_units),
         cmocka_unit_test(test_mesh_by_polygon_vertex_direct),
+        cmocka_unit_test(test_degenerate_teeth),
         cmocka_unit_test(test_mesh_by_vertice_index_to_direct),
         cmocka_unit_test(test_mesh_by_polygon_and_all_same),
         cmocka_unit_test(test_mesh_materials),

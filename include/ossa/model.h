@@ -243,6 +243,12 @@ enum { OSSA_MODEL_LINEAR_COLORS = 8 };
  * points where the rest pose's does, and root positions are scaled by the
  * ratio of the two skeletons' heights. */
 enum { OSSA_MODEL_REST_POSE_REFERENCE = 16 };
+/* Merging the model into a skeleton fails (OSSA_ERROR_MISMATCH) when it
+ * names a joint the skeleton lacks, instead of dropping that joint's
+ * animation with a warning. Loading sets it on models of formats whose
+ * engine refuses such files (an md5anim: id Tech 4 refuses an animation
+ * whose joints are not the mesh's). */
+enum { OSSA_MODEL_STRICT_JOINTS = 32 };
 
 typedef struct ossa_model_internal ossa_model_internal;
 
@@ -359,7 +365,8 @@ ossa_status ossa_model_add_extra(ossa_model *model, const char *key, const void 
  * OSSA_MODEL_PARENTS_UNKNOWN). Joints of dst that src's animations lack keep
  * their bind pose, and joints listed in another order are matched by name,
  * each with one warning in dst; src joints missing in dst are dropped with a
- * warning (an md5anim's fail the merge, as in id Tech 4). If dst
+ * warning (when src has OSSA_MODEL_STRICT_JOINTS, as an md5anim has, they
+ * fail the merge, as in id Tech 4). If dst
  * has no joints, it takes src's skeleton. A mesh in src is merged only when
  * dst has none. */
 ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error *error);
@@ -667,7 +674,14 @@ enum {
     /* Keep no image bytes (OSSA_EXTRA_IMAGE): neither the images a glTF
      * file holds or names nor those that IQM-style materials or OBJ's MTL
      * files name beside the file are read. Materials are kept. */
-    OSSA_LOAD_NO_IMAGES = 1u << 1
+    OSSA_LOAD_NO_IMAGES = 1u << 1,
+    /* Keep the triangles that repeat a vertex (two corners with one index,
+     * or two vertices equal in every vertex array). By default every load
+     * drops them, with the vertices only they used and the meshes they
+     * leave empty, and says how many in one OSSA_WARNING_IGNORED warning;
+     * `ossa validate` keeps them to report them (OSSA_PROBLEM_DEGENERATE)
+     * as the file has them. */
+    OSSA_LOAD_KEEP_DEGENERATE = 1u << 2
 };
 
 /* `options` may be NULL. Returns NULL and fills `error` on failure. The

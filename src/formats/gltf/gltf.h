@@ -17,6 +17,7 @@
 #ifndef OSSA_GLTF_H
 #define OSSA_GLTF_H
 
+#include "core/axes.h"
 #include "formats/format.h"
 #include "text/text.h"
 
@@ -58,21 +59,10 @@ enum {
 
 /* -- Axis conversion (see the top of this file) -- */
 
-static inline void gltf_vec_to_gltf(const float in[3], float out[3])
-{
-    float x = in[0], y = in[1], z = in[2];
-    out[0] = x;
-    out[1] = z;
-    out[2] = -y;
-}
+/* glTF is Y-up: the shared quarter turn about X (core/axes.h). */
+static inline void gltf_vec_to_gltf(const float in[3], float out[3]) { ossa__z_up_to_y_up(in, out); }
 
-static inline void gltf_vec_from_gltf(const float in[3], float out[3])
-{
-    float x = in[0], y = in[1], z = in[2];
-    out[0] = x;
-    out[1] = -z;
-    out[2] = y;
-}
+static inline void gltf_vec_from_gltf(const float in[3], float out[3]) { ossa__y_up_to_z_up(in, out); }
 
 static inline void gltf_scale_swap(const float in[3], float out[3])
 {

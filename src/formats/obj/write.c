@@ -15,6 +15,7 @@
  * Joints, blend data and animations cannot be written (warned once). */
 #include "formats/obj/obj.h"
 
+#include "core/axes.h"
 #include "core/normals.h"
 
 #include <math.h>
@@ -24,9 +25,7 @@
 static void unmap_axes(bool blender_axes, const float *in, float *out)
 {
     if (blender_axes) {
-        out[0] = in[0];
-        out[1] = in[2];
-        out[2] = -in[1];
+        ossa__z_up_to_y_up(in, out);
     } else {
         out[0] = in[1];
         out[1] = in[2];
