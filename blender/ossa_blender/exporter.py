@@ -108,10 +108,14 @@ def build(context, *, conv, scale=1.0, actions="", fps=0.0, animations=True,
 def export(context, path, fmt, report, *, bounds="conservative", options=None, **gathering):
     """Writes the file(s); warnings of the build and write go to ``report``.
     Returns the paths written."""
+    options = dict(options or {})
+    if fmt == "obj":
+        # Blender's OBJ axes, as the import reads OBJ by default.
+        options.setdefault("obj_axes", "blender")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model = build(context, **gathering)
-        written = model.save(path, format=fmt, bounds=bounds, **(options or {}))
+        written = model.save(path, format=fmt, bounds=bounds, **options)
     for w in caught:
         report({"WARNING"}, str(w.message))
     return written

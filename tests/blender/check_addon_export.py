@@ -129,7 +129,8 @@ def scaled(posed, act):
 
 def compare_ossa(fmt, files, truth, frames_of, size, r):
     bones, posed, _ = truth
-    model = ossa.load(importer.input_order(files) if len(files) > 1 else files[0])
+    options = {"obj_axes": "blender"} if fmt == "obj" else {}  # as the add-on writes them
+    model = ossa.load(importer.input_order(files) if len(files) > 1 else files[0], **options)
     if fmt in NO_SKELETON:
         c = np.asarray(model.positions, np.float64)[np.asarray(model.triangles)[:, (0, 2, 1)]]
         worst(r, "vertices", np.abs(c.reshape(-1, 3) - truth[2]).max() / size)
