@@ -69,7 +69,7 @@ define apt_install
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
 endef
 
-.PHONY: build deps deps-clang deps-node configure demo test bench install sanitize clang fuzz clean check-layout check-blender update-ref
+.PHONY: build deps deps-clang deps-node configure demo test bench install sanitize clang fuzz clean check-layout check-blender update-ref blender-addon
 
 deps:
 	$(call apt_install,$(DEPS))
@@ -140,6 +140,13 @@ bench: build
 check-blender: build
 	$(if $(INSTALL),$(call apt_install,blender python3-numpy))
 	@st=0; for s in tests/blender/check_*.sh; do bash "$$s" $(BUILD) || st=1; done; exit $$st
+
+# The Blender add-on (blender/): $(BUILD)/ossa_blender.zip holds it, the
+# Python package and the three shared libraries; Blender's add-on installer
+# takes it as it is.
+blender-addon: configure
+	cmake --build $(BUILD) -j$(JOBS) --target ossa_runtime_shared ossa_shared ossa_render_shared
+	python3 blender/make_zip.py $(BUILD) $(BUILD)/ossa_blender.zip
 
 # DESTDIR is read by cmake --install from the environment.
 install: build

@@ -15,7 +15,7 @@ lib=$build/libossa.a
 [ -f "$lib" ] || { echo "check_fbx: $lib not built" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # The library's private dependencies, from the ossa.pc the build wrote.
-libs=$(PKG_CONFIG_PATH=$build pkg-config --static --libs ossa | sed -e 's/-L[^ ]*//g' -e 's/-lossa//')
+libs=$(PKG_CONFIG_PATH=$build pkg-config --static --libs ossa | sed -e 's/-L[^ ]*//g' -e 's/-Wl,-rpath,[^ ]*//g' -e 's/-lossa-runtime/lossa_runtime_static/' -e 's/-lossa //' -e "s|lossa_runtime_static|$build/libossa-runtime.a|")
 cc -std=c11 -O1 -I"$root/include" "$here/fbx_dump.c" "$lib" $libs -o "$tmp/fbx_dump" || exit 1
 fail=0; pass=0; skip=0
 for f in "$data"/*.fbx "$data"/*.FBX; do

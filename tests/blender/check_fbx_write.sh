@@ -15,7 +15,7 @@ fi
 lib=$build/libossa.a
 [ -f "$lib" ] || { echo "check_fbx_write: $lib not built" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-libs=$(PKG_CONFIG_PATH=$build pkg-config --static --libs ossa | sed -e 's/-L[^ ]*//g' -e 's/-lossa//')
+libs=$(PKG_CONFIG_PATH=$build pkg-config --static --libs ossa | sed -e 's/-L[^ ]*//g' -e 's/-Wl,-rpath,[^ ]*//g' -e 's/-lossa-runtime/lossa_runtime_static/' -e 's/-lossa //' -e "s|lossa_runtime_static|$build/libossa-runtime.a|")
 cc -std=c11 -O1 -I"$root/include" "$here/fbx_write_dump.c" "$lib" $libs -lm -o "$tmp/dump" || exit 1
 "$build/ossa" demo -o "$tmp/demo" >/dev/null 2>&1 || { echo "check_fbx_write: ossa demo failed" >&2; exit 1; }
 sources=("$tmp/demo/demo.iqm")

@@ -323,7 +323,9 @@ static ossa_status add_array(builder *b, const out_vertex *ov, size_t n, int slo
     uint32_t max_index = 0;
     for (size_t v = 0; v < n; v++) {
         float f[OSSA_MAX_COMPONENTS];
-        uint32_t idx[OSSA_MAX_COMPONENTS];
+        /* attribute() fills the first `have` entries, the only ones read; gcc
+         * -O2 (Release, -Werror) cannot tell and warns without the zeros. */
+        uint32_t idx[OSSA_MAX_COMPONENTS] = {0};
         uint32_t have = attribute(b, slot, ov[v].src, ov[v].corner, f, idx);
         float *dst = vals + v * size;
         for (uint32_t k = 0; k < size; k++) {
