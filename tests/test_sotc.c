@@ -721,7 +721,9 @@ static void hand_stream(bytes *s)
         put_s16(s, uv[v][1]);
     }
     put_code(s, 4, 4, 0x6E); /* colours */
-    for (int v = 0; v < 4; v++) put_u32(s, 0x80402010u + (uint32_t)v);
+    /* bytes 0x10 + v, 0x20, 0x40, 0x80 (PS2's 1.0); vertex 3's alpha 0x81,
+     * brighter than 1.0 */
+    for (int v = 0; v < 4; v++) put_u32(s, (v == 3 ? 0x81402010u : 0x80402010u) + (uint32_t)v);
     put_code(s, 3, 1, 0x6D); /* V4-16 at address 3: skipped */
     s->n += 8;
     put_code(s, 6, 1, 0x68); /* V3-32 at address 6: skipped */
@@ -794,8 +796,17 @@ static void test_nmo_hand_stream(void **state)
     assert_true(v[0] == -1.0f && v[1] == 4095.0f / 4096.0f);
     ossa_vertex_array_read(m, nrm, 5, 1, v);
     assert_true(v[0] == 0 && v[1] == 0 && v[2] == -1.0f);
-    assert_int_equal(((const uint8_t *)col->data)[4 * 2 + 0], 0x12);
-    assert_int_equal(((const uint8_t *)col->data)[4 * 2 + 3], 0x80);
+    /* 0..128 to 0..255: 0x12 = 18 is 18 * 255 / 128 = 35.86 -> 36; 0x40 is
+     * 127.5 -> 128 (half up); 0x80 is 1.0; 0x81 clamps, said */
+    assert_int_equal(((const uint8_t *)col->data)[4 * 2 + 0], 36);
+    assert_int_equal(((const uint8_t *)col->data)[4 * 2 + 2], 128);
+    assert_int_equal(((const uint8_t *)col->data)[4 * 2 + 3], 255);
+    assert_int_equal(((const uint8_t *)col->data)[4 * 3 + 3], 255);
+    bool clamped = false;
+    for (uint32_t i = 0; i < m->num_warnings; i++)
+        clamped |= m->warnings[i].code == OSSA_WARNING_REPAIRED &&
+                   strstr(m->warnings[i].message, "1 vertex colour components above 0x80") != NULL;
+    assert_true(clamped);
     const float want_bone[4][4] = {{2, 0, 0, 0}, {3, 0, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}};
     const float want_w[4][4] = {{0.25f, 0, 0, 0}, {1, 0, 0, 0}, {0.75f, 0.25f, 0, 0},
                                 {0.5f, 0, 0, 0}};

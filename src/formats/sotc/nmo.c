@@ -272,6 +272,22 @@ static const char *name_at(nmo_reader *r, uint64_t field, const char *what)
     return s;
 }
 
+
+/* The GS modulates textures by vertex colours where 0x80 is 1.0 (the
+ * result is texel * colour / 128), so 0..128 becomes 0..255, rounded, as
+ * .nto alpha does (docs/formats/sotc.md §7, §8.3); above 0x80 brightens and
+ * clamps to 1.0, with one warning. */
+static void scale_colours(ossa_model *m, unsigned char *c, size_t n)
+{
+    size_t bright = 0;
+    for (size_t i = 0; i < n; i++) {
+        bright += c[i] > 0x80;
+        c[i] = (unsigned char)(c[i] >= 0x80 ? 255 : (c[i] * 255u + 64) / 128);
+    }
+    if (bright)
+        ossa__warn(m, OSSA_WARNING_REPAIRED, OSSA_NO_OFFSET, 0, 0,
+                   "%zu vertex colour components above 0x80 (brighter than 1.0) clamped to 1.0", bright);
+}
 static ossa_status build_model(nmo_reader *r)
 {
     ossa_model *m = r->model;
@@ -286,9 +302,11 @@ static ossa_status build_model(nmo_reader *r)
     if (r->has_uv &&
         !ossa_model_add_vertex_array(m, OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, NULL, r->uv.data, e))
         return OSSA_FAILED;
-    if (r->has_col &&
-        !ossa_model_add_vertex_array(m, OSSA_VERTEX_COLOR, OSSA_UBYTE, 4, NULL, r->col.data, e))
-        return OSSA_FAILED;
+    if (r->has_col) {
+        scale_colours(m, r->col.data, (size_t)r->num_vertices * 4);
+        if (!ossa_model_add_vertex_array(m, OSSA_VERTEX_COLOR, OSSA_UBYTE, 4, NULL, r->col.data, e))
+            return OSSA_FAILED;
+    }
     if (!r->has_skin) return OSSA_OK;
     ossa_component ifmt = r->max_bone > 255 ? OSSA_USHORT : OSSA_UBYTE;
     ossa_vertex_array *bi =
@@ -581,7 +599,8 @@ static void emit_strip(nmo_writer *w)
     for (uint32_t i = 0; i < k; i++) {
         unsigned char *p = ossa__buf_push(b, 4);
         for (uint32_t c = 0; p && c < 4; c++) {
-            double v = w->col ? floor(attr(w, w->col, s[i], c) * 255.0 + 0.5) : 0x80;
+            /* 1.0 is the GS's 0x80 (§7): the reader's scale undone. */
+            double v = w->col ? floor(attr(w, w->col, s[i], c) * 128.0 + 0.5) : 0x80;
             p[c] = (unsigned char)(v > 255 ? 255 : v < 0 || v != v ? 0 : v);
         }
     }
