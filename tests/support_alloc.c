@@ -109,19 +109,18 @@ long ts_alloc_sweep_with(const char *label, ts_alloc_op op, void *ctx, const ts_
         for (long n = 0; n < total + sticky; n++) {
             ts_result got;
             st = run_one(label, op, ctx, n, sticky, &a, &err, &got);
-            if (st)
-                check_failed_run(label, n, total, sticky, &a, &err);
-            else if (n < total)
-                check_recovered_run(label, how, n, sticky, &got, &reference);
-            else
-                check_recovered_run(label, &(ts_sweep){0}, n, sticky, &got, &reference);
             if (n == total) {
                 if (st || a.failures)
                     print_error("%s: the run failing from allocation %ld on (after the last) "
-                                "did not succeed untouched\n",
-                                label, n);
+                                "did not succeed untouched: %s\n",
+                                label, n, st ? err.message : "an allocation was refused");
                 assert_int_equal(st, OSSA_OK);
                 assert_int_equal(a.failures, 0);
+                check_recovered_run(label, &(ts_sweep){0}, n, sticky, &got, &reference);
+            } else if (st) {
+                check_failed_run(label, n, total, sticky, &a, &err);
+            } else {
+                check_recovered_run(label, how, n, sticky, &got, &reference);
             }
             free(got.data);
         }

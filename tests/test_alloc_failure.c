@@ -504,15 +504,15 @@ static unsigned char *take_directory(const char *dir, size_t *size, int *count)
     return all.data;
 }
 
-/* ossa_write_file for real (temporaries, renames) with each allocation
- * failing: a failed write leaves nothing in the directory (no target, no
- * temporary), a successful one the reference's files. */
 typedef struct atomic_write {
     const ossa_model *model;
     const char *dir, *path, *name;
     ossa_format format;
 } atomic_write;
 
+/* One ossa_write_file into the directory, with no stray allocation in
+ * the run without failures; the result is the directory's files (taken
+ * away each time). */
 static ossa_status atomic_write_op(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result)
 {
     atomic_write *w = ctx;
@@ -537,6 +537,9 @@ static ossa_status atomic_write_op(void *ctx, ts_alloc *a, ossa_error *err, ts_r
     return st;
 }
 
+/* ossa_write_file for real (temporaries, renames) with each allocation
+ * failing: a failed write leaves nothing in the directory (no target, no
+ * temporary), a successful one the reference's files. */
 static void test_atomic_write_files(void **state)
 {
     (void)state;
