@@ -48,7 +48,7 @@ static inline unsigned char *gt_write_as(const ossa_model *m, ossa_format format
     return ts_write(m, &o, size);
 }
 
-/* Writes and reads back gt_through `format`. */
+/* Writes and reads back through `format`. */
 static inline ossa_model *gt_through(const ossa_model *m, ossa_format format)
 {
     size_t size;
@@ -269,7 +269,7 @@ static inline uint32_t gt_influences(const ossa_model *m, uint32_t v, float *joi
 }
 
 /* Meshes, triangles and vertex arrays identical; blend data compared as
- * the gt_influences that have weight (unused slots may change). */
+ * the influences that have weight (unused slots may change). */
 static inline void gt_compare_meshes(const ossa_model *a, const ossa_model *b, double weight_tol)
 {
     assert_int_equal(a->num_vertices, b->num_vertices);
@@ -314,20 +314,15 @@ static inline void gt_compare_meshes(const ossa_model *a, const ossa_model *b, d
 
 static inline ossa_model *gt_build_full_model(void)
 {
-    ossa_error err;
-    ossa_model *m = ossa_model_create(NULL);
-    ossa_transform t = ossa_transform_identity();
-    t.translation[2] = 1;
-    assert_int_equal(ossa_model_add_joint(m, "hips", -1, &t, &err), 0);
-    t.translation[2] = 0.5f;
-    t.rotation[0] = 0.38268343f, t.rotation[3] = 0.92387953f;
-    assert_int_equal(ossa_model_add_joint(m, "spine", 0, &t, &err), 1);
-    t = ossa_transform_identity();
-    t.translation[1] = 2;
-    t.scale[0] = 2, t.scale[1] = 1, t.scale[2] = 0.5f;
-    assert_int_equal(ossa_model_add_joint(m, "", -1, &t, &err), 2); /* second root, no name */
+    ts_joint joints[3] = {{"hips", -1, ossa_transform_identity(), true},
+                          {"spine", 0, ossa_transform_identity(), true},
+                          {"", -1, ossa_transform_identity(), true}}; /* second root, no name */
+    joints[0].pose.translation[2] = 1;
+    joints[1].pose.translation[2] = 0.5f;
+    joints[1].pose.rotation[0] = 0.38268343f, joints[1].pose.rotation[3] = 0.92387953f;
+    joints[2].pose.translation[1] = 2;
+    joints[2].pose.scale[0] = 2, joints[2].pose.scale[1] = 1, joints[2].pose.scale[2] = 0.5f;
     enum { NV = 8 };
-    assert_int_equal(ossa_model_set_num_vertices(m, NV, &err), OSSA_OK);
     float pos[NV * 3], uv[NV * 2], nrm[NV * 3], tan[NV * 4], idx[NV * 8], wgt[NV * 8], col[NV * 3],
         custom[NV * 2];
     for (int v = 0; v < NV; v++) {
@@ -342,33 +337,33 @@ static inline ossa_model *gt_build_full_model(void)
         col[v * 3] = 1, col[v * 3 + 1] = 0.5f, col[v * 3 + 2] = 0;
         custom[v * 2] = (float)v, custom[v * 2 + 1] = -(float)v;
     }
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", pos, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_TEXCOORD, OSSA_USHORT, 2, "", uv, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, "", nrm, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_TANGENT, OSSA_FLOAT, 4, "", tan, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 8, "", idx, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 8, "", wgt, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_COLOR, OSSA_UBYTE, 3, "", col, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_CUSTOM, OSSA_SHORT, 2, "wind", custom, &err));
     /* weights already sum to 1 in float: they stay exactly as they are */
-    ossa_triangle tris[4] = {{{0, 1, 2}}, {{1, 3, 2}}, {{4, 5, 6}}, {{5, 7, 6}}};
-    assert_int_equal(ossa_model_set_triangles(m, 4, tris, &err), OSSA_OK);
-    assert_true(ossa_model_add_mesh(m, "front", "skin.png", 0, 4, 0, 2, &err) >= 0);
-    assert_true(ossa_model_add_mesh(m, "back", "metal", 4, 4, 2, 2, &err) >= 0);
+    const ts_array arrays[8] = {{OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", pos},
+                                {OSSA_VERTEX_TEXCOORD, OSSA_USHORT, 2, "", uv},
+                                {OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, "", nrm},
+                                {OSSA_VERTEX_TANGENT, OSSA_FLOAT, 4, "", tan},
+                                {OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 8, "", idx},
+                                {OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 8, "", wgt},
+                                {OSSA_VERTEX_COLOR, OSSA_UBYTE, 3, "", col},
+                                {OSSA_VERTEX_CUSTOM, OSSA_SHORT, 2, "wind", custom}};
+    static const ossa_triangle tris[4] = {{{0, 1, 2}}, {{1, 3, 2}}, {{4, 5, 6}}, {{5, 7, 6}}};
+    static const ts_mesh meshes[2] = {{"front", "skin.png", 0, 4, 0, 2}, {"back", "metal", 4, 4, 2, 2}};
+    static const ts_extra extras[1] = {{"iqm.extension:demo", "\x01\x02\x03", 3}};
+    static const ts_anim anims[2] = {{"turn", 5, 0, OSSA_ANIMATION_LOOP}, {"still", 0, 24, 0}};
+    ts_model_spec spec = {.num_joints = 3, .joints = joints, .num_vertices = NV, .num_arrays = 8,
+                          .arrays = arrays, .num_triangles = 4, .triangles = tris, .num_meshes = 2,
+                          .meshes = meshes, .num_extras = 1, .extras = extras,
+                          .comment = "made by a test", .num_animations = 2, .animations = anims};
+    ossa_model *m = ts_model_build(&spec);
     /* animation: the spine turns, the hips stay (dropped on writing), the
      * second root is constant but not at its bind pose (one STEP key) */
-    ossa_animation *an = ossa_model_add_animation(m, "turn", 5, 0, OSSA_ANIMATION_LOOP, &err);
-    assert_non_null(an);
     for (uint32_t f = 0; f < 5; f++) {
-        ossa_transform *fr = an->frames + (size_t)f * 3;
+        ossa_transform *fr = m->animations[0].frames + (size_t)f * 3;
         double ang = 0.3 * f;
         fr[1].rotation[0] = 0, fr[1].rotation[1] = (float)sin(ang / 2), fr[1].rotation[2] = 0;
         fr[1].rotation[3] = (float)cos(ang / 2);
         fr[2].translation[0] = 3;
     }
-    assert_non_null(ossa_model_add_animation(m, "still", 0, 24, 0, &err));
-    assert_int_equal(ossa_model_set_comment(m, "made by a test", 14, &err), OSSA_OK);
-    assert_int_equal(ossa_model_add_extra(m, "iqm.extension:demo", "\x01\x02\x03", 3, &err), OSSA_OK);
     return m;
 }
 

@@ -51,28 +51,28 @@ static inline ossa_model *rtt_model(const float *pos, const float *nrm, const fl
                                     uint32_t nv, const ossa_triangle *tri, uint32_t nt,
                                     const uint32_t *mesh_triangles, uint32_t nmeshes)
 {
-    ossa_error e;
-    ossa_model *m = ossa_model_create(NULL);
-    assert_non_null(m);
-    assert_int_equal(ossa_model_set_num_vertices(m, nv, &e), OSSA_OK);
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, &e));
-    if (nrm)
-        assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm, &e));
-    if (uv)
-        assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, NULL, uv, &e));
-    assert_int_equal(ossa_model_set_triangles(m, nt, tri, &e), OSSA_OK);
+    ts_array arrays[3] = {{OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos}};
+    uint32_t na = 1;
+    if (nrm) arrays[na++] = (ts_array){OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm};
+    if (uv) arrays[na++] = (ts_array){OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, NULL, uv};
+    ts_mesh meshes[16];
+    char names[16][16];
     if (!mesh_triangles) {
-        assert_true(ossa_model_add_mesh(m, "all", "", 0, nv, 0, nt, &e) >= 0);
+        meshes[0] = (ts_mesh){"all", "", 0, nv, 0, nt};
+        nmeshes = 1;
     } else {
+        assert_true(nmeshes <= 16);
         uint32_t first = 0;
         for (uint32_t i = 0; i < nmeshes; i++) {
-            char name[16];
-            snprintf(name, sizeof name, "mesh%u", (unsigned)i);
-            assert_true(ossa_model_add_mesh(m, name, "", 0, nv, first, mesh_triangles[i], &e) >= 0);
+            snprintf(names[i], sizeof names[i], "mesh%u", (unsigned)i);
+            meshes[i] = (ts_mesh){names[i], "", 0, nv, first, mesh_triangles[i]};
             first += mesh_triangles[i];
         }
     }
-    return m;
+    ts_model_spec spec = {.num_vertices = nv, .num_arrays = na, .arrays = arrays,
+                          .num_triangles = nt, .triangles = tri, .num_meshes = nmeshes,
+                          .meshes = meshes};
+    return ts_model_build(&spec);
 }
 
 /* Two triangles side by side in y = 0, one mesh with `material`: the left
@@ -83,14 +83,11 @@ static inline ossa_model *rtt_facing_pair(const char *material)
     static const float pos[] = {-0.9f, 0, -0.5f, -0.1f, 0, -0.5f, -0.5f, 0, 0.5f,
                                 0.1f,  0, -0.5f, 0.9f,  0, -0.5f, 0.5f,  0, 0.5f};
     static const ossa_triangle tri[2] = {{{0, 2, 1}}, {{3, 4, 5}}};
-    ossa_error e;
-    ossa_model *m = ossa_model_create(NULL);
-    assert_non_null(m);
-    assert_int_equal(ossa_model_set_num_vertices(m, 6, &e), OSSA_OK);
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, &e));
-    assert_int_equal(ossa_model_set_triangles(m, 2, tri, &e), OSSA_OK);
-    assert_true(ossa_model_add_mesh(m, "pair", material, 0, 6, 0, 2, &e) >= 0);
-    return m;
+    static const ts_array position = {OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos};
+    const ts_mesh pair = {"pair", material, 0, 6, 0, 2};
+    ts_model_spec spec = {.num_vertices = 6, .num_arrays = 1, .arrays = &position,
+                          .num_triangles = 2, .triangles = tri, .num_meshes = 1, .meshes = &pair};
+    return ts_model_build(&spec);
 }
 
 /* The unit cube (-0.5..0.5 on each axis). */

@@ -280,9 +280,10 @@ typedef struct block_header {
 static void *ts_alloc_fn(void *user, size_t size)
 {
     ts_alloc *a = user;
-    long n = a->calls++;
+    a->calls++;
+    long n = a->paused ? -1 : a->counted++;
     if (size > a->max_request) a->max_request = size;
-    bool fail_now = a->fail_at >= 0 && (n == a->fail_at || (a->sticky && n > a->fail_at));
+    bool fail_now = n >= 0 && a->fail_at >= 0 && (n == a->fail_at || (a->sticky && n > a->fail_at));
     if (fail_now || (a->refuse_above && size > a->refuse_above) ||
         size > SIZE_MAX - sizeof(block_header)) {
         a->failures++;

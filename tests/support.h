@@ -121,9 +121,143 @@ typedef struct ts_alloc {
     long bad_frees;      /* frees of pointers this allocator did not hand out */
     size_t max_request;  /* largest size asked for */
     size_t refuse_above; /* 0 = no limit; larger requests get NULL */
+    /* Allocations made while paused (ts_alloc_pause) never fail and are
+     * not counted in `counted`; `fail_at` numbers the counted ones. */
+    bool paused;
+    long counted; /* allocation attempts while not paused */
 } ts_alloc;
 
 void ts_alloc_init(ts_alloc *a, long fail_at, bool sticky);
+/* Holds failures back (set-up or comparison work around the operation
+ * swept) and resumes them: a sweep fails only the counted allocations. */
+void ts_alloc_pause(ts_alloc *a);
+void ts_alloc_resume(ts_alloc *a);
+
+/* -- Allocation-failure sweep (support_alloc.c) ------------------------------ */
+
+/* What a successful run hands back to be compared with the run without
+ * failures: bytes standing for its result (malloc'd; the sweep frees
+ * them). Left NULL, there is nothing to compare. */
+typedef struct ts_result {
+    unsigned char *data;
+    size_t size;
+} ts_result;
+
+/* Runs the operation once through `a` (a->allocator for the library).
+ * Returns OSSA_OK, or OSSA_FAILED with *err filled. It frees everything
+ * it took from `a` before returning; it may assert what a failure must
+ * leave (no file written, ...). */
+typedef ossa_status (*ts_alloc_op)(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result);
+
+enum {
+    TS_SWEEP_ONCE = 1,   /* allocation n fails, the later ones succeed */
+    TS_SWEEP_STICKY = 2, /* allocation n and every later one fail */
+    TS_SWEEP_BOTH = 3
+};
+
+typedef struct ts_sweep {
+    int modes;          /* TS_SWEEP_*; 0 means TS_SWEEP_BOTH */
+    bool must_fail;     /* no run with a failed allocation may succeed */
+    long min_calls;     /* the unfailed run makes at least this many (0: 1) */
+    bool allow_none;    /* it may make none (an edit the arena has room for) */
+    long max_calls;     /* and at most this many (0: TS_SWEEP_MAX_CALLS) */
+} ts_sweep;
+#define TS_SWEEP_MAX_CALLS 100000L
+
+/* The run without failures first (it must succeed, within the bounds of
+ * calls, and gives the reference result), then one run per counted
+ * allocation n and mode, with n failing. Each failed run returns
+ * OSSA_ERROR_NOMEM because of a failure it was dealt; each
+ * successful one gives the reference result; none leaves a block live
+ * or frees a foreign pointer. In sticky mode, failing from call `total`
+ * on must succeed (the operation's calls do not vary). Failures name
+ * `label`, the call and the mode. Returns the number of counted calls. */
+long ts_alloc_sweep_with(const char *label, ts_alloc_op op, void *ctx, const ts_sweep *how);
+/* Both modes, the default bounds. */
+long ts_alloc_sweep(const char *label, ts_alloc_op op, void *ctx);
+
+/* ossa_load_memory(data, size) with `options` (NULL: none; their
+ * allocator is replaced by the sweep's), swept as `how` says (NULL: the
+ * defaults); a success's result is the model written as IQM. */
+long ts_alloc_sweep_load(const char *label, const void *data, size_t size,
+                         const ossa_load_options *options, const ts_sweep *how);
+
+/* result := a copy of size bytes at data. */
+void ts_result_copy(ts_result *result, const void *data, size_t size);
+/* result := the model written as IQM (allocations through the default
+ * allocator, `a` paused meanwhile when given: a writer may take work
+ * space from the model's allocator). */
+void ts_result_model(ts_result *result, ts_alloc *a, const ossa_model *m);
+
+/* -- A model built from tables (support_model.c) ----------------------------- */
+
+/* A model described by tables and made through the public ossa_model_*
+ * calls, in the order a reader would make them: joints, vertex count,
+ * vertex arrays, triangles, meshes, extras, comment, animations. Each
+ * call must succeed (the test fails otherwise). Animation frames start at
+ * the bind pose: fill model->animations[i].frames afterwards. */
+typedef struct ts_joint {
+    const char *name;
+    int32_t parent;        /* -1 for a root */
+    ossa_transform pose;   /* the bind pose, used when `posed` */
+    bool posed;            /* false: the identity */
+} ts_joint;
+
+typedef struct ts_array {
+    ossa_vertex_type type;
+    ossa_component format; /* stored as; the data are floats (IQM conversion rules) */
+    uint32_t size;         /* components per vertex */
+    const char *name;      /* custom arrays */
+    const float *data;     /* num_vertices * size floats */
+} ts_array;
+
+typedef struct ts_mesh {
+    const char *name, *material;
+    uint32_t first_vertex, num_vertices, first_triangle, num_triangles;
+} ts_mesh;
+
+typedef struct ts_extra {
+    const char *name;
+    const void *data;
+    size_t size;
+} ts_extra;
+
+typedef struct ts_anim {
+    const char *name;
+    uint32_t num_frames;
+    float framerate;
+    uint32_t flags; /* OSSA_ANIMATION_* */
+} ts_anim;
+
+typedef struct ts_model_spec {
+    const ossa_allocator *allocator; /* NULL: the default */
+    uint32_t num_joints;
+    const ts_joint *joints;
+    uint32_t num_vertices; /* 0: no vertex count is set (and no arrays given) */
+    uint32_t num_arrays;
+    const ts_array *arrays;
+    uint32_t num_triangles;
+    const ossa_triangle *triangles;
+    uint32_t num_meshes;
+    const ts_mesh *meshes;
+    uint32_t num_extras;
+    const ts_extra *extras;
+    const char *comment; /* NULL: none */
+    uint32_t num_animations;
+    const ts_anim *animations;
+} ts_model_spec;
+
+ossa_model *ts_model_build(const ts_model_spec *spec);
+
+/* A small model every writer can write: joints root (at the origin),
+ * spine and head in a chain (each 1 above its parent on z), two quads of
+ * 4 vertices at z 0 and 1.5 (positions, texcoords, normals, ubyte blend
+ * data: the lower quad on joints 0 and 1, the upper on 1 and 2, weights
+ * 0.75 and 0.25), meshes "lower" (skin) and "upper"
+ * (cloth), the comment "small", and animations "bend" and "nod" of 3
+ * frames at 24 fps: bend turns the spine about x by 0.3 * frame radians,
+ * nod the head by -0.3 * frame (everything else at the bind pose). */
+ossa_model *ts_small_model(const ossa_allocator *allocator);
 
 /* -- Little-endian access --------------------------------------------------- */
 

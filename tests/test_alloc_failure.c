@@ -89,43 +89,22 @@ done:
     return st;
 }
 
+static ossa_status build_write_load_op(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result)
+{
+    (void)ctx;
+    void *bytes;
+    size_t size;
+    ossa_status st = build_write_load(&a->allocator, err, &bytes, &size);
+    if (!st) ts_result_copy(result, bytes, size);
+    ossa_free(bytes, &a->allocator);
+    return st;
+}
+
 static void run_failures(bool sticky)
 {
-    ts_alloc good;
-    ts_alloc_init(&good, -1, false);
-    ossa_error err;
-    void *reference;
-    size_t reference_size;
-    assert_int_equal(build_write_load(&good.allocator, &err, &reference, &reference_size), OSSA_OK);
-    long total = good.calls;
-    assert_true(total > 10);
-    printf("allocation-failure sweep over %ld allocations%s\n", total, sticky ? " (sticky)" : "");
-    for (long n = 0; n < total; n++) {
-        ts_alloc a;
-        ts_alloc_init(&a, n, sticky);
-        memset(&err, 0, sizeof err);
-        void *bytes;
-        size_t size;
-        ossa_status st = build_write_load(&a.allocator, &err, &bytes, &size);
-        if (st != OSSA_OK) {
-            if (err.code != OSSA_ERROR_NOMEM)
-                print_error("failing allocation %ld of %ld: error kind %s (%s)\n", n, total,
-                            ossa_code_name(err.code), err.message);
-            assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-            assert_int_equal(a.failures > 0, 1); /* failed only because of us */
-        } else {
-            /* An allocation failure that was recovered from: same output. */
-            assert_int_equal(size, reference_size);
-            assert_memory_equal(bytes, reference, size);
-        }
-        ossa_free(bytes, &a.allocator);
-        if (a.live != 0) print_error("failing allocation %ld: %ld blocks leaked\n", n, a.live);
-        assert_int_equal(a.live, 0);
-        assert_int_equal(a.bad_frees, 0);
-    }
-    ossa_free(reference, &good.allocator);
-    assert_int_equal(good.live, 0);
-    assert_int_equal(good.bad_frees, 0);
+    ts_sweep how = {.modes = sticky ? TS_SWEEP_STICKY : TS_SWEEP_ONCE, .min_calls = 11};
+    ts_alloc_sweep_with(sticky ? "build, write, load (sticky)" : "build, write, load",
+                        build_write_load_op, NULL, &how);
 }
 
 /* -- Allocations that bypass the allocator ------------------------------------
@@ -209,16 +188,14 @@ static void unwatched_init(unwatched *u, ts_alloc *inner)
 
 typedef struct step {
     const char *name;
-    /* Runs once through `alloc`; on success *out (test-owned, malloc) holds
-     * the bytes to compare. */
-    ossa_status (*run)(struct step *s, ts_alloc *alloc, ossa_error *err, unsigned char **out,
-                       size_t *out_size);
+    /* Runs once through the allocator (ctx is the step); on success the
+     * result holds the bytes to compare. */
+    ts_alloc_op run;
     ossa_format format;
     const char *file_name;
     const unsigned char *input; /* readers */
     size_t input_size;
     bool to_file;            /* writers: ossa_write_file with an output callback */
-    long calls;              /* allocations of the load or write itself */
 } step;
 
 static unsigned char *copy_bytes(const void *data, size_t size)
@@ -253,9 +230,9 @@ static unsigned char *model_bytes(const ossa_model *m, size_t *size)
     return out;
 }
 
-static ossa_status run_load(step *s, ts_alloc *alloc, ossa_error *err, unsigned char **out,
-                            size_t *out_size)
+static ossa_status run_load(void *ctx, ts_alloc *alloc, ossa_error *err, ts_result *result)
 {
+    step *s = ctx;
     unwatched u;
     unwatched_init(&u, alloc);
     ossa_load_options lo = {.format = s->format, .file_name = s->file_name, .allocator = &u.allocator};
@@ -265,9 +242,8 @@ static ossa_status run_load(step *s, ts_alloc *alloc, ossa_error *err, unsigned 
     if (!m) return OSSA_FAILED;
     /* Writing the model for the comparison uses its allocator too: only
      * the load's allocations are failed. */
-    s->calls = alloc->calls;
-    alloc->fail_at = -1;
-    *out = model_bytes(m, out_size);
+    ts_alloc_pause(alloc);
+    result->data = model_bytes(m, &result->size);
     ossa_model_free(m);
     return OSSA_OK;
 }
@@ -298,22 +274,18 @@ static ossa_status capture(void *user, const ossa_output_file *files, size_t cou
     return OSSA_OK;
 }
 
-static ossa_model *small_model(const ossa_allocator *alloc);
-
 /* The model is built in the run, through the run's allocator with its
  * failures held back: writers may take temporaries from the model's
  * allocator as well as from the write options' one, and both are swept
  * (allocation n of the write fails, counted from the end of the build). */
-static ossa_status run_write(step *s, ts_alloc *talloc, ossa_error *err, unsigned char **out,
-                             size_t *out_size)
+static ossa_status run_write(void *ctx, ts_alloc *talloc, ossa_error *err, ts_result *result)
 {
+    step *s = ctx;
     unwatched u;
     unwatched_init(&u, talloc);
-    long fail_at = talloc->fail_at;
-    talloc->fail_at = -1;
-    ossa_model *m = small_model(&u.allocator);
-    long base = talloc->calls;
-    if (fail_at >= 0) talloc->fail_at = base + fail_at;
+    ts_alloc_pause(talloc);
+    ossa_model *m = ts_small_model(&u.allocator);
+    ts_alloc_resume(talloc);
     ossa_write_options wo = {.format = s->format, .allocator = &u.allocator};
     ossa_status st;
     if (s->to_file) {
@@ -324,8 +296,8 @@ static ossa_status run_write(step *s, ts_alloc *talloc, ossa_error *err, unsigne
         st = ossa_write_file(m, s->file_name, &wo, err);
         watching = false;
         if (!st) {
-            *out = c.data ? c.data : copy_bytes("", 0);
-            *out_size = c.size;
+            result->data = c.data ? c.data : copy_bytes("", 0);
+            result->size = c.size;
         } else {
             free(c.data);
         }
@@ -336,124 +308,31 @@ static ossa_status run_write(step *s, ts_alloc *talloc, ossa_error *err, unsigne
         st = ossa_write_memory(m, &wo, &data, &size, err);
         watching = false;
         if (!st) {
-            *out = copy_bytes(data, size);
-            *out_size = size;
+            result->data = copy_bytes(data, size);
+            result->size = size;
             ossa_free(data, &u.allocator);
         }
     }
-    s->calls = talloc->calls - base;
-    talloc->fail_at = -1;
+    ts_alloc_pause(talloc);
     ossa_model_free(m);
     return st;
 }
 
-/* Returns the number of allocations of the step. */
-static long sweep(step *s)
+/* The step, with no allocation bypassing the allocator in the run
+ * without failures (a failed run may take another path). */
+static ossa_status run_step(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result)
 {
-    ts_alloc good;
-    ts_alloc_init(&good, -1, false);
-    ossa_error err;
-    unsigned char *reference;
-    size_t reference_size;
+    step *s = ctx;
     stray = 0;
-    ossa_status st = s->run(s, &good, &err, &reference, &reference_size);
-    if (st) print_error("%s: %s: %s\n", s->name, ossa_code_name(err.code), err.message);
-    assert_int_equal(st, OSSA_OK);
-    if (stray) print_error("%s: %ld allocations bypassed the allocator\n", s->name, stray);
-    assert_int_equal(stray, 0);
-    assert_int_equal(good.live, 0);
-    assert_int_equal(good.bad_frees, 0);
-    long total = s->calls ? s->calls : good.calls;
-    if (total == 0) print_error("%s: no allocation went through the allocator\n", s->name);
-    assert_true(total > 0);
-    for (int sticky = 0; sticky < 2; sticky++)
-        for (long n = 0; n < total; n++) {
-            ts_alloc a;
-            ts_alloc_init(&a, n, sticky);
-            memset(&err, 0, sizeof err);
-            unsigned char *bytes = NULL;
-            size_t size = 0;
-            st = s->run(s, &a, &err, &bytes, &size);
-            if (st) {
-                if (err.code != OSSA_ERROR_NOMEM || !a.failures)
-                    print_error("%s: failing allocation %ld of %ld%s: %s (%s)\n", s->name, n, total,
-                                sticky ? " and on" : "", ossa_code_name(err.code), err.message);
-                assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-                assert_true(a.failures > 0);
-            } else {
-                if (size != reference_size || memcmp(bytes, reference, size) != 0)
-                    print_error("%s: failing allocation %ld%s: success with other bytes\n",
-                                s->name, n, sticky ? " and on" : "");
-                assert_int_equal(size, reference_size);
-                assert_memory_equal(bytes, reference, size);
-                free(bytes);
-            }
-            if (a.live != 0)
-                print_error("%s: failing allocation %ld: %ld blocks leaked\n", s->name, n, a.live);
-            assert_int_equal(a.live, 0);
-            assert_int_equal(a.bad_frees, 0);
-        }
-    free(reference);
-    return total;
+    ossa_status st = s->run(s, a, err, result);
+    if (a->fail_at < 0 && stray)
+        print_error("%s: %ld allocations bypassed the allocator\n", s->name, stray);
+    assert_true(a->fail_at >= 0 || stray == 0);
+    return st;
 }
 
-/* A small model every writer can write: three joints in a chain, two
- * quads (positions, normals, texcoords, ubyte blend data), two meshes,
- * two animations, a comment. */
-static ossa_model *small_model(const ossa_allocator *alloc)
-{
-    ossa_error err;
-    ossa_model *m = ossa_model_create(alloc);
-    assert_non_null(m);
-    ossa_transform up = translated(0, 0, 1);
-    assert_int_equal(ossa_model_add_joint(m, "root", -1, NULL, &err), 0);
-    assert_int_equal(ossa_model_add_joint(m, "spine", 0, &up, &err), 1);
-    assert_int_equal(ossa_model_add_joint(m, "head", 1, &up, &err), 2);
-    enum { NV = 8 };
-    float pos[NV * 3], nrm[NV * 3], uv[NV * 2], idx[NV * 4], wgt[NV * 4];
-    for (uint32_t v = 0; v < NV; v++) {
-        pos[v * 3] = (float)(v & 1);
-        pos[v * 3 + 1] = (float)((v >> 1) & 1);
-        pos[v * 3 + 2] = (float)(v >> 2) * 1.5f;
-        nrm[v * 3] = 0;
-        nrm[v * 3 + 1] = 0;
-        nrm[v * 3 + 2] = 1;
-        uv[v * 2] = pos[v * 3];
-        uv[v * 2 + 1] = pos[v * 3 + 1];
-        for (int k = 0; k < 4; k++) idx[v * 4 + k] = wgt[v * 4 + k] = 0;
-        idx[v * 4] = (float)(v >> 2);
-        idx[v * 4 + 1] = (float)((v >> 2) + 1);
-        wgt[v * 4] = 0.75f;
-        wgt[v * 4 + 1] = 0.25f;
-    }
-    static const ossa_triangle tris[] = {{{0, 2, 1}}, {{1, 2, 3}}, {{4, 6, 5}}, {{5, 6, 7}}};
-    assert_int_equal(ossa_model_set_num_vertices(m, NV, &err), OSSA_OK);
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3,
-                                                       NULL, pos, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2,
-                                                       NULL, uv, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3,
-                                                       NULL, nrm, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE,
-                                                       4, NULL, idx, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_UBYTE,
-                                                       4, NULL, wgt, &err));
-    assert_int_equal(ossa_model_set_triangles(m, 4, tris, &err), OSSA_OK);
-    assert_true(ossa_model_add_mesh(m, "lower", "skin", 0, 4, 0, 2, &err) >= 0);
-    assert_true(ossa_model_add_mesh(m, "upper", "cloth", 4, 4, 2, 2, &err) >= 0);
-    assert_int_equal(ossa_model_set_comment(m, "small", 5, &err), OSSA_OK);
-    for (int a = 0; a < 2; a++) {
-        ossa_animation *an = ossa_model_add_animation(m, a ? "nod" : "bend", 3, 24, 0, &err);
-        assert_non_null(an);
-        for (uint32_t f = 0; f < 3; f++) {
-            float angle = 0.3f * (float)f * (a ? -1.0f : 1.0f);
-            ossa_transform *t = &an->frames[f * 3 + 1 + (uint32_t)a];
-            t->rotation[0] = sinf(angle / 2);
-            t->rotation[3] = cosf(angle / 2);
-        }
-    }
-    return m;
-}
+/* Returns the number of allocations of the step. */
+static long sweep(step *s) { return ts_alloc_sweep(s->name, run_step, s); }
 
 /* What each writer gets (the format's first extension names the file). */
 static const char *file_name_for(ossa_format f, char *buf, size_t cap)
@@ -521,7 +400,7 @@ static void note_written(void *user, const char *path)
 static void test_every_reader(void **state)
 {
     (void)state;
-    ossa_model *m = small_model(NULL);
+    ossa_model *m = ts_small_model(NULL);
     ossa_format formats[64];
     uint32_t n = ossa_format_list(formats, 64), readers = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -625,6 +504,39 @@ static unsigned char *take_directory(const char *dir, size_t *size, int *count)
     return all.data;
 }
 
+typedef struct atomic_write {
+    const ossa_model *model;
+    const char *dir, *path, *name;
+    ossa_format format;
+} atomic_write;
+
+/* One ossa_write_file into the directory, with no stray allocation in
+ * the run without failures; the result is the directory's files (taken
+ * away each time). */
+static ossa_status atomic_write_op(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result)
+{
+    atomic_write *w = ctx;
+    unwatched u;
+    unwatched_init(&u, a);
+    ossa_write_options wo = {.format = w->format, .allocator = &u.allocator};
+    stray = 0;
+    watching = a->fail_at < 0;
+    ossa_status st = ossa_write_file(w->model, w->path, &wo, err);
+    watching = false;
+    if (a->fail_at < 0 && stray)
+        print_error("%s: %ld allocations bypassed the allocator\n", w->name, stray);
+    assert_true(a->fail_at >= 0 || stray == 0);
+    int count;
+    result->data = take_directory(w->dir, &result->size, &count);
+    if (st) {
+        if (count) print_error("%s: failing allocation %ld left %d files\n", w->name, a->fail_at, count);
+        assert_int_equal(count, 0);
+        free(result->data);
+        result->data = NULL;
+    }
+    return st;
+}
+
 /* ossa_write_file for real (temporaries, renames) with each allocation
  * failing: a failed write leaves nothing in the directory (no target, no
  * temporary), a successful one the reference's files. */
@@ -635,7 +547,7 @@ static void test_atomic_write_files(void **state)
     ts_alloc_init(&model_alloc, -1, false);
     unwatched mu;
     unwatched_init(&mu, &model_alloc);
-    ossa_model *m = small_model(&mu.allocator);
+    ossa_model *m = ts_small_model(&mu.allocator);
     char *dir = ts_tmp_path("alloc_write");
     mkdir(dir, 0777);
     size_t junk_size;
@@ -650,48 +562,18 @@ static void test_atomic_write_files(void **state)
                    {OSSA_FORMAT_IQM, "out.iqm", 1}};
     for (size_t o = 0; o < sizeof outputs / sizeof outputs[0]; o++) {
         char *path = ts_path_join(dir, outputs[o].name);
-        ts_alloc good;
-        ts_alloc_init(&good, -1, false);
-        unwatched u;
-        unwatched_init(&u, &good);
-        ossa_write_options wo = {.format = outputs[o].format, .allocator = &u.allocator};
+        /* the unfailed write gives the expected files */
         ossa_error err;
-        stray = 0;
-        watching = true;
+        ossa_write_options wo = {.format = outputs[o].format};
         assert_int_equal(ossa_write_file(m, path, &wo, &err), OSSA_OK);
-        watching = false;
-        assert_int_equal(good.live, 0);
-        if (stray) print_error("%s: %ld allocations bypassed the allocator\n", outputs[o].name, stray);
-        assert_int_equal(stray, 0);
         size_t ref_size;
         int ref_count;
-        unsigned char *ref = take_directory(dir, &ref_size, &ref_count);
+        free(take_directory(dir, &ref_size, &ref_count));
         assert_int_equal(ref_count, outputs[o].files);
-        long total = good.calls;
-        for (int sticky = 0; sticky < 2; sticky++)
-            for (long n = 0; n < total; n++) {
-                ts_alloc a;
-                ts_alloc_init(&a, n, sticky);
-                unwatched_init(&u, &a);
-                ossa_status st = ossa_write_file(m, path, &wo, &err);
-                size_t size;
-                int count;
-                unsigned char *got = take_directory(dir, &size, &count);
-                if (st) {
-                    assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-                    if (count) print_error("%s: failing allocation %ld left %d files\n",
-                                           outputs[o].name, n, count);
-                    assert_int_equal(count, 0);
-                } else {
-                    assert_int_equal(size, ref_size);
-                    assert_memory_equal(got, ref, size);
-                }
-                free(got);
-                assert_int_equal(a.live, 0);
-                assert_int_equal(a.bad_frees, 0);
-            }
-        printf("%-12s written for real: %ld allocations\n", outputs[o].name, total);
-        free(ref);
+        char label[64];
+        snprintf(label, sizeof label, "%s written for real", outputs[o].name);
+        atomic_write w = {m, dir, path, outputs[o].name, outputs[o].format};
+        ts_alloc_sweep(label, atomic_write_op, &w);
         free(path);
     }
     rmdir(dir);

@@ -387,25 +387,14 @@ static void sweep_patch(const unsigned char *d, size_t n)
 }
 
 /* Fail allocation k for every k: each failure is NOMEM, nothing leaks,
- * and the load eventually succeeds. */
+ * and the load eventually succeeds, with the model of the unfailed load. */
 static void sweep_alloc(const unsigned char *d, size_t n)
 {
-    for (long k = 0;; k++) {
-        ts_alloc a;
-        ts_alloc_init(&a, k, false);
-        ossa_error err;
-        ossa_model *m = load(d, n, &a.allocator, &err);
-        if (m) {
-            ossa_model_free(m);
-            assert_int_equal(a.live, 0);
-            assert_true(k > 0);
-            return;
-        }
-        assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-        assert_int_equal(a.live, 0);
-        assert_int_equal(a.bad_frees, 0);
-        if (k > 100000) fail_msg("no success after %ld allocations", k);
-    }
+    ossa_load_options o = {0};
+    static const ossa_option raw[] = {{"fbx.keep_axes", "on"}, {"fbx.keep_units", "on"}};
+    o.format_options = raw;
+    o.num_format_options = 2;
+    ts_alloc_sweep_load("binary FBX load", d, n, &o, &(ts_sweep){.modes = TS_SWEEP_ONCE});
 }
 
 static void test_sweeps_binary(void **state)

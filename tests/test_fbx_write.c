@@ -66,15 +66,11 @@ static ossa_transform trs(float tx, float ty, float tz, float ax, float ay, floa
  * joint 40 degrees a frame about z (760 degrees in all). */
 static ossa_model *generated(void)
 {
-    ossa_error err;
-    ossa_model *m = ossa_model_create(NULL);
-    ossa_transform t[5] = {trs(0.5f, -1, 2, 1, 0, 0, 0.3f, 1), trs(0, 0, 1, 0, 0, 1, -1.2f, 1),
-                           trs(0, 0.25f, 1, 0, 1, 1, 2.5f, 2), trs(1, 0, 0, 1, 1, 1, 0.7f, 0.5f),
-                           trs(0, 2, 0, 0, 0, 1, 3.0f, 1)};
-    static const char *const names[5] = {"hips", "spine", "thigh", "neck", "shin"};
-    static const int32_t parents[5] = {-1, 0, 0, 1, 2};
-    for (int j = 0; j < 5; j++)
-        assert_int_equal(ossa_model_add_joint(m, names[j], parents[j], &t[j], &err), j);
+    ts_joint joints[5] = {{"hips", -1, trs(0.5f, -1, 2, 1, 0, 0, 0.3f, 1), true},
+                          {"spine", 0, trs(0, 0, 1, 0, 0, 1, -1.2f, 1), true},
+                          {"thigh", 0, trs(0, 0.25f, 1, 0, 1, 1, 2.5f, 2), true},
+                          {"neck", 1, trs(1, 0, 0, 1, 1, 1, 0.7f, 0.5f), true},
+                          {"shin", 2, trs(0, 2, 0, 0, 0, 1, 3.0f, 1), true}};
     enum { NV = 12 };
     float pos[NV * 3], nrm[NV * 3], tan[NV * 4], uv[NV * 2], uv2[NV * 2], col[NV * 4], idx[NV * 4],
         wgt[NV * 4];
@@ -100,34 +96,34 @@ static ossa_model *generated(void)
             wgt[v * 4 + k] = k < (int)(v % 3) + 1 ? w3[k] : 0;
         }
     }
+    const ts_array arrays[8] = {{OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos},
+                                {OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm},
+                                {OSSA_VERTEX_TANGENT, OSSA_FLOAT, 4, NULL, tan},
+                                {OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, NULL, uv},
+                                {OSSA_VERTEX_CUSTOM, OSSA_FLOAT, 2, "lightmap", uv2},
+                                {OSSA_VERTEX_COLOR, OSSA_FLOAT, 4, NULL, col},
+                                {OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, NULL, idx},
+                                {OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 4, NULL, wgt}};
     static const ossa_triangle tris[6] = {{{0, 1, 2}}, {{2, 1, 3}}, {{4, 5, 6}},
                                           {{11, 10, 9}}, {{9, 8, 11}}, {{7, 8, 9}}};
-    assert_int_equal(ossa_model_set_num_vertices(m, NV, &err), OSSA_OK);
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_TANGENT, OSSA_FLOAT, 4, NULL, tan, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, NULL, uv, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_CUSTOM, OSSA_FLOAT, 2, "lightmap", uv2, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_COLOR, OSSA_FLOAT, 4, NULL, col, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, NULL, idx, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 4, NULL, wgt, &err));
-    assert_int_equal(ossa_model_set_triangles(m, 6, tris, &err), OSSA_OK);
-    assert_true(ossa_model_add_mesh(m, "body", "skin", 0, 7, 0, 3, &err) >= 0);
-    assert_true(ossa_model_add_mesh(m, "coat", "cloth", 7, 5, 3, 3, &err) >= 0);
+    static const ts_mesh meshes[2] = {{"body", "skin", 0, 7, 0, 3}, {"coat", "cloth", 7, 5, 3, 3}};
     static const char skin[] = "base_color 0.5 0.25 1 1\nmetallic 0.25\nroughness 0.75\n"
                                "base_color_texture skin.png\n";
-    assert_int_equal(ossa_model_add_extra(m, OSSA_EXTRA_MATERIAL "skin", skin, sizeof skin - 1, &err), OSSA_OK);
     static const unsigned char png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 1, 2, 3};
-    assert_int_equal(ossa_model_add_extra(m, OSSA_EXTRA_IMAGE "skin.png", png, sizeof png, &err), OSSA_OK);
-    ossa_animation *spin = ossa_model_add_animation(m, "spin", 20, 24, 0, &err);
-    assert_non_null(spin);
+    static const ts_extra extras[2] = {{OSSA_EXTRA_MATERIAL "skin", skin, sizeof skin - 1},
+                                       {OSSA_EXTRA_IMAGE "skin.png", png, sizeof png}};
+    static const ts_anim anims[2] = {{"spin", 20, 24, 0}, {"walk", 7, 24, 0}};
+    ts_model_spec spec = {.num_joints = 5, .joints = joints, .num_vertices = NV, .num_arrays = 8,
+                          .arrays = arrays, .num_triangles = 6, .triangles = tris, .num_meshes = 2,
+                          .meshes = meshes, .num_extras = 2, .extras = extras,
+                          .num_animations = 2, .animations = anims};
+    ossa_model *m = ts_model_build(&spec);
+    ossa_transform *spin = m->animations[0].frames, *walk = m->animations[1].frames;
     for (uint32_t f = 0; f < 20; f++)
-        spin->frames[f * 5 + 3] = trs(1, 0, 0, 0, 0, 1, (float)(f * 40 * 3.14159265358979323846 / 180), 0.5f);
-    ossa_animation *walk = ossa_model_add_animation(m, "walk", 7, 24, 0, &err);
-    assert_non_null(walk);
+        spin[f * 5 + 3] = trs(1, 0, 0, 0, 0, 1, (float)(f * 40 * 3.14159265358979323846 / 180), 0.5f);
     for (uint32_t f = 0; f < 7; f++) {
-        walk->frames[f * 5].translation[1] = 0.25f * (float)f;
-        walk->frames[f * 5 + 4] = trs(0, 2, 0, 1, 0, 0, 0.2f * (float)f, 1 + 0.1f * (float)f);
+        walk[f * 5].translation[1] = 0.25f * (float)f;
+        walk[f * 5 + 4] = trs(0, 2, 0, 1, 0, 0, 0.2f * (float)f, 1 + 0.1f * (float)f);
     }
     return m;
 }

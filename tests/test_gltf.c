@@ -40,7 +40,7 @@ static void full_model_round_trip(void **state)
         assert_int_equal(b->animations[0].channels[2], OSSA_CHANNEL_TRANSLATION);
         ossa_model_free(b);
     }
-    /* 8 gt_influences: read back as 4 unless asked for more */
+    /* 8 influences: read back as 4 unless asked for more */
     size_t size;
     unsigned char *glb = gt_write_as(a, OSSA_FORMAT_GLB, &size);
     ossa_error err;
@@ -50,6 +50,43 @@ static void full_model_round_trip(void **state)
     ossa_free(glb, NULL);
     gt_export_and_validate(a, "full");
     ossa_model_free(a);
+}
+
+/* Element `i` of accessor `acc` of a .glb: where it starts in the BIN
+ * chunk (bufferView and accessor offsets, the view's stride or `size`). */
+static const unsigned char *glb_element(const cJSON *root, const unsigned char *bin, int acc,
+                                        uint32_t i, size_t size)
+{
+    const cJSON *a = gt_json_item(root, "accessors", acc);
+    assert_non_null(a);
+    const cJSON *view = gt_json_item(
+        root, "bufferViews", cJSON_GetObjectItemCaseSensitive(a, "bufferView")->valueint);
+    assert_non_null(view);
+    const cJSON *vo = cJSON_GetObjectItemCaseSensitive(view, "byteOffset");
+    const cJSON *ao = cJSON_GetObjectItemCaseSensitive(a, "byteOffset");
+    const cJSON *stride = cJSON_GetObjectItemCaseSensitive(view, "byteStride");
+    size_t at = (size_t)(vo ? vo->valueint : 0) + (size_t)(ao ? ao->valueint : 0);
+    return bin + at + (size_t)i * (stride ? (size_t)stride->valueint : size);
+}
+
+/* Index i of an index accessor (componentType 5121, 5123 or 5125). */
+static uint32_t glb_index(const cJSON *root, const unsigned char *bin, int acc, uint32_t i)
+{
+    int type = cJSON_GetObjectItemCaseSensitive(gt_json_item(root, "accessors", acc),
+                                                "componentType")->valueint;
+    size_t size = type == 5121 ? 1 : type == 5123 ? 2 : 4;
+    const unsigned char *p = glb_element(root, bin, acc, i, size);
+    return size == 1 ? p[0] : size == 2 ? ts_le16(p) : ts_le32(p);
+}
+
+/* Element i of a float VEC3 accessor. */
+static void glb_vec3(const cJSON *root, const unsigned char *bin, int acc, uint32_t i, float out[3])
+{
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(gt_json_item(root, "accessors", acc),
+                                                      "componentType")->valueint,
+                     5126);
+    const unsigned char *p = glb_element(root, bin, acc, i, 12);
+    for (int k = 0; k < 3; k++) out[k] = ts_lef32(p + 4 * k);
 }
 
 /* The axis conversion and the winding, checked on the file itself. */
@@ -67,10 +104,45 @@ static void axes_and_winding(void **state)
     assert_non_null(strstr(json, "\"translation\":[0,1,-0]")); /* z = -y keeps the sign of 0 */
     /* the second root's scale (2, 1, 0.5) swaps y and z */
     assert_non_null(strstr(json, "\"scale\":[2,0.5,1]"));
-    /* triangle (0, 1, 2) is written (0, 2, 1): after the BIN chunk header,
-     * the first index view follows the vertex data; find it gt_through the
-     * first triangle's positions instead: vertex 1 is ossa (1, 0, 0) */
     free(json);
+    /* triangle (0, 1, 2) is written (0, 2, 1), found through the accessors
+     * of the first primitive (mesh "front", vertices 0-3). */
+    cJSON *root = gt_json_of(glb, size);
+    const unsigned char *bin = glb + 20 + jlen + 8; /* the BIN chunk's data */
+    const cJSON *prim = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(gt_json_item(root, "meshes", 0), "primitives"), 0);
+    const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(prim, "attributes");
+    uint32_t tri[3];
+    for (uint32_t k = 0; k < 3; k++)
+        tri[k] = glb_index(root, bin, cJSON_GetObjectItemCaseSensitive(prim, "indices")->valueint, k);
+    assert_int_equal(tri[0], 0);
+    assert_int_equal(tri[1], 2);
+    assert_int_equal(tri[2], 1);
+    /* Its corners, by hand: ossa (0, 0, 0), (1, 0, 0), (0, 1, 0), normal
+     * (0, 0, 1) each; in glTF, (x, z, -y): (0, 0, -0), (1, 0, 0),
+     * (0, 0, -1), normal (0, 1, 0). */
+    float p[3][3], n[3];
+    for (int k = 0; k < 3; k++)
+        glb_vec3(root, bin, cJSON_GetObjectItemCaseSensitive(attrs, "POSITION")->valueint, tri[k], p[k]);
+    glb_vec3(root, bin, cJSON_GetObjectItemCaseSensitive(attrs, "NORMAL")->valueint, tri[0], n);
+    static const float want_p[3][3] = {{0, 0, 0}, {0, 0, -1}, {1, 0, 0}}; /* in file order */
+    for (int k = 0; k < 3; k++)
+        for (int c = 0; c < 3; c++) assert_true(p[k][c] == want_p[k][c]);
+    assert_true(n[0] == 0 && n[1] == 1 && n[2] == 0);
+    /* The front face in ossa (clockwise, docs/formats/gltf.md §1) is
+     * -(v1 - v0) x (v2 - v0) = -(1,0,0) x (0,1,0) = (0, 0, -1): the side
+     * opposite its normal; in glTF (0, -1, 0). glTF's front face
+     * (counter-clockwise) of the corners in file order,
+     * (p1 - p0) x (p2 - p0) = (0,0,-1) x (1,0,0) = (0, -1, 0): the same
+     * side, still opposite the written normal. */
+    double e1[3], e2[3], front[3];
+    for (int c = 0; c < 3; c++) e1[c] = p[1][c] - p[0][c], e2[c] = p[2][c] - p[0][c];
+    front[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    front[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    front[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    assert_true(front[0] == 0 && front[1] == -1 && front[2] == 0);
+    assert_true(front[0] * n[0] + front[1] * n[1] + front[2] * n[2] == -1);
+    cJSON_Delete(root);
     ossa_free(glb, NULL);
     ossa_model_free(a);
 }
@@ -107,7 +179,7 @@ static void iqm_gltf_iqm(void **state)
 /* glTF -> IQM -> glTF: IQM quantizes every animated channel to 16 bits of
  * its range, so poses come back within half that step (for Fox, whose
  * translations span 100 units, 1e-3: more than 1e-5 is not to be had
- * gt_through IQM); the glTF written from the IQM model then loads exactly as
+ * through IQM); the glTF written from the IQM model then loads exactly as
  * the IQM model did. glTF -> glTF is exact. */
 static void gltf_iqm_gltf(void **state)
 {

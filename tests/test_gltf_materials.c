@@ -702,6 +702,44 @@ static int count_files(const char *dir)
     return n;
 }
 
+typedef struct materials_job {
+    int step; /* 0: load rich.gltf, 1-3: write writes[step - 1], 4: load a.iqm */
+    const ossa_model *m;
+    const char *dir, *out, *clear;
+} materials_job;
+
+static ossa_status materials_op(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result)
+{
+    static const struct {
+        const char *file;
+        ossa_format format;
+    } writes[] = {{"a.glb", OSSA_FORMAT_GLB}, {"a.gltf", OSSA_FORMAT_GLTF}, {"a.iqm", OSSA_FORMAT_IQM}};
+    const materials_job *job = ctx;
+    ossa_status st;
+    if (job->step == 0 || job->step == 4) { /* loads */
+        ossa_load_options lo;
+        memset(&lo, 0, sizeof lo);
+        lo.allocator = &a->allocator;
+        char *in = job->step ? ts_path_join(job->out, "a.iqm") : ts_path_join(job->dir, "rich.gltf");
+        ossa_model *x = ossa_load_file(in, &lo, err);
+        st = x ? OSSA_OK : OSSA_FAILED;
+        if (x && job->step == 4) assert_non_null(extra(x, OSSA_EXTRA_IMAGE "albedo.png"));
+        if (x) ts_result_model(result, a, x);
+        ossa_model_free(x);
+        free(in);
+    } else {
+        assert_int_equal(system(job->clear), 0);
+        ossa_write_options o = options_for(writes[job->step - 1].format, OSSA_IMAGES_DEFAULT, NULL);
+        o.diagnostic = NULL;
+        o.allocator = &a->allocator;
+        char *path = ts_path_join(job->out, writes[job->step - 1].file);
+        st = ossa_write_file(job->m, path, &o, err);
+        if (st) assert_int_equal(count_files(job->out), 0); /* nothing half written */
+        free(path);
+    }
+    return st;
+}
+
 /* Every allocation of loading a glTF with materials and images (a file
  * beside it), of writing them into a .glb and beside a .gltf or an IQM,
  * and of loading an IQM that finds its image, fails in turn: the call
@@ -723,10 +761,6 @@ static void allocation_failures(void **state)
     ossa_error err;
     ossa_model *m = ossa_load_file(src, NULL, &err);
     assert_non_null(m);
-    static const struct {
-        const char *file;
-        ossa_format format;
-    } writes[] = {{"a.glb", OSSA_FORMAT_GLB}, {"a.gltf", OSSA_FORMAT_GLTF}, {"a.iqm", OSSA_FORMAT_IQM}};
     char clear[1200];
     snprintf(clear, sizeof clear, "rm -f '%s'/*", out);
     for (int step = 0; step < 5; step++) {
@@ -738,43 +772,10 @@ static void allocation_failures(void **state)
             assert_int_equal(count_files(out), 2);
             free(path);
         }
-        long total = -1;
-        for (long n = 0; n <= total || total < 0; n++) {
-            ts_alloc a;
-            ts_alloc_init(&a, total < 0 ? -1 : n, false);
-            ossa_status st;
-            if (step == 0 || step == 4) { /* loads */
-                ossa_load_options lo;
-                memset(&lo, 0, sizeof lo);
-                lo.allocator = &a.allocator;
-                char *in = step ? ts_path_join(out, "a.iqm") : ts_path_join(dir, "rich.gltf");
-                ossa_model *x = ossa_load_file(in, &lo, &err);
-                st = x ? OSSA_OK : OSSA_FAILED;
-                if (x && step == 4) assert_non_null(extra(x, OSSA_EXTRA_IMAGE "albedo.png"));
-                ossa_model_free(x);
-                free(in);
-            } else {
-                assert_int_equal(system(clear), 0);
-                ossa_write_options o = options_for(writes[step - 1].format, OSSA_IMAGES_DEFAULT, NULL);
-                o.diagnostic = NULL;
-                o.allocator = &a.allocator;
-                char *path = ts_path_join(out, writes[step - 1].file);
-                st = ossa_write_file(m, path, &o, &err);
-                if (st) assert_int_equal(count_files(out), 0); /* nothing half written */
-                free(path);
-            }
-            assert_int_equal(a.live, 0);
-            if (total < 0) { /* the run without failures counts the allocations */
-                assert_int_equal(st, OSSA_OK);
-                total = a.calls;
-                static const char *const what[5] = {"load rich.gltf", "write .glb", "write .gltf",
-                                                    "write .iqm", "load .iqm"};
-                printf("%-16s %5ld allocations, each failed in turn\n", what[step], total);
-                n = -1;
-                continue;
-            }
-            if (st) assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-        }
+        static const char *const what[5] = {"load rich.gltf", "write .glb", "write .gltf",
+                                            "write .iqm", "load .iqm"};
+        materials_job job = {step, m, dir, out, clear};
+        ts_alloc_sweep_with(what[step], materials_op, &job, &(ts_sweep){.modes = TS_SWEEP_ONCE});
     }
     ossa_model_free(m);
     free(json);

@@ -249,7 +249,7 @@ static void rigid_mesh(void **state)
     free(json);
 }
 
-/* External .bin beside a .gltf: found gt_through the file name; a memory
+/* External .bin beside a .gltf: found through the file name; a memory
  * load without one is a clear error. */
 static void external_buffer(void **state)
 {

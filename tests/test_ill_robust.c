@@ -249,27 +249,11 @@ static void test_allocation_failures(void **state)
     sample s[NUM_SAMPLES];
     build_samples(s);
     for (int i = 0; i < NUM_SAMPLES; i++) {
-        for (long k = 0;; k++) {
-            ts_alloc a;
-            ts_alloc_init(&a, k, true);
-            ossa_load_options o;
-            memset(&o, 0, sizeof o);
-            o.allocator = &a.allocator;
-            o.file_name = s[i].name;
-            ossa_error err;
-            ossa_model *m = ossa_load_memory(s[i].data, s[i].size, &o, &err);
-            if (m) {
-                ossa_model_free(m);
-                assert_int_equal(a.live, 0);
-                assert_int_equal(a.bad_frees, 0);
-                assert_true(k > 0);
-                break;
-            }
-            assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-            assert_int_equal(a.live, 0);
-            assert_int_equal(a.bad_frees, 0);
-            assert_true(k < 1000);
-        }
+        ossa_load_options o;
+        memset(&o, 0, sizeof o);
+        o.file_name = s[i].name;
+        ts_alloc_sweep_load(s[i].name, s[i].data, s[i].size, &o,
+                            &(ts_sweep){.modes = TS_SWEEP_STICKY, .max_calls = 1000});
     }
 }
 

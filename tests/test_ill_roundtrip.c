@@ -292,38 +292,30 @@ static void test_canonical_text(void **state)
 
 static ossa_model *api_model(void)
 {
-    ossa_model *m = ossa_model_create(NULL);
-    assert_non_null(m);
-    ossa_transform t = ossa_transform_identity();
-    ossa_error err;
-    assert_int_equal(ossa_model_add_joint(m, "left arm", -1, &t, &err), 0);
-    t.translation[0] = 1;
-    assert_int_equal(ossa_model_add_joint(m, "", 0, &t, &err), 1);
-    assert_int_equal(ossa_model_add_joint(m, "left_arm", 0, &t, &err), 2);
-    assert_int_equal(ossa_model_add_joint(m, "tab\there", 2, &t, &err), 3);
-    assert_int_equal(ossa_model_set_num_vertices(m, 3, &err), OSSA_OK);
-    float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, &err));
+    ts_joint joints[4] = {{"left arm", -1, ossa_transform_identity(), true},
+                          {"", 0, ossa_transform_identity(), true},
+                          {"left_arm", 0, ossa_transform_identity(), true},
+                          {"tab\there", 2, ossa_transform_identity(), true}};
+    for (int j = 1; j < 4; j++) joints[j].pose.translation[0] = 1;
+    static const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
     /* five influences on vertex 0 */
-    float idx[15] = {0, 1, 2, 3, 0, 3, 0, 0, 0, 0, 2, 0, 0, 0, 0};
-    float wt[15] = {0.1f, 0.3f, 0.2f, 0.25f, 0.15f, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0};
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 5,
-                                                       NULL, idx, &err));
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 5, NULL, wt,
-                                                &err));
-    float extra[3] = {1, 2, 3};
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_CUSTOM, OSSA_FLOAT, 1, "heat", extra,
-                                                &err));
-    ossa_triangle tri = {{0, 1, 2}};
-    assert_int_equal(ossa_model_set_triangles(m, 1, &tri, &err), OSSA_OK);
-    assert_true(ossa_model_add_mesh(m, "a", "", 0, 3, 0, 1, &err) >= 0);
-    ossa_animation *a = ossa_model_add_animation(m, "first", 2, 0, 0, &err);
-    assert_non_null(a);
-    a->frames[4 + 3].translation[2] = 9;
-    a = ossa_model_add_animation(m, "second", 3, 24, 0, &err);
-    assert_non_null(a);
-    a->frames[2 * 4 + 1].rotation[2] = 1;
-    a->frames[2 * 4 + 1].rotation[3] = 0;
+    static const float idx[15] = {0, 1, 2, 3, 0, 3, 0, 0, 0, 0, 2, 0, 0, 0, 0};
+    static const float wt[15] = {0.1f, 0.3f, 0.2f, 0.25f, 0.15f, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0};
+    static const float extra[3] = {1, 2, 3};
+    static const ts_array arrays[4] = {{OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos},
+                                       {OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 5, NULL, idx},
+                                       {OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 5, NULL, wt},
+                                       {OSSA_VERTEX_CUSTOM, OSSA_FLOAT, 1, "heat", extra}};
+    static const ossa_triangle tri = {{0, 1, 2}};
+    static const ts_mesh mesh = {"a", "", 0, 3, 0, 1};
+    static const ts_anim anims[2] = {{"first", 2, 0, 0}, {"second", 3, 24, 0}};
+    ts_model_spec spec = {.num_joints = 4, .joints = joints, .num_vertices = 3, .num_arrays = 4,
+                          .arrays = arrays, .num_triangles = 1, .triangles = &tri, .num_meshes = 1,
+                          .meshes = &mesh, .num_animations = 2, .animations = anims};
+    ossa_model *m = ts_model_build(&spec);
+    m->animations[0].frames[4 + 3].translation[2] = 9;
+    m->animations[1].frames[2 * 4 + 1].rotation[2] = 1;
+    m->animations[1].frames[2 * 4 + 1].rotation[3] = 0;
     return m;
 }
 

@@ -184,29 +184,35 @@ static void test_patched(void **state)
     assert_true(decoded > 0 && refused > 0);
 }
 
+/* The case decoded; the result is its pixels. */
+static ossa_status decode_op(void *ctx, ts_alloc *a, ossa_error *e, ts_result *result)
+{
+    const tga_case *c = ctx;
+    ossa_render_image im;
+    if (ossa_render_tga_decode(c->file, c->size, &a->allocator, &im, e)) return OSSA_FAILED;
+    ts_result_copy(result, im.pixels, (size_t)im.width * im.height * 4);
+    ossa_free(im.pixels, &a->allocator);
+    return OSSA_OK;
+}
+
 static void test_allocation_failure(void **state)
 {
     (void)state;
     static const char *const names[] = {"rle_mapped8_32_cross_rows", "true32_alpha"};
-    for (size_t k = 0; k < 2; k++) {
-        const tga_case *c = find_case(names[k]);
-        ts_alloc good;
-        ts_alloc_init(&good, -1, false);
-        ossa_render_image im;
-        ossa_error e;
-        assert_int_equal(ossa_render_tga_decode(c->file, c->size, &good.allocator, &im, &e), OSSA_OK);
-        ossa_free(im.pixels, &good.allocator);
-        assert_int_equal(good.live, 0);
-        assert_true(good.calls >= 1);
-        for (long n = 0; n < good.calls; n++) {
-            ts_alloc a;
-            ts_alloc_init(&a, n, false);
-            assert_int_equal(ossa_render_tga_decode(c->file, c->size, &a.allocator, &im, &e),
-                             OSSA_FAILED);
-            assert_int_equal(e.code, OSSA_ERROR_NOMEM);
-            assert_int_equal(a.live, 0);
-        }
-    }
+    for (size_t k = 0; k < 2; k++)
+        ts_alloc_sweep_with(names[k], decode_op, (void *)find_case(names[k]),
+                            &(ts_sweep){.modes = TS_SWEEP_ONCE, .must_fail = true});
+}
+
+/* The picture encoded as PNG; the result is the file. */
+static ossa_status encode_op(void *ctx, ts_alloc *a, ossa_error *e, ts_result *result)
+{
+    void *png;
+    size_t size;
+    if (ossa__png_encode(ctx, 0, &a->allocator, &png, &size, e)) return OSSA_FAILED;
+    ts_result_copy(result, png, size);
+    ossa__free(&a->allocator, png, size);
+    return OSSA_OK;
 }
 
 /* -- Located errors ---------------------------------------------------------- */
@@ -396,19 +402,8 @@ static void test_png_encode(void **state)
      * turn: out of memory, nothing held. */
     const tga_case *c = find_case("true32_alpha");
     ossa_rgba_image im = {c->width, c->height, c->rgba + 8, (size_t)c->width * 4};
-    ts_alloc good;
-    ts_alloc_init(&good, -1, false);
-    assert_int_equal(ossa__png_encode(&im, 0, &good.allocator, &png, &size, &e), OSSA_OK);
-    ossa__free(&good.allocator, png, size);
-    assert_int_equal(good.live, 0);
-    assert_true(good.calls >= 3);
-    for (long n = 0; n < good.calls; n++) {
-        ts_alloc a;
-        ts_alloc_init(&a, n, true);
-        assert_int_equal(ossa__png_encode(&im, 0, &a.allocator, &png, &size, &e), OSSA_FAILED);
-        assert_int_equal(e.code, OSSA_ERROR_NOMEM);
-        assert_int_equal(a.live, 0);
-    }
+    ts_alloc_sweep_with("PNG encoding", encode_op, &im,
+                        &(ts_sweep){.modes = TS_SWEEP_STICKY, .must_fail = true, .min_calls = 3});
 }
 
 int main(void)

@@ -160,28 +160,70 @@ static void test_allocation_failures_read(void **state)
 {
     (void)state;
     for (size_t i = 0; i < NUM_SAMPLES; i++) {
-        for (long k = 0;; k++) {
-            ts_alloc a;
-            ts_alloc_init(&a, k, true);
-            ossa_load_options o;
-            memset(&o, 0, sizeof o);
-            o.allocator = &a.allocator;
-            o.file_name = sample_name(i);
-            ossa_error err;
-            ossa_model *m = ossa_load_memory(samples[i], strlen(samples[i]), &o, &err);
-            if (m) {
-                ossa_model_free(m);
-                assert_int_equal(a.live, 0);
-                assert_int_equal(a.bad_frees, 0);
-                assert_true(k > 0);
-                break;
-            }
-            assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-            assert_int_equal(a.live, 0);
-            assert_int_equal(a.bad_frees, 0);
-            assert_true(k < 2000);
-        }
+        ossa_load_options o;
+        memset(&o, 0, sizeof o);
+        o.file_name = sample_name(i);
+        ts_alloc_sweep_load(sample_name(i), samples[i], strlen(samples[i]), &o,
+                            &(ts_sweep){.modes = TS_SWEEP_STICKY, .max_calls = 2000});
     }
+}
+
+/* An animation of the first sample's two joints (an md5anim must name
+ * only the mesh's joints to be merged). */
+static const char mesh_anim[] =
+    "MD5Version 10\ncommandline \"ossa --name walk\"\n\nnumFrames 3\nnumJoints 2\n"
+    "frameRate 24\nnumAnimatedComponents 4\n\nhierarchy {\n\t\"root\"\t-1 1 0\n"
+    "\t\"arm\"\t0 56 1\n}\n\nbounds {\n\t( -1 -2 -3 ) ( 1 2 3 )\n\t( -1 -2 -3 ) ( 1 2 4 )\n"
+    "\t( 0 0 0 ) ( 3 4 0 )\n}\n\nbaseframe {\n\t( 5 6 7 ) ( 0 0 0 )\n"
+    "\t( 1 0 0 ) ( 0.1 0.2 0.3 )\n}\n\n"
+    "frame 0 {\n\t10 0 0 0\n}\n\nframe 1 {\n\t11 0 0.6 0\n}\n\nframe 2 {\n\t12 0 0 0.8\n}\n";
+
+typedef struct write_paths {
+    const char *path, *anim;
+} write_paths;
+
+/* The mesh sample merged with the animation (not swept), written to
+ * files and then to memory as md5anim: a failed write leaves no file. */
+static ossa_status write_op(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result)
+{
+    const write_paths *p = ctx;
+    ts_alloc_pause(a);
+    ossa_load_options lo;
+    memset(&lo, 0, sizeof lo);
+    lo.allocator = &a->allocator;
+    lo.file_name = "x.md5mesh";
+    ossa_model *m = ossa_load_memory(samples[0], strlen(samples[0]), &lo, err);
+    lo.file_name = "x.md5anim";
+    ossa_model *an = ossa_load_memory(mesh_anim, strlen(mesh_anim), &lo, err);
+    assert_true(m && an);
+    assert_int_equal(ossa_model_merge(m, an, err), OSSA_OK);
+    ossa_model_free(an);
+    ts_alloc_resume(a);
+    ossa_write_options o;
+    memset(&o, 0, sizeof o);
+    o.allocator = &a->allocator;
+    ossa_status st = ossa_write_file(m, p->path, &o, err);
+    struct stat sb;
+    if (st == OSSA_OK) {
+        assert_int_equal(stat(p->path, &sb), 0);
+        assert_int_equal(stat(p->anim, &sb), 0);
+        unlink(p->path);
+        unlink(p->anim);
+        /* the memory writers too */
+        void *out;
+        size_t size;
+        o.format = OSSA_FORMAT_MD5ANIM;
+        st = ossa_write_memory(m, &o, &out, &size, err);
+        if (st == OSSA_OK) {
+            ts_result_copy(result, out, size);
+            ossa_free(out, &a->allocator);
+        }
+    } else {
+        assert_int_not_equal(stat(p->path, &sb), 0);
+        assert_int_not_equal(stat(p->anim, &sb), 0);
+    }
+    ossa_model_free(m);
+    return st;
 }
 
 /* Writing with allocation k failing: the write fails with NOMEM or
@@ -189,67 +231,13 @@ static void test_allocation_failures_read(void **state)
  * merged with the animation gives the writers everything to do. */
 static void test_allocation_failures_write(void **state)
 {
-    /* An animation of the first sample's two joints (an md5anim must name
-     * only the mesh's joints to be merged). */
-    static const char mesh_anim[] =
-        "MD5Version 10\ncommandline \"ossa --name walk\"\n\nnumFrames 3\nnumJoints 2\n"
-        "frameRate 24\nnumAnimatedComponents 4\n\nhierarchy {\n\t\"root\"\t-1 1 0\n"
-        "\t\"arm\"\t0 56 1\n}\n\nbounds {\n\t( -1 -2 -3 ) ( 1 2 3 )\n\t( -1 -2 -3 ) ( 1 2 4 )\n"
-        "\t( 0 0 0 ) ( 3 4 0 )\n}\n\nbaseframe {\n\t( 5 6 7 ) ( 0 0 0 )\n"
-        "\t( 1 0 0 ) ( 0.1 0.2 0.3 )\n}\n\n"
-        "frame 0 {\n\t10 0 0 0\n}\n\nframe 1 {\n\t11 0 0.6 0\n}\n\nframe 2 {\n\t12 0 0 0.8\n}\n";
     (void)state;
     char *dir = ts_tmp_path("md5_alloc");
     mkdir(dir, 0777);
     char *path = ts_path_join(dir, "x.md5mesh"), *anim = ts_path_join(dir, "x.walk.md5anim");
-    for (long k = 0;; k++) {
-        ts_alloc a;
-        ts_alloc_init(&a, -1, true);
-        ossa_load_options lo;
-        memset(&lo, 0, sizeof lo);
-        lo.allocator = &a.allocator;
-        lo.file_name = "x.md5mesh";
-        ossa_error err;
-        ossa_model *m = ossa_load_memory(samples[0], strlen(samples[0]), &lo, &err);
-        lo.file_name = "x.md5anim";
-        ossa_model *an = ossa_load_memory(mesh_anim, strlen(mesh_anim), &lo, &err);
-        assert_true(m && an);
-        assert_int_equal(ossa_model_merge(m, an, &err), OSSA_OK);
-        ossa_model_free(an);
-        a.fail_at = a.calls + k;
-        ossa_write_options o;
-        memset(&o, 0, sizeof o);
-        o.allocator = &a.allocator;
-        ossa_status st = ossa_write_file(m, path, &o, &err);
-        a.fail_at = -1;
-        struct stat sb;
-        if (st == OSSA_OK) {
-            assert_int_equal(stat(path, &sb), 0);
-            assert_int_equal(stat(anim, &sb), 0);
-            unlink(path);
-            unlink(anim);
-        } else {
-            assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-            assert_int_not_equal(stat(path, &sb), 0);
-            assert_int_not_equal(stat(anim, &sb), 0);
-        }
-        /* the memory writers too */
-        a.fail_at = a.calls + k;
-        void *out;
-        size_t size;
-        o.format = OSSA_FORMAT_MD5ANIM;
-        ossa_status st2 = ossa_write_memory(m, &o, &out, &size, &err);
-        a.fail_at = -1;
-        if (st2 == OSSA_OK)
-            ossa_free(out, &a.allocator);
-        else
-            assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-        ossa_model_free(m);
-        assert_int_equal(a.live, 0);
-        assert_int_equal(a.bad_frees, 0);
-        if (st == OSSA_OK && st2 == OSSA_OK) break;
-        assert_true(k < 2000);
-    }
+    write_paths p = {path, anim};
+    ts_alloc_sweep_with("md5 write", write_op, &p,
+                        &(ts_sweep){.modes = TS_SWEEP_STICKY, .max_calls = 4000});
     free(path);
     free(anim);
     free(dir);

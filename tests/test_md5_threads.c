@@ -370,6 +370,29 @@ static void test_anim_truncated(void **state)
     free(data);
 }
 
+typedef struct anim_job {
+    const char *data;
+    size_t size;
+    const ossa_model *ref;
+} anim_job;
+
+/* The animation loaded with two threads: the reference model. */
+static ossa_status anim_load_op(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result)
+{
+    const anim_job *job = ctx;
+    (void)result;
+    ossa_load_options o;
+    memset(&o, 0, sizeof o);
+    o.file_name = "gen.md5anim";
+    o.threads = 2;
+    o.allocator = &a->allocator;
+    ossa_model *m = ossa_load_memory(job->data, job->size, &o, err);
+    if (!m) return OSSA_FAILED;
+    same_model(job->ref, m);
+    ossa_model_free(m);
+    return OSSA_OK;
+}
+
 /* Allocations failing in turn with threads: a clean failure or the same
  * model. */
 static void test_anim_allocation_failures(void **state)
@@ -380,24 +403,9 @@ static void test_anim_allocation_failures(void **state)
     ossa_error err;
     ossa_model *ref = load(data, size, "gen.md5anim", 1, &err);
     assert_non_null(ref);
-    for (long k = 0; k < 200; k++) {
-        ts_alloc a;
-        ts_alloc_init(&a, k, false);
-        ossa_load_options o;
-        memset(&o, 0, sizeof o);
-        o.file_name = "gen.md5anim";
-        o.threads = 2;
-        o.allocator = &a.allocator;
-        ossa_model *m = ossa_load_memory(data, size, &o, &err);
-        if (m) {
-            same_model(ref, m);
-            ossa_model_free(m);
-        } else {
-            assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-        }
-        assert_int_equal(a.live, 0);
-        if (!a.failures) break;
-    }
+    anim_job job = {data, size, ref};
+    ts_alloc_sweep_with("md5anim with 2 threads", anim_load_op, &job,
+                        &(ts_sweep){.modes = TS_SWEEP_ONCE});
     ossa_model_free(ref);
     free(data);
 }

@@ -93,32 +93,27 @@ static void test_numbers(void **state)
  *   f2: root at x 2, child at (2,0,2) turned about X: (3,0,0) (2,1,2) (2,1,2) */
 static ossa_model *hand_model(void)
 {
-    ossa_model *m = ossa_model_create(NULL);
-    ossa_error err;
-    ossa_transform root = ossa_transform_identity(), child = ossa_transform_identity();
-    child.translation[2] = 2;
-    float q180z[4] = {0, 0, 1, 0};
-    memcpy(child.rotation, q180z, sizeof q180z);
-    assert_int_equal(ossa_model_add_joint(m, "root", -1, &root, &err), 0);
-    assert_int_equal(ossa_model_add_joint(m, "child", 0, &child, &err), 1);
+    ts_joint joints[2] = {{"root", -1, ossa_transform_identity(), true},
+                          {"child", 0, ossa_transform_identity(), true}};
+    joints[1].pose.translation[2] = 2;
+    static const float q180z[4] = {0, 0, 1, 0};
+    memcpy(joints[1].pose.rotation, q180z, sizeof q180z);
     static const float pos[9] = {1, 0, 0, 0, 1, 2, 1, 1, 2};
     static const float uv[6] = {0, 0, 1, 0, 0.5f, 1};
     static const float idx[12] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0};
     static const float wgt[12] = {1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0};
-    assert_int_equal(ossa_model_set_num_vertices(m, 3, &err), OSSA_OK);
-    assert_non_null(
-        ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", pos, &err));
-    assert_non_null(
-        ossa_model_add_vertex_array(m, OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, "", uv, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4,
-                                                       "", idx, &err));
-    assert_non_null(
-        ossa_model_add_vertex_array(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 4, "", wgt, &err));
-    ossa_triangle t = {{0, 1, 2}};
-    assert_int_equal(ossa_model_set_triangles(m, 1, &t, &err), OSSA_OK);
-    assert_int_equal(ossa_model_add_mesh(m, "m", "mat", 0, 3, 0, 1, &err), 0);
-    ossa_animation *a = ossa_model_add_animation(m, "wave", 3, 10, OSSA_ANIMATION_LOOP, &err);
-    assert_non_null(a);
+    static const ts_array arrays[4] = {{OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", pos},
+                                       {OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, "", uv},
+                                       {OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, "", idx},
+                                       {OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 4, "", wgt}};
+    static const ossa_triangle t = {{0, 1, 2}};
+    static const ts_mesh mesh = {"m", "mat", 0, 3, 0, 1};
+    static const ts_anim wave = {"wave", 3, 10, OSSA_ANIMATION_LOOP};
+    ts_model_spec spec = {.num_joints = 2, .joints = joints, .num_vertices = 3, .num_arrays = 4,
+                          .arrays = arrays, .num_triangles = 1, .triangles = &t, .num_meshes = 1,
+                          .meshes = &mesh, .num_animations = 1, .animations = &wave};
+    ossa_model *m = ts_model_build(&spec);
+    ossa_animation *a = &m->animations[0];
     static const float q[3][4] = {{0, 0, 1, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}};
     for (int f = 0; f < 3; f++) {
         a->frames[f * 2].translation[0] = (float)f;

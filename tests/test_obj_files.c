@@ -162,18 +162,17 @@ static void test_number_formats(void **state)
 
 static ossa_model *small_model(const char *material)
 {
-    ossa_model *m = ossa_model_create(NULL);
-    assert_int_equal(ossa_model_set_num_vertices(m, 3, NULL), OSSA_OK);
     static const float pos[9] = {1, 2, 3, 4, 5, 6, 7, 8, 10};
     static const float nrm[9] = {1, 0, 0, 1, 0, 0, 1, 0, 0};
     static const float uv[6] = {0.25f, 0.5f, 1, 0, 0, 1};
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, NULL));
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm, NULL));
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, NULL, uv, NULL));
-    ossa_triangle tri = {{0, 1, 2}};
-    assert_int_equal(ossa_model_set_triangles(m, 1, &tri, NULL), OSSA_OK);
-    assert_true(ossa_model_add_mesh(m, "body", material, 0, 3, 0, 1, NULL) >= 0);
-    return m;
+    static const ts_array arrays[3] = {{OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos},
+                                       {OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm},
+                                       {OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, NULL, uv}};
+    static const ossa_triangle tri = {{0, 1, 2}};
+    const ts_mesh mesh = {"body", material, 0, 3, 0, 1};
+    ts_model_spec spec = {.num_vertices = 3, .num_arrays = 3, .arrays = arrays, .num_triangles = 1,
+                          .triangles = &tri, .num_meshes = 1, .meshes = &mesh};
+    return ts_model_build(&spec);
 }
 
 static void test_writer_text(void **state)

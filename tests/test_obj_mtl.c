@@ -495,6 +495,15 @@ static ossa_model *load_served(memfs *fs, const ossa_allocator *a, ossa_error *e
     return ossa_load_memory(obj, sizeof obj - 1, &lo, e);
 }
 
+static ossa_status served_load_op(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result)
+{
+    ossa_model *m = load_served(ctx, &a->allocator, err);
+    if (!m) return OSSA_FAILED;
+    ts_result_model(result, a, m);
+    ossa_model_free(m);
+    return OSSA_OK;
+}
+
 static unsigned char *tiny_png(size_t *size)
 {
     uint8_t px[4] = {10, 20, 30, 255};
@@ -545,23 +554,7 @@ static void test_robust(void **state)
         }
     free(patched);
     /* Every allocation failed in turn: out of memory, nothing held. */
-    ts_alloc good;
-    ts_alloc_init(&good, -1, false);
-    m = load_served(&fs, &good.allocator, &e);
-    assert_non_null(m);
-    ossa_model_free(m);
-    assert_int_equal(good.live, 0);
-    printf("MTL load: %ld allocations, each failed in turn\n", good.calls);
-    for (long n = 0; n < good.calls; n++) {
-        ts_alloc a;
-        ts_alloc_init(&a, n, false);
-        m = load_served(&fs, &a.allocator, &e);
-        if (m)
-            ossa_model_free(m);
-        else
-            assert_int_equal(e.code, OSSA_ERROR_NOMEM);
-        assert_int_equal(a.live, 0);
-    }
+    ts_alloc_sweep_with("MTL load", served_load_op, &fs, &(ts_sweep){.modes = TS_SWEEP_ONCE});
     ossa_free(fs.png, NULL);
 }
 

@@ -818,6 +818,32 @@ static void test_arguments(void **state)
     ossa_model_free(m);
 }
 
+typedef struct render_job {
+    const ossa_model *m;
+    const ossa_render_camera *cam;
+    rtt_image *im;
+} render_job;
+
+/* A scene of the model and its render; the result is the picture. */
+static ossa_status render_op(void *ctx, ts_alloc *a, ossa_error *e, ts_result *result)
+{
+    const render_job *job = ctx;
+    rtt_image *im = job->im;
+    size_t pixels = (size_t)im->image.width * im->image.height;
+    memset(im->pixels, 0, pixels * 4);
+    memset(im->depth, 0, pixels * sizeof(float));
+    ossa_render_scene_options so = {0, &a->allocator, 0};
+    ossa_render_scene *s = ossa_render_scene_create(job->m, &so, e);
+    if (!s) return OSSA_FAILED;
+    ossa_render_options o;
+    base_options(&o, job->cam);
+    o.supersample = 2;
+    ossa_status st = ossa_render_run(s, &o, &im->image, e);
+    ossa_render_scene_free(s);
+    if (!st) ts_result_copy(result, im->pixels, pixels * 4);
+    return st;
+}
+
 /* Every allocation of a scene and its first render fails in turn: each
  * failure is reported as NOMEM and leaks nothing. */
 static void test_allocation_failures(void **state)
@@ -828,29 +854,9 @@ static void test_allocation_failures(void **state)
     front_ortho(&cam, 2, 1);
     rtt_image im;
     rtt_image_init(&im, 24, 24);
-    for (long fail = 0;; fail++) {
-        ts_alloc a;
-        ts_alloc_init(&a, fail, false);
-        ossa_render_scene_options so = {0, &a.allocator, 0};
-        ossa_error e;
-        ossa_render_scene *s = ossa_render_scene_create(m, &so, &e);
-        ossa_status st = OSSA_FAILED;
-        if (s) {
-            ossa_render_options o;
-            base_options(&o, &cam);
-            o.supersample = 2;
-            st = ossa_render_run(s, &o, &im.image, &e);
-            ossa_render_scene_free(s);
-        }
-        assert_int_equal(a.live, 0);
-        assert_int_equal(a.bad_frees, 0);
-        if (a.failures == 0) {
-            assert_int_equal(st, OSSA_OK);
-            break;
-        }
-        if (st != OSSA_OK) assert_int_equal(e.code, OSSA_ERROR_NOMEM);
-        assert_true(fail < 1000);
-    }
+    render_job job = {m, &cam, &im};
+    ts_alloc_sweep_with("scene and render", render_op, &job,
+                        &(ts_sweep){.modes = TS_SWEEP_ONCE, .max_calls = 1000});
     rtt_image_free(&im);
     ossa_model_free(m);
 }

@@ -98,29 +98,27 @@ static void test_holy_grail(void **state)
 
 static ossa_model *small_model(void)
 {
-    ossa_model *m = ossa_model_create(NULL);
-    assert_non_null(m);
-    ossa_transform t = ossa_transform_identity();
-    assert_int_equal(ossa_model_add_joint(m, "root", -1, &t, NULL), 0);
-    t.translation[0] = 1;
-    t.rotation[2] = (float)sqrt(0.5); /* 90 degrees about Z */
-    t.rotation[3] = (float)sqrt(0.5);
-    assert_int_equal(ossa_model_add_joint(m, "child \"x\"", 0, &t, NULL), 1);
-    assert_int_equal(ossa_model_set_num_vertices(m, 3, NULL), OSSA_OK);
+    ts_joint joints[2] = {{"root", -1, ossa_transform_identity(), true},
+                          {"child \"x\"", 0, ossa_transform_identity(), true}};
+    joints[1].pose.translation[0] = 1;
+    joints[1].pose.rotation[2] = (float)sqrt(0.5); /* 90 degrees about Z */
+    joints[1].pose.rotation[3] = (float)sqrt(0.5);
     static const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 2, 0.5f};
     static const float nrm[9] = {0, 0, -1, 0, 0, -1, 0, 0, -1};
     static const float uv[6] = {0, 0, 1, 0.25f, 0.5f, 1};
-    static const uint8_t idx[12] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    static const float idx[12] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
     static const float wgt[12] = {1, 0, 0, 0, 0.75f, 0.25f, 0, 0, 1, 0, 0, 0};
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos, NULL));
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm, NULL));
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, NULL, uv, NULL));
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, NULL, idx, NULL));
-    assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 4, NULL, wgt, NULL));
-    ossa_triangle tri = {{0, 1, 2}};
-    assert_int_equal(ossa_model_set_triangles(m, 1, &tri, NULL), OSSA_OK);
-    assert_true(ossa_model_add_mesh(m, "body", "my skin.tga", 0, 3, 0, 1, NULL) >= 0);
-    return m;
+    static const ts_array arrays[5] = {{OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, NULL, pos},
+                                       {OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm},
+                                       {OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, NULL, uv},
+                                       {OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, NULL, idx},
+                                       {OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 4, NULL, wgt}};
+    static const ossa_triangle tri = {{0, 1, 2}};
+    static const ts_mesh body = {"body", "my skin.tga", 0, 3, 0, 1};
+    ts_model_spec spec = {.num_joints = 2, .joints = joints, .num_vertices = 3, .num_arrays = 5,
+                          .arrays = arrays, .num_triangles = 1, .triangles = &tri,
+                          .num_meshes = 1, .meshes = &body};
+    return ts_model_build(&spec);
 }
 
 typedef struct seen {

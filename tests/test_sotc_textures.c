@@ -378,6 +378,21 @@ static void test_damaged_and_refused(void **state)
     free(dir);
 }
 
+/* The .nmo loaded from `ctx` (its path); the result is its texture as PNG:
+ * a load that succeeds has it. */
+static ossa_status crate_load_op(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result)
+{
+    ossa_load_options lo = {.allocator = &a->allocator};
+    ossa_model *m = ossa_load_file(ctx, &lo, err);
+    if (!m) return OSSA_FAILED;
+    size_t size;
+    const void *png = ossa_model_get_image(m, "crate.png", &size);
+    if (!png) fail_msg("allocation %ld failed: a model without its texture", a->fail_at);
+    ts_result_copy(result, png, size);
+    ossa_model_free(m);
+    return OSSA_OK;
+}
+
 /* Every allocation of the .nmo load with its texture (the file read, the
  * decoding twice for the order, the PNG, the extras) failing in turn. */
 static void test_allocation_failures(void **state)
@@ -389,37 +404,7 @@ static void test_allocation_failures(void **state)
         return;
     }
     char *path = ts_path_join(dir, "crate.nmo");
-    ts_alloc good;
-    ts_alloc_init(&good, -1, false);
-    ossa_load_options lo = {.allocator = &good.allocator};
-    ossa_error e;
-    ossa_model *ref = ossa_load_file(path, &lo, &e);
-    assert_non_null(ref);
-    size_t ref_size;
-    const void *ref_png = ossa_model_get_image(ref, "crate.png", &ref_size);
-    assert_non_null(ref_png);
-    long total = good.calls;
-    for (int sticky = 0; sticky < 2; sticky++)
-        for (long n = 0; n < total; n++) {
-            ts_alloc a;
-            ts_alloc_init(&a, n, sticky);
-            lo.allocator = &a.allocator;
-            ossa_model *m = ossa_load_file(path, &lo, &e);
-            if (!m) {
-                if (e.code != OSSA_ERROR_NOMEM)
-                    fail_msg("allocation %ld: %s", n, e.message);
-            } else {
-                size_t size;
-                const void *png = ossa_model_get_image(m, "crate.png", &size);
-                if (!png) fail_msg("allocation %ld failed: a model without its texture", n);
-                assert_int_equal(size, ref_size);
-                assert_memory_equal(png, ref_png, size);
-                ossa_model_free(m);
-            }
-            assert_int_equal(a.live, 0);
-            assert_int_equal(a.bad_frees, 0);
-        }
-    ossa_model_free(ref);
+    ts_alloc_sweep("crate.nmo with crate.nto", crate_load_op, path);
     free(path);
     free(dir);
 }

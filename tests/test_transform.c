@@ -297,51 +297,49 @@ static void test_append_meshes(void **state)
     ossa_model_free(dst);
 }
 
+/* Edit `*(int *)ctx` on a model built with failures held back: a failed
+ * edit leaves the model whole (it validates); the result is the edited
+ * model. */
+static ossa_status edit_op(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result)
+{
+    int op = *(const int *)ctx;
+    ts_alloc_pause(a);
+    ossa_model *m, *src = head("c");
+    if (op < 3) {
+        m = body_with(&a->allocator);
+    } else { /* ubyte positions become floats when scaled */
+        m = ossa_model_create(&a->allocator);
+        assert_int_equal(ossa_model_set_num_vertices(m, 1, err), OSSA_OK);
+        const uint8_t p[3] = {1, 2, 3};
+        assert_non_null(
+            ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_UBYTE, 3, NULL, p, err));
+    }
+    ts_alloc_resume(a);
+    ossa_status st = OSSA_OK;
+    if (op == 0) st = ossa_model_append_meshes(m, src, err);
+    if (op == 1) st = ossa_model_resample_animation(m, 0, 90, err);
+    if (op == 2) st = ossa_model_rename_animation(m, 0, "walk", err);
+    if (op == 3) st = ossa_model_scale(m, 2, err);
+    ts_alloc_pause(a);
+    if (st != OSSA_OK && op == 0) assert_int_equal(m->num_vertices, 3);
+    assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
+    if (st == OSSA_OK) ts_result_model(result, a, m);
+    ossa_model_free(src);
+    ossa_model_free(m);
+    return st;
+}
+
 /* Every allocation of each edit failing in turn: the edit fails with
  * OSSA_ERROR_NOMEM and the model is still whole (it validates, nothing
  * leaks); the sweep ends when the edit succeeds. */
 static void test_allocation_failures(void **state)
 {
     (void)state;
-    for (int op = 0; op < 4; op++) {
-        bool done = false;
-        for (long k = 0; !done && k < 1000; k++) {
-            ts_alloc a;
-            ts_alloc_init(&a, -1, false);
-            ossa_model *m = body_with(&a.allocator);
-            ossa_model *src = head("c");
-            ossa_error err;
-            a.fail_at = a.calls + k;
-            ossa_status st = OSSA_OK;
-            if (op == 0) st = ossa_model_append_meshes(m, src, &err);
-            if (op == 1) st = ossa_model_resample_animation(m, 0, 90, &err);
-            if (op == 2) st = ossa_model_rename_animation(m, 0, "walk", &err);
-            if (op == 3) {
-                /* ubyte positions become floats when scaled */
-                ossa_model_free(m);
-                ts_alloc_init(&a, -1, false);
-                m = ossa_model_create(&a.allocator);
-                assert_int_equal(ossa_model_set_num_vertices(m, 1, &err), OSSA_OK);
-                const uint8_t p[3] = {1, 2, 3};
-                assert_non_null(ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_UBYTE, 3,
-                                                            NULL, p, &err));
-                a.fail_at = a.calls + k;
-                st = ossa_model_scale(m, 2, &err);
-            }
-            if (st == OSSA_OK) {
-                done = true;
-            } else {
-                assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-                if (op == 0) assert_int_equal(m->num_vertices, 3);
-            }
-            a.fail_at = -1;
-            assert_int_equal(ossa_model_validate(m, NULL, NULL, NULL), 0);
-            ossa_model_free(src);
-            ossa_model_free(m);
-            assert_int_equal(a.live, 0);
-        }
-        assert_true(done);
-    }
+    static const char *const names[4] = {"append meshes", "resample", "rename", "scale"};
+    for (int op = 0; op < 4; op++)
+        ts_alloc_sweep_with(names[op], edit_op, &op,
+                            &(ts_sweep){.modes = TS_SWEEP_ONCE, .max_calls = 1000,
+                                        .allow_none = true});
 }
 
 int main(void)

@@ -230,69 +230,57 @@ static inline void tf_patches(ossa_format format, const char *text, int trials, 
 static inline void tf_allocation_failures(ossa_format format, const char *text,
                                           const char *file_name)
 {
-    size_t size = strlen(text);
-    for (long k = 0;; k++) {
-        ts_alloc a;
-        ts_alloc_init(&a, k, true);
-        ossa_load_options o;
-        memset(&o, 0, sizeof o);
-        o.allocator = &a.allocator;
-        o.format = format;
-        o.file_name = file_name;
-        ossa_error err;
-        ossa_model *m = ossa_load_memory(text, size, &o, &err);
-        if (m) {
-            ossa_model_free(m);
-            assert_int_equal(a.live, 0);
-            assert_int_equal(a.bad_frees, 0);
-            print_message("%ld allocations\n", k);
-            break;
-        }
-        if (err.code != OSSA_ERROR_NOMEM) fail_msg("allocation %ld: %s", k, err.message);
-        assert_int_equal(a.live, 0);
-        assert_int_equal(a.bad_frees, 0);
-        assert_true(k < 100000);
-    }
+    ossa_load_options o;
+    memset(&o, 0, sizeof o);
+    o.format = format;
+    o.file_name = file_name;
+    ts_alloc_sweep_load(file_name ? file_name : ossa_format_name(format), text, strlen(text), &o,
+                        &(ts_sweep){.modes = TS_SWEEP_STICKY});
 }
 
 /* `text` loaded with a counting allocator, then written as `format` with
  * allocation number k failing, for every k until the write succeeds:
  * the write fails with NOMEM and frees all it took. The model's
  * allocator (temporaries) and the options' (the output) are one here. */
-static inline void tf_write_allocation_failures(ossa_format format, const char *text)
+typedef struct tf_write_job {
+    ossa_format format;
+    const char *text;
+} tf_write_job;
+
+static inline ossa_status tf_write_op(void *ctx, ts_alloc *a, ossa_error *err, ts_result *result)
 {
-    ts_alloc a;
-    ts_alloc_init(&a, -1, true);
+    const tf_write_job *job = ctx;
+    ts_alloc_pause(a); /* the load is not swept */
     ossa_load_options lo;
     memset(&lo, 0, sizeof lo);
-    lo.allocator = &a.allocator;
-    lo.format = format;
-    ossa_error err;
-    ossa_model *m = ossa_load_memory(text, strlen(text), &lo, &err);
+    lo.allocator = &a->allocator;
+    lo.format = job->format;
+    ossa_model *m = ossa_load_memory(job->text, strlen(job->text), &lo, err);
     assert_non_null(m);
-    long live = a.live;
-    for (long k = 0;; k++) {
-        a.fail_at = a.calls + k;
-        ossa_write_options o;
-        memset(&o, 0, sizeof o);
-        o.format = format;
-        o.allocator = &a.allocator;
-        void *data;
-        size_t size;
-        ossa_status st = ossa_write_memory(m, &o, &data, &size, &err);
-        a.fail_at = -1;
-        if (st == OSSA_OK) {
-            ossa_free(data, &a.allocator);
-            assert_int_equal(a.live, live);
-            print_message("%ld allocations\n", k);
-            break;
-        }
-        assert_int_equal(err.code, OSSA_ERROR_NOMEM);
-        assert_int_equal(a.live, live);
-        assert_true(k < 1000);
+    long live = a->live;
+    ts_alloc_resume(a);
+    ossa_write_options o;
+    memset(&o, 0, sizeof o);
+    o.format = job->format;
+    o.allocator = &a->allocator;
+    void *data;
+    size_t size;
+    ossa_status st = ossa_write_memory(m, &o, &data, &size, err);
+    ts_alloc_pause(a);
+    if (st == OSSA_OK) {
+        ts_result_copy(result, data, size);
+        ossa_free(data, &a->allocator);
     }
+    assert_int_equal(a->live, live); /* the write holds nothing once done */
     ossa_model_free(m);
-    assert_int_equal(a.live, 0);
+    return st;
+}
+
+static inline void tf_write_allocation_failures(ossa_format format, const char *text)
+{
+    tf_write_job job = {format, text};
+    ts_alloc_sweep_with(ossa_format_name(format), tf_write_op, &job,
+                        &(ts_sweep){.modes = TS_SWEEP_STICKY, .max_calls = 1000});
 }
 
 #endif
