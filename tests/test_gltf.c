@@ -125,8 +125,11 @@ static void gltf_iqm_gltf(void **state)
         ossa_model *g = gt_through(a, OSSA_FORMAT_GLB);
         gt_compare_poses(a, g, 1e-5);
         gt_compare_meshes(a, g, 0);
+        gt_compare_rest(a, g);
         ossa_model_free(g);
-        /* via IQM */
+        /* via IQM, which holds one pose: the model as it rests (the same
+         * model without a rest pose) */
+        assert_int_equal(ossa_model_apply_rest_pose(a, NULL), OSSA_OK);
         ossa_model *b = gt_through(a, OSSA_FORMAT_IQM);
         gt_compare_quantized(a, b);
         gt_compare_meshes(a, b, 1e-7); /* the IQM writer renormalizes float weights */

@@ -169,50 +169,54 @@ static void animation_sampling(void **state)
 }
 
 /* Inverse bind matrices that disagree with the nodes: the bind pose
- * follows the skin, with one warning for the file that names the first
- * three joints (an unnamed one by its index) and counts the rest. */
-static void rebound_joints_warning(void **state)
+ * follows the skin, the rest pose the nodes, and the model keeps both
+ * without a warning (nothing is lost). Joints whose matrices agree rest
+ * in their bind pose. */
+static void rest_and_bind_poses(void **state)
 {
     (void)state;
-    float ibm[5 * 16];
-    for (int j = 0; j < 5; j++)
-        for (int k = 0; k < 16; k++) ibm[j * 16 + k] = k % 5 == 0 ? 1.0f : k == 13 ? -1.0f : 0.0f;
+    /* joint 0 bound 1 below its node (world (0, -1, 0): IBM translates by
+     * +1 in y), joint 1 agrees with its node: at (1, 0, 0) below joint 0 */
+    float ibm[2 * 16];
+    for (int j = 0; j < 2; j++)
+        for (int k = 0; k < 16; k++) ibm[j * 16 + k] = k % 5 == 0 ? 1.0f : 0.0f;
+    ibm[13] = 1;
+    ibm[16 + 12] = -1, ibm[16 + 13] = 1;
     char *json = gt_make_gltf(ibm, sizeof ibm,
-                              "\"bufferViews\":[{\"buffer\":0,\"byteLength\":320}],"
-                              "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":5,"
+                              "\"bufferViews\":[{\"buffer\":0,\"byteLength\":128}],"
+                              "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,"
                               "\"type\":\"MAT4\"}],"
-                              "\"nodes\":[{\"name\":\"hip\"},{\"name\":\"knee\"},{},{\"name\":\"toe\"},"
-                              "{\"name\":\"heel\"}],"
-                              "\"skins\":[{\"joints\":[0,1,2,3,4],\"inverseBindMatrices\":0}]");
+                              "\"nodes\":[{\"name\":\"hip\",\"children\":[1]},"
+                              "{\"name\":\"knee\",\"translation\":[1,0,0]}],"
+                              "\"skins\":[{\"joints\":[0,1],\"inverseBindMatrices\":0}]");
     ossa_model *m = gt_load_json(json);
-    assert_int_equal(m->num_joints, 5);
-    uint32_t found = 0;
-    for (uint32_t i = 0; i < m->num_warnings; i++)
-        if (m->warnings[i].code == OSSA_WARNING_INCONSISTENT) {
-            found++;
-            assert_non_null(strstr(m->warnings[i].message,
-                                   "at 5 joints ('hip', 'knee', joint 2 and 2 more)"));
-        }
-    assert_int_equal(found, 1);
-    /* the skin's bind: glTF world (0, 1, 0) is ossa (0, 0, 1) */
-    for (uint32_t j = 0; j < 5; j++) {
-        assert_true(m->joints[j].bind.translation[0] == 0);
-        assert_true(m->joints[j].bind.translation[1] == 0);
-        assert_true(m->joints[j].bind.translation[2] == 1);
-    }
+    assert_int_equal(m->num_joints, 2);
+    assert_int_equal(m->num_warnings, 0);
+    assert_non_null(m->rest_pose);
+    /* glTF (0, -1, 0) is ossa (0, 0, -1): the hip is bound there, rests at 0 */
+    assert_true(m->joints[0].bind.translation[0] == 0 && m->joints[0].bind.translation[1] == 0 &&
+                m->joints[0].bind.translation[2] == -1);
+    for (int c = 0; c < 3; c++) assert_true(m->rest_pose[0].translation[c] == 0);
+    /* the knee: (1, 0, 0) in both */
+    assert_memory_equal(&m->rest_pose[1], &m->joints[1].bind, sizeof m->rest_pose[1]);
+    assert_true(m->joints[1].bind.translation[0] == 1);
+    /* at rest (ossa pose and the renderer's default): the nodes' pose */
+    float (*rest)[16] = malloc(2 * sizeof *rest);
+    ossa_local_to_model(m, m->rest_pose, rest);
+    assert_true(rest[1][12] == 1 && rest[1][13] == 0 && rest[1][14] == 0);
+    free(rest);
     ossa_model_free(m);
     free(json);
-    /* two of them: "a and b" */
-    float two[32];
-    memcpy(two, ibm, sizeof two);
-    json = gt_make_gltf(two, sizeof two,
+    /* a skin that agrees with its nodes: no rest pose */
+    ibm[13] = 0, ibm[16 + 13] = 0;
+    json = gt_make_gltf(ibm, sizeof ibm,
                         "\"bufferViews\":[{\"buffer\":0,\"byteLength\":128}],"
                         "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,"
-                        "\"type\":\"MAT4\"}],\"nodes\":[{\"name\":\"a\"},{\"name\":\"b\"}],"
+                        "\"type\":\"MAT4\"}],\"nodes\":[{\"name\":\"a\",\"children\":[1]},"
+                        "{\"name\":\"b\",\"translation\":[1,0,0]}],"
                         "\"skins\":[{\"joints\":[0,1],\"inverseBindMatrices\":0}]");
     m = gt_load_json(json);
-    assert_int_equal(m->num_warnings, 1);
-    assert_non_null(strstr(m->warnings[0].message, "at 2 joints ('a' and 'b')"));
+    assert_null(m->rest_pose);
     ossa_model_free(m);
     free(json);
 }
@@ -245,6 +249,89 @@ static void rigid_mesh(void **state)
     /* vertex 1 at glTF (0+1+1, 0, 5) = (2, 0, 5) -> ossa (2, -5, 0) */
     const float *p = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL)->data;
     assert_true(p[3] == 2 && p[4] == -5 && p[5] == 0);
+    ossa_model_free(m);
+    free(json);
+}
+
+/* Where vertex v of `m` is drawn in frame f of animation 0 (or at rest,
+ * f < 0): skinned by its joints' pose * inverse(bind), as every player does. */
+static void drawn_at(const ossa_model *m, int f, uint32_t v, float out[3])
+{
+    uint32_t J = m->num_joints;
+    float (*pose)[16] = malloc(J * sizeof *pose), (*ibm)[16] = malloc(J * sizeof *ibm);
+    float (*skin)[16] = malloc(J * sizeof *skin);
+    ossa_local_to_model(m, f < 0 ? m->rest_pose : m->animations[0].frames + (size_t)f * J, pose);
+    ossa_model_inverse_bind_matrices(m, ibm);
+    ossa_skinning_matrices(J, (const float(*)[16])pose, (const float(*)[16])ibm, skin);
+    float p[3], idx[4], w[4];
+    ossa_vertex_array_read(m, ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL), v, 1, p);
+    ossa_vertex_array_read_padded(m, ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL), v, 1, 4, idx);
+    ossa_vertex_array_read_padded(m, ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL), v, 1, 4, w);
+    for (int r = 0; r < 3; r++) out[r] = 0;
+    for (int k = 0; k < 4; k++) {
+        if (!(w[k] > 0)) continue;
+        const float *s = skin[(uint32_t)idx[k]];
+        for (int r = 0; r < 3; r++)
+            out[r] += w[k] * (s[r] * p[0] + s[4 + r] * p[1] + s[8 + r] * p[2] + s[12 + r]);
+    }
+    free(pose), free(ibm), free(skin);
+}
+
+/* An unskinned mesh under a joint whose skin was bound elsewhere than its
+ * node rests (raylib's Wizard: the staff, the face): its vertices go into
+ * the joint's bind space, so that at rest and in every frame the joint
+ * carries them where the nodes put them. By hand: arm rests at glTF
+ * (0, 0, 5), was bound at (0, 2, 5); the sword node sits at (1, 0, 0)
+ * under it; the animation moves the arm to (0, 0, 7) at t = 1. */
+static void rigid_mesh_bind_space(void **state)
+{
+    (void)state;
+    float bin[9 + 2 + 6 + 16] = {0, 0, 0, 1, 0, 0, 0, 1, 0, /* positions */
+                                 0, 1,                      /* key times */
+                                 0, 0, 5, 0, 0, 7};         /* arm translation */
+    float *ibm = bin + 17;
+    for (int k = 0; k < 16; k++) ibm[k] = k % 5 == 0 ? 1.0f : 0.0f;
+    ibm[13] = -2, ibm[14] = -5; /* the inverse of T(0, 2, 5) */
+    char *json = gt_make_gltf(bin, sizeof bin,
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+        "\"byteLength\":8},{\"buffer\":0,\"byteOffset\":44,\"byteLength\":24},"
+        "{\"buffer\":0,\"byteOffset\":68,\"byteLength\":64}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+        "{\"bufferView\":3,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"}],"
+        "\"nodes\":[{\"name\":\"arm\",\"translation\":[0,0,5],\"children\":[1]},"
+        "{\"name\":\"sword\",\"mesh\":0,\"translation\":[1,0,0]}],"
+        "\"skins\":[{\"joints\":[0],\"inverseBindMatrices\":3}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],"
+        "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+        "\"path\":\"translation\"}}],\"samplers\":[{\"input\":1,\"output\":2}]}]");
+    ossa_model *m = gt_load_json(json);
+    assert_int_equal(m->num_joints, 1);
+    assert_non_null(m->rest_pose);
+    /* stored in bind space: T(0,2,5) * T(0,0,-5) * (1, 0, 5) = glTF (1, 2, 5),
+     * ossa (1, -5, 2) */
+    const float *p = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL)->data;
+    TS_ASSERT_NEAR(p[0], 1, 1e-6);
+    TS_ASSERT_NEAR(p[1], -5, 1e-6);
+    TS_ASSERT_NEAR(p[2], 2, 1e-6);
+    /* drawn at rest where the nodes put it: glTF (1, 0, 5) = ossa (1, -5, 0);
+     * at t = 1 (the last frame) glTF (1, 0, 7) = ossa (1, -7, 0); vertex 2,
+     * glTF (1, 1, 7), is ossa (1, -7, 1) */
+    float at[3];
+    drawn_at(m, -1, 0, at);
+    TS_ASSERT_NEAR(at[0], 1, 1e-5);
+    TS_ASSERT_NEAR(at[1], -5, 1e-5);
+    TS_ASSERT_NEAR(at[2], 0, 1e-5);
+    uint32_t last = m->animations[0].num_frames - 1;
+    drawn_at(m, (int)last, 0, at);
+    TS_ASSERT_NEAR(at[0], 1, 1e-5);
+    TS_ASSERT_NEAR(at[1], -7, 1e-5);
+    TS_ASSERT_NEAR(at[2], 0, 1e-5);
+    drawn_at(m, (int)last, 2, at);
+    TS_ASSERT_NEAR(at[0], 1, 1e-5);
+    TS_ASSERT_NEAR(at[1], -7, 1e-5);
+    TS_ASSERT_NEAR(at[2], 1, 1e-5);
     ossa_model_free(m);
     free(json);
 }
@@ -487,7 +574,8 @@ int main(void)
         cmocka_unit_test(attribute_set_limit),
         cmocka_unit_test(animation_sampling),
         cmocka_unit_test(rigid_mesh),
-        cmocka_unit_test(rebound_joints_warning),
+        cmocka_unit_test(rest_and_bind_poses),
+        cmocka_unit_test(rigid_mesh_bind_space),
         cmocka_unit_test(external_buffer),
         cmocka_unit_test(triangle_count_limit),
         cmocka_unit_test(animation_budget),

@@ -306,17 +306,18 @@ static ossa_status read_animation(gltf_scene *s, uint32_t a, input_cache *cache)
                 }
             }
             for (uint32_t j = 0; !st && j < J; j++) {
-                ossa_transform bind;
-                ossa__gltf_transform_from_gltf(&s->bind[j], &bind);
+                ossa_transform rest;
+                ossa__gltf_transform_from_gltf(&s->rest[j], &rest);
                 for (uint32_t f = 0; f < frames; f++) {
                     ossa_transform *o = &anim->frames[(size_t)f * J + j];
                     ossa__gltf_apply_fold(s, j, o);
                     ossa__gltf_transform_from_gltf(o, o);
-                    /* Channels not animated hold the rest transform; where
-                     * that differs from the bind pose they count as animated. */
-                    if (memcmp(o->translation, bind.translation, 12)) mask[j] |= OSSA_CHANNEL_TRANSLATION;
-                    if (memcmp(o->rotation, bind.rotation, 16)) mask[j] |= OSSA_CHANNEL_ROTATION;
-                    if (memcmp(o->scale, bind.scale, 12)) mask[j] |= OSSA_CHANNEL_SCALE;
+                    /* Channels not animated hold the rest transform (the
+                     * model's rest pose, or its bind pose when they agree);
+                     * where a fold mixes channels, what moves counts. */
+                    if (memcmp(o->translation, rest.translation, 12)) mask[j] |= OSSA_CHANNEL_TRANSLATION;
+                    if (memcmp(o->rotation, rest.rotation, 16)) mask[j] |= OSSA_CHANNEL_ROTATION;
+                    if (memcmp(o->scale, rest.scale, 12)) mask[j] |= OSSA_CHANNEL_SCALE;
                 }
             }
             bool all = true;
