@@ -5,7 +5,8 @@
  * with bind poses (and the rest pose when the model has one), each vertex
  * array summarised (per component minimum, maximum and mean, and a hash
  * of its bytes), triangles (count, hash, the first few), meshes,
- * animations with the poses of their first, middle and last frames, extras and warnings with their
+ * animations (how they were sampled, when a reader says) with the poses
+ * of their first, middle and last frames, extras and warnings with their
  * codes. Floats are
  * printed with 9 significant digits, enough to tell any two floats apart,
  * so a change of one bit shows. */
@@ -169,6 +170,11 @@ static void dump_animations(FILE *out, const ossa_model *m)
                 a->bounds ? "stored" : "none",
                 fnv1a(a->frames, (size_t)a->num_frames * m->num_joints * sizeof *a->frames,
                       FNV_START));
+        if (a->sampling) {
+            fputs("    sampling ", out);
+            cli_json_string(out, a->sampling);
+            fputc('\n', out);
+        }
         if (a->channels) {
             fputs("    channels", out);
             for (uint32_t j = 0; j < m->num_joints; j++) fprintf(out, " %u", a->channels[j]);

@@ -11,7 +11,8 @@ static const char usage[] =
     "\n"
     "Print a summary of each model: format, joints (and how many rest\n"
     "otherwise than the mesh is bound), vertices, triangles, meshes, vertex\n"
-    "arrays, animations, bind-pose bounds and warnings.\n"
+    "arrays, animations (with how a glTF file's keys were put on frames),\n"
+    "bind-pose bounds and warnings.\n"
     "Each file is loaded on its own (no merging).\n"
     "\n"
     "Options:\n"
@@ -166,9 +167,15 @@ void cli_info_print_text(FILE *out, const char *file, const ossa_model *model)
         const ossa_animation *a = &model->animations[i];
         fputs("  \"", out);
         cli_print_text(out, a->name);
-        fprintf(out, "\": %" PRIu32 " frames at %.9g fps, %s%s\n", a->num_frames,
+        fprintf(out, "\": %" PRIu32 " frames at %.9g fps, %s%s", a->num_frames,
                 (double)a->framerate, (a->flags & OSSA_ANIMATION_LOOP) ? "looping" : "once",
                 a->bounds ? ", bounds stored" : "");
+        if (a->sampling) {
+            fputs(" (", out);
+            cli_print_text(out, a->sampling);
+            fputc(')', out);
+        }
+        fputc('\n', out);
     }
 
     float min[3], max[3];
@@ -270,8 +277,11 @@ static void print_json(FILE *out, const char *file, const ossa_model *model, con
         cli_json_string(out, a->name);
         fprintf(out, ", \"frames\": %" PRIu32 ", \"framerate\": ", a->num_frames);
         cli_json_number(out, a->framerate);
-        fprintf(out, ", \"loop\": %s, \"stored_bounds\": %s}",
+        fprintf(out, ", \"loop\": %s, \"stored_bounds\": %s, \"sampling\": ",
                 (a->flags & OSSA_ANIMATION_LOOP) ? "true" : "false", a->bounds ? "true" : "false");
+        if (a->sampling) cli_json_string(out, a->sampling);
+        else fputs("null", out);
+        fputc('}', out);
     }
     close_list(out, model->num_animations, ind);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The ossa tool on glTF: messages for files that are not what their name
-# says, rest poses, the armature node, images (beside,
+# says, rest poses, the armature node, animation sampling, images (beside,
 # inside, none; IQM-style materials), animation channels for players that
 # switch actions, references outside the model's folder. Run by ctest with
 #   OSSA_CLI        path to the ossa binary
@@ -27,7 +27,7 @@ check "text .glb: no JSON message" test "$(count JSON "$err")" = 0
 expect_rc 1 "empty .gltf" info "$tmp/empty.gltf"
 check "empty .gltf: the JSON message stays" grep -qF "the JSON ends early" "$err"
 
-# -- Rest pose and armature (docs/formats/gltf.md §9) ----------------------------
+# -- Rest pose, armature and sampling (docs/formats/gltf.md §4, §9) --------------
 #
 # Numbers to compare with come from tests/tools/gltf_eval.py, which evaluates
 # the files from the glTF specification alone (nodes, skins, curves).
@@ -97,8 +97,48 @@ PY
     expect_rc 0 "the armature is no joint when read back" info --json "$tmp/cesium.glb"
     json_check "$out" 'd["joints"] == 19 and d["rest_pose_joints"] == 1'
 
+    # Fox's "Run": keys at 24 fps, then 0.8 frame later (a 120 fps grid): its
+    # duration is its last key, and between frames every joint stays within
+    # 1e-4 of the model's size of the curves
+    fox=$shared/data/gltf/Fox.glb
+    evaluate duration "$fox" Run >"$tmp/run.json"
+    expect_rc 0 "Fox info" info --json "$fox"
+    check "Run lasts to its last key" python3 - "$out" "$tmp/run.json" <<'PY'
+import json, sys
+info, keys = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+run = [a for a in info["animations"] if a["name"] == "Run"][0]
+length = (run["frames"] - 1) / run["framerate"]
+print("  Run: %d frames at %g fps, %.6f s; last key %.6f s" % (run["frames"], run["framerate"], length, keys["duration"]))
+sys.exit(0 if abs(length - keys["duration"]) < 1e-6 and abs(length - 1.1583333) < 1e-6
+          and run["sampling"] == "keys on a 120 fps grid" else 1)
+PY
+    # at every key and halfway between every other pair of frames
+    times=$(python3 -c 'import json, sys
+k = json.load(open(sys.argv[1]))["keys"]
+print(" ".join(["%.9g" % t for t in k] + ["%.9g" % ((f + 0.5) / 120) for f in range(0, 139, 2)]))' "$tmp/run.json")
+    evaluate joints "$fox" Run $times >"$tmp/run_joints.json"
+    size=$(evaluate size "$fox")
+    : >"$tmp/run_poses"
+    for t in $times; do
+        run pose "$fox" --anim Run --time "$t" --json
+        printf '%s ' "$t" >>"$tmp/run_poses"
+        python3 -c 'import json, sys; print(json.dumps({j["name"]: j["model"][12:15] for j in json.load(open(sys.argv[1]))["joints"]}))' "$out" >>"$tmp/run_poses"
+    done
+    check "Run's joints within 1e-4 of the size of the curves" python3 - "$tmp/run_joints.json" "$tmp/run_poses" "$size" <<'PY'
+import json, math, sys
+want = json.load(open(sys.argv[1]))
+worst = 0
+for line in open(sys.argv[2]):
+    t, got = line.split(" ", 1)
+    got = json.loads(got)
+    for name, p in want[t].items():
+        worst = max(worst, math.dist(p, got[name]))
+size = float(sys.argv[3])
+print("  Run: %.3g of the model's size (%.2f) off at worst" % (worst / size, size))
+sys.exit(0 if worst <= 1e-4 * size else 1)
+PY
 else
-    skip_part "$shared/data not found: rest poses are not checked"
+    skip_part "$shared/data not found: rest poses and sampling are not checked"
 fi
 
 # -- Images ---------------------------------------------------------------------

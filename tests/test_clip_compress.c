@@ -140,12 +140,14 @@ static void test_shared_models(void **state)
     (void)state;
     /* Every shared file with animations. ozz-animation's default output
      * for the same models (its error about 1 mm): the sizes to beat where
-     * known; 0 = no figure. */
+     * known; 0 = no figure. Fox's has none any more: its "Run" is read on
+     * its keys' 120 fps grid (docs/formats/gltf.md §4), 140 frames where
+     * ozz's figure was made from about 36. */
     static const struct {
         const char *file;
         size_t ozz;
     } files[] = {{"gltf/robot.glb", 74000},      {"gltf/CesiumMan.glb", 7000},
-                 {"gltf/Fox.glb", 15000},        {"iqm/guy.iqm", 0},
+                 {"gltf/Fox.glb", 0},            {"iqm/guy.iqm", 0},
                  {"iqm/guyanim.iqm", 0},         {"gltf/RiggedFigure.glb", 0},
                  {"gltf/RiggedSimple.glb", 0},   {"gltf/SimpleSkin.gltf", 0},
                  {"gltf/greenman.glb", 0},       {"iqe/test_cube.iqe", 0},

@@ -114,9 +114,10 @@ static void animation_sampling(void **state)
     unsigned char bin[256];
     memset(bin, 0, sizeof bin);
     float *f = (float *)(void *)bin;
-    /* inputs: [0, 0.5, 1] at 0; [0, 0.25, 0.9] at 12: no common spacing */
+    /* inputs: [0, 0.5, 1] at 0; [0, 0.25, 0.913] at 12: on no grid (0.913 s
+     * is 913 thousandths: no whole rate up to 240 fps reaches it) */
     f[0] = 0, f[1] = 0.5f, f[2] = 1;
-    f[3] = 0, f[4] = 0.25f, f[5] = 0.9f;
+    f[3] = 0, f[4] = 0.25f, f[5] = 0.913f;
     /* STEP translation outputs at 24: x = 1, 2, 3 */
     float step[9] = {1, 0, 0, 2, 0, 0, 3, 0, 0};
     memcpy(bin + 24, step, sizeof step);
@@ -144,7 +145,7 @@ static void animation_sampling(void **state)
     ossa_load_options o;
     memset(&o, 0, sizeof o);
     o.format = OSSA_FORMAT_GLTF;
-    o.framerate = 8; /* uneven keys: resampled at 8 fps */
+    o.framerate = 8; /* uneven keys: resampled at 8 fps, 1 s: 9 frames */
     ossa_error err;
     ossa_model *m = ossa_load_memory(json, strlen(json), &o, &err);
     assert_non_null(m);
@@ -153,6 +154,7 @@ static void animation_sampling(void **state)
     const ossa_animation *an = &m->animations[0];
     assert_true(an->framerate == 8);
     assert_int_equal(an->num_frames, 9);
+    assert_non_null(strstr(an->sampling, "uneven keys: sampled at 8 fps (the load rate 8 fps"));
     /* Z_UP (glTF +Z -> +Y... a rotation of +90 about X) folds into the
      * joint; STEP at t = 0.375 holds key 0 (x = 1), at 0.5 key 1 */
     float mat[16];
@@ -166,6 +168,102 @@ static void animation_sampling(void **state)
     TS_ASSERT_NEAR(an->frames[2].scale[0], 2, 1e-6); /* exactly on key 1 */
     ossa_model_free(m);
     free(json);
+}
+
+/* -- Frames for keys (docs/formats/gltf.md §4) -- */
+
+/* One node "bone" whose x translation is keyed at `times` (3 keys) with
+ * `nv` VEC3 outputs, by `interp`. */
+static ossa_model *keyed_bone(const float times[3], const float *values, uint32_t nv,
+                              const char *interp)
+{
+    float bin[3 + 27];
+    memcpy(bin, times, 3 * sizeof *bin);
+    memcpy(bin + 3, values, nv * 3 * sizeof *bin);
+    char body[2048];
+    snprintf(body, sizeof body,
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,"
+             "\"byteLength\":%u}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":%u,\"type\":\"VEC3\"}],"
+             "\"nodes\":[{\"name\":\"bone\"}],"
+             "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+             "\"path\":\"translation\"}}],\"samplers\":[{\"input\":0,\"output\":1,"
+             "\"interpolation\":\"%s\"}]}]",
+             nv * 12, nv, interp);
+    char *json = gt_make_gltf(bin, (3 + nv * 3) * sizeof(float), body);
+    ossa_model *m = gt_load_json(json);
+    free(json);
+    return m;
+}
+
+/* The kink of the second case: x = 2t up to 0.5 s, then 1. */
+static double kink(double t) { return t < 0.5 ? 2 * t : 1; }
+
+/* The largest distance from kink() of frames n (over 0.913 s, sampled from
+ * kink() itself) interpolated linearly, at every 1e-5 s and at the kink. */
+static double kink_error(uint32_t n)
+{
+    double r = (n - 1) / 0.913, worst = 0;
+    for (uint32_t i = 0; i <= 91301; i++) {
+        double t = i < 91301 ? i * 1e-5 : 0.5, p = t * r;
+        uint32_t f0 = (uint32_t)p < n - 2 ? (uint32_t)p : n - 2;
+        double u = p - f0, a = kink(f0 / r), b = kink((f0 + 1) / r);
+        worst = fmax(worst, fabs(kink(t) - (a + (b - a) * u)));
+    }
+    return worst;
+}
+
+/* Keys on no grid: the lowest rate whose frames stay within 1e-4 of the
+ * model's size (1: one joint at the origin) of the curves, the last frame
+ * on the last key; CUBICSPLINE keys on a grid: the lowest multiple of it
+ * that does. */
+static void sampling_rates(void **state)
+{
+    (void)state;
+    /* keys on one line, at 0, 0.4137 and 0.913 s: any frames follow it,
+     * so the fewest: 2, 0.913 s apart */
+    const float uneven[3] = {0, 0.4137f, 0.913f};
+    float line[9] = {0, 0, 0, 2 * 0.4137f, 0, 0, 2 * 0.913f, 0, 0};
+    ossa_model *m = keyed_bone(uneven, line, 3, "LINEAR");
+    const ossa_animation *a = &m->animations[0];
+    assert_int_equal(a->num_frames, 2);
+    TS_ASSERT_NEAR((a->num_frames - 1) / a->framerate, 0.913, 1e-7);
+    assert_non_null(strstr(a->sampling, "uneven keys: sampled at "));
+    assert_non_null(strstr(a->sampling, ", within 1e-4 of the model's size"));
+    ossa_model_free(m);
+    /* a kink at 0.5 s, the last key at 0.913 s: the frames must put one
+     * within 5e-5 s of the kink; 43 frames (0.5 s is 21.0003 frames in)
+     * are the fewest that do, and every count from 2 to 42 is off by more
+     * than 1e-4 (worked out here from the curve alone) */
+    const float kinked[3] = {0, 0.5f, 0.913f};
+    float xs[9] = {0, 0, 0, 1, 0, 0, 1, 0, 0};
+    m = keyed_bone(kinked, xs, 3, "LINEAR");
+    a = &m->animations[0];
+    assert_int_equal(a->num_frames, 43);
+    TS_ASSERT_NEAR((a->num_frames - 1) / a->framerate, 0.913, 1e-7);
+    assert_string_equal(a->sampling, "uneven keys: sampled at 46 fps, within 1e-4 of the model's size");
+    assert_true(kink_error(43) <= 1e-4);
+    for (uint32_t n = 2; n < 43; n++)
+        if (kink_error(n) <= 1e-4) fail_msg("%u frames would do", n);
+    /* the frames are the curve's */
+    for (uint32_t f = 0; f < a->num_frames; f++)
+        TS_ASSERT_NEAR(a->frames[f].translation[0], kink(f / (a->framerate + 0.0)), 1e-6);
+    ossa_model_free(m);
+    /* CUBICSPLINE bumps 0 -> 1 -> 0 keyed at 2 fps, flat tangents: the
+     * chord misses the curve by 3 h^2 at most (x'' is 24 at the keys), so
+     * h must be at most about 1 / 174 s: the lowest multiple of 2 fps
+     * that meets 1e-4 is 174 fps (172 fps: 1.0023e-4) */
+    const float grid[3] = {0, 0.5f, 1};
+    float cubic[27] = {0};
+    cubic[3 * 3 + 3] = 1; /* key 1's x: keys are (in-tangent, value, out-tangent) */
+    m = keyed_bone(grid, cubic, 9, "CUBICSPLINE");
+    a = &m->animations[0];
+    assert_int_equal(a->num_frames, 175);
+    assert_true(a->framerate == 174);
+    assert_string_equal(a->sampling, "keys at 2 fps, sampled at 174 fps to follow the curves within "
+                                     "1e-4 of the model's size");
+    ossa_model_free(m);
 }
 
 /* Inverse bind matrices that disagree with the nodes: the bind pose
@@ -574,6 +672,7 @@ int main(void)
         cmocka_unit_test(attribute_set_limit),
         cmocka_unit_test(animation_sampling),
         cmocka_unit_test(rigid_mesh),
+        cmocka_unit_test(sampling_rates),
         cmocka_unit_test(rest_and_bind_poses),
         cmocka_unit_test(rigid_mesh_bind_space),
         cmocka_unit_test(external_buffer),

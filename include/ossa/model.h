@@ -118,6 +118,12 @@ typedef struct ossa_animation {
      * when the model has no rest_pose), and merging into another skeleton
      * takes those from the target's. */
     uint8_t *channels;
+    /* How the reader put the source's keys on frames, for people (ossa
+     * info): "keys at 24 fps", "uneven keys: sampled at 60 fps, within
+     * 1e-4 of the model's size"; NULL when the source stores frames as
+     * they are (every format but glTF) or after resampling. Owned by the
+     * model. */
+    const char *sampling;
 } ossa_animation;
 
 enum { OSSA_CHANNEL_TRANSLATION = 1, OSSA_CHANNEL_ROTATION = 2, OSSA_CHANNEL_SCALE = 4 };
@@ -450,7 +456,8 @@ ossa_status ossa_model_remove_animation(ossa_model *model, uint32_t animation, o
  * Between frames, translation and scale are interpolated linearly and
  * rotations by slerp along the shorter arc (double precision); a sample
  * that falls on a frame copies it exactly. Frame rate 0 counts as
- * OSSA_DEFAULT_FRAMERATE. Stored bounds are removed. */
+ * OSSA_DEFAULT_FRAMERATE. Stored bounds and the reader's sampling note
+ * (ossa_animation.sampling) are removed. */
 ossa_status ossa_model_resample_animation(ossa_model *model, uint32_t animation, float framerate,
                                           ossa_error *error);
 

@@ -358,6 +358,21 @@ static ossa_animation *add_animation_unique(ossa_model *dst, const ossa_animatio
     return da;
 }
 
+/* The same, with the reader's note on how the animation was sampled. */
+static ossa_animation *add_animation_like(ossa_model *dst, const ossa_animation *sa,
+                                          ossa_error *error)
+{
+    ossa_animation *da = add_animation_unique(dst, sa, error);
+    if (da && sa->sampling) {
+        da->sampling = ossa__arena_strdup(ossa__model_arena(dst), sa->sampling);
+        if (!da->sampling) {
+            ossa__fail_nomem(error);
+            return NULL;
+        }
+    }
+    return da;
+}
+
 static bool identity_map(const int32_t *map, uint32_t n)
 {
     for (uint32_t j = 0; j < n; j++)
@@ -492,7 +507,7 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
 
     for (uint32_t a = 0; !st && a < src->num_animations; a++) {
         const ossa_animation *sa = &src->animations[a];
-        ossa_animation *da = add_animation_unique(dst, sa, error);
+        ossa_animation *da = add_animation_like(dst, sa, error);
         if (!da) {
             st = OSSA_FAILED;
             break;
