@@ -334,9 +334,10 @@ static void rate_text(char *out, size_t size, double rate)
 }
 
 /* Keys on a grid of `grid` fps: the grid, or for CUBICSPLINE curves the
- * lowest multiple (up to GRID_MAX) that follows them within the bound. */
+ * lowest multiple (up to GRID_MAX, and no more than `most_frames` frames)
+ * that follows them within the bound. */
 static ossa_status on_grid(gltf_scene *s, const gltf_track *tracks, uint32_t n, double tmax,
-                           double grid, bool even, gltf_timing *out)
+                           double grid, bool even, uint64_t most_frames, gltf_timing *out)
 {
     char r[32];
     rate_text(r, sizeof r, grid);
@@ -344,7 +345,10 @@ static ossa_status on_grid(gltf_scene *s, const gltf_track *tracks, uint32_t n, 
     out->rate = grid;
     bool cubic = false;
     for (uint32_t i = 0; i < n; i++) cubic |= tracks[i].interp == GLTF_CUBICSPLINE;
-    if (!cubic || tmax <= 0) return OSSA_OK;
+    /* Frame intervals of the grid; more frames than the file's budget are
+     * refused by the caller, unmeasured. */
+    double steps = floor(tmax * grid + 0.5);
+    if (!cubic || tmax <= 0 || steps + 1 > (double)most_frames) return OSSA_OK;
     measure m;
     if (measure_init(&m, s, tracks, n)) {
         measure_free(&m);
@@ -356,10 +360,9 @@ static ossa_status on_grid(gltf_scene *s, const gltf_track *tracks, uint32_t n, 
     }
     double bound = BOUND * model_size(s), e = 0;
     uint32_t k = 1;
-    for (; grid * k <= fmax(GRID_MAX, grid); k++)
-        if ((e = grid_error(&m, (uint32_t)floor(tmax * grid + 0.5) * k + 1, tmax, bound)) <= bound)
-            break;
-    if (grid * k > fmax(GRID_MAX, grid)) k--;
+    for (; grid * k <= fmax(GRID_MAX, grid) && steps * k + 1 <= (double)most_frames; k++)
+        if ((e = grid_error(&m, (uint32_t)(steps * k) + 1, tmax, bound)) <= bound) break;
+    if (grid * k > fmax(GRID_MAX, grid) || steps * k + 1 > (double)most_frames) k--;
     measure_free(&m);
     if (k > 1) {
         out->rate = grid * k;
@@ -388,12 +391,15 @@ static ossa_status uneven(gltf_scene *s, const gltf_track *tracks, uint32_t n, d
     double size = model_size(s), bound = BOUND * size, err;
     uint32_t frames;
     char r[32], a[32];
+    /* No more frames than the file's budget for its animations: beyond it
+     * the caller refuses the animation, and nothing is measured. */
+    double most = fmin(SEARCH_MAX, (double)most_frames / fmax(tmax, 1e-9));
     if (asked > 0) {
         frames = frames_at(asked, tmax);
-        err = grid_error(&m, frames, tmax, INFINITY);
+        err = frames <= most_frames ? grid_error(&m, frames, tmax, INFINITY) : INFINITY;
+    } else if (most < 1) {
+        frames = frames_at(1, tmax), err = INFINITY;
     } else {
-        /* No more frames than the file's budget for its animations. */
-        double most = fmin(SEARCH_MAX, (double)most_frames / fmax(tmax, 1e-9));
         frames = search(&m, tmax, bound, most, &err);
     }
     measure_free(&m);
@@ -447,7 +453,7 @@ ossa_status ossa__gltf_timing(gltf_scene *s, const cJSON *an, const gltf_track *
         out->rate = own ? own : asked ? asked : OSSA_DEFAULT_FRAMERATE;
         snprintf(out->note, sizeof out->note, n ? "keys at 0 s only: one frame" : "no keys: one frame");
     } else if (grid > 0) {
-        st = on_grid(s, tracks, n, tmax, grid, even || grid == own, out);
+        st = on_grid(s, tracks, n, tmax, grid, even || grid == own, most_frames, out);
     } else {
         st = uneven(s, tracks, n, tmax, asked, most_frames, out);
     }
