@@ -582,14 +582,16 @@ static bool same_channel(const ossa_transform *a, const ossa_transform *b, int p
     return memcmp(a->scale, b->scale, 12) == 0;
 }
 
-/* Adds a sampler and the channel that uses it; *count counts them. */
+/* Adds a sampler (LINEAR, also for a track of one key: raylib 6.0 takes
+ * one interpolation per joint, its last channel's, so a STEP key holding a
+ * joint's scale made its turns jump from key to key) and the channel that
+ * uses it; *count counts them. */
 static void add_channel(gw *w, cJSON *channels, cJSON *samplers, int *count, uint32_t joint,
-                        int path, int input, int output, bool step)
+                        int path, int input, int output)
 {
     static const char *const paths[] = {"translation", "rotation", "scale"};
     cJSON *s = put(w, samplers, NULL, cJSON_CreateObject());
     put_int(w, s, "input", input);
-    if (step) put(w, s, "interpolation", cJSON_CreateString("STEP"));
     put_int(w, s, "output", output);
     cJSON *c = put(w, channels, NULL, cJSON_CreateObject());
     put_int(w, c, "sampler", (*count)++);
@@ -636,10 +638,10 @@ static void plan_channels(gw *w)
 }
 
 /* One glTF animation. Every track is written at the animation's frames
- * (LINEAR); a track that never changes is one STEP key. By default every
+ * (LINEAR); a track that never changes is one key. By default every
  * channel of plan_channels is keyed; with the option gltf.sparse_channels
  * only the channels this animation moves (channel_moves). glTF has no
- * empty animation: one with no track left keeps one STEP key of joint 0's
+ * empty animation: one with no track left keeps one key of joint 0's
  * rotation. */
 static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
 {
@@ -693,7 +695,7 @@ static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
             }
             int view = add_view(w, values, (size_t)keys * ncomp * 4, 0, 0);
             int output = add_accessor(w, view, GLTF_FLOAT, keys, type_name(ncomp), false, NULL, NULL, 0);
-            add_channel(w, channels, samplers, &tracks, j, path, input, output, constant);
+            add_channel(w, channels, samplers, &tracks, j, path, input, output);
         }
     }
     if (tracks == 0 && !w->nomem) {
@@ -703,7 +705,7 @@ static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
         channel_value(nf ? &an->frames[0] : rest_of(m, 0), 1, values);
         view = add_view(w, values, 16, 0, 0);
         add_channel(w, channels, samplers, &tracks, 0, 1, input,
-                    add_accessor(w, view, GLTF_FLOAT, 1, "VEC4", false, NULL, NULL, 0), true);
+                    add_accessor(w, view, GLTF_FLOAT, 1, "VEC4", false, NULL, NULL, 0));
     }
     ossa__free(w->alloc, values, 0);
     /* What glTF cannot say: the frame rate the key times were made at,
