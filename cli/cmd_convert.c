@@ -44,6 +44,8 @@ static const char usage_output[] =
     "  --sparse-channels  glTF: each animation keys only the channels it moves\n"
     "                     (default: every channel any animation moves, so that\n"
     "                     players switching actions keep no stale values)\n"
+    "  --level N          OUT.png from a texture (.nto): its mip level N (default 0;\n"
+    "                     an OUT ending in .png takes the one image the input holds)\n"
     "  -n, --no-clobber   replace no existing file: when any file of the output\n"
     "                     exists (OUT, or the files written beside it: .bin,\n"
     "                     one file per animation, ...), write nothing and fail.\n"

@@ -10,5 +10,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const ossa_format outputs[] = {OSSA_FORMAT_OBJ, OSSA_FORMAT_IQM};
     ossa_load_options load = {0};
     load.format = OSSA_FORMAT_OBJ;
-    return fuzz_round_trip(data, size, &load, NULL, outputs, 2, FUZZ_DETECT_OUTPUT);
+    return fuzz_round_trip(data, size, &load, NULL, outputs, 2, FUZZ_DETECT_OUTPUT | FUZZ_OBJ_FACES);
 }

@@ -106,6 +106,26 @@ printf 'version 1\nnodes\n0 "a" -1\nend\nskeleton\ntime 0\n0 0 0\n' >"$tmp/bad.s
 expect_rc 1 "a short bone line" info "$tmp/bad.smd"
 check "SMD error with line and column" grep -qF "ossa: $tmp/bad.smd:7:6: expected the position z" "$err"
 
+# Degenerate triangles: every command drops them with one warning that
+# counts them; validate keeps them and reports them as the file has them.
+# The second face repeats OBJ vertex 1; the third has three `v` lines at
+# one point with the same texture coordinate and normal (one vertex three
+# times, as in spider.obj's teeth).
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 1 1 0\nvt 0 0\nvn 0 0 1\n%s\n' \
+    'f 1/1/1 2/1/1 3/1/1' 'f 1/1/1 1/1/1 2/1/1' 'f 4/1/1 5/1/1 4/1/1' >"$tmp/degenerate.obj"
+expect_rc 0 "info of an OBJ with degenerate faces" info --json "$tmp/degenerate.obj"
+check "info: one triangle left" json_check "$out" 'd["triangles"] == 1'
+check "info: the warning counts the dropped" \
+    grep -qF "ossa: $tmp/degenerate.obj: warning: 2 degenerate triangles (a vertex repeated) dropped (the first: triangle 1 of mesh '')" "$err"
+expect_rc 0 "validate of an OBJ with degenerate faces" validate "$tmp/degenerate.obj"
+check "validate: the triangles as in the file" \
+    grep -qF "ossa: $tmp/degenerate.obj: warning: triangle 1 repeats a vertex (and 1 more like it)" "$err"
+check "validate: no drop on its load" bash -c '! grep -q "dropped" "$1"' _ "$err"
+check "validate: summary" grep -qF "$tmp/degenerate.obj: 0 errors, 1 warning" "$out"
+expect_rc 0 "convert it to IQM" convert "$tmp/degenerate.obj" -o "$tmp/degenerate.iqm"
+expect_rc 0 "validate the IQM" validate "$tmp/degenerate.iqm"
+check "the IQM holds none" grep -qF "$tmp/degenerate.iqm: 0 errors, 0 warnings" "$out"
+
 if [ -f "$shared/data/iqm/guy.iqm" ]; then
     expect_rc 0 "guy.iqm to SMD" convert "$shared/data/iqm/guy.iqm" -o "$tmp/guy.smd"
     check "the scaled animation is left out" grep -qF "animation 'dance' is not written" "$err"

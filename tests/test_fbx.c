@@ -400,6 +400,56 @@ static void test_material_descriptions(void **state)
     free(text);
 }
 
+/* A Video's Content in an ASCII file is base64 (docs/formats/fbx.md,
+ * embedded textures): spaces, line breaks and '=' anywhere are skipped and
+ * bits short of a byte at the end are dropped; any other character fails
+ * at the string, naming its index. Expected bytes from Python's
+ * base64.b64decode of the same characters, padded. */
+static void test_video_content_base64(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *content;
+        size_t size;
+        const char *bytes;
+    } good[] = {
+        {"iVBORw0KGgo=", 8, "\x89PNG\r\n\x1a\n"},
+        {"iVBO Rw0K Ggo", 8, "\x89PNG\r\n\x1a\n"},
+        {"iVBORw==0KGgo", 8, "\x89PNG\r\n\x1a\n"},
+        {"iVBORw0KGgoA", 9, "\x89PNG\r\n\x1a\n\x00"},   /* b64decode("iVBORw0KGgoA") */
+        {"iVBORw0KGgoAAAB", 11, "\x89PNG\r\n\x1a\n\x00\x00\x00"}, /* 90 bits: the last 2 dropped */
+    };
+    char body[512];
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        snprintf(body, sizeof body,
+                 "Objects:  {\n\tVideo: 6, \"Video::clip\", \"Clip\" {\n"
+                 "\t\tFilename: \"D:/textures/skin.png\"\n\t\tContent: , \"%s\"\n\t}\n}\n",
+                 good[i].content);
+        char *text = fbx_text("", body);
+        ossa_model *m = must_load(text, RAW);
+        size_t size;
+        const void *img = ossa_model_get_image(m, "skin.png", &size);
+        assert_non_null(img);
+        assert_int_equal(size, good[i].size);
+        assert_memory_equal(img, good[i].bytes, good[i].size);
+        ossa_model_free(m);
+        free(text);
+    }
+    /* Content is line 13: header 5 lines, GlobalSettings 4, Objects,
+     * Video, Filename; the string starts at column 14. */
+    snprintf(body, sizeof body,
+             "Objects:  {\n\tVideo: 6, \"Video::clip\", \"Clip\" {\n"
+             "\t\tFilename: \"D:/textures/skin.png\"\n\t\tContent: , \"iVBO#Rw0K\"\n\t}\n}\n");
+    char *text = fbx_text("", body);
+    ossa_error err;
+    assert_null(load_text(text, RAW, &err));
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
+    assert_string_equal(err.message, "Video 'clip': Content is not base64 (byte 4)");
+    assert_int_equal(err.line, 13);
+    assert_int_equal(err.column, 14);
+    free(text);
+}
+
 /* -- Animation: interpolation and layers (§7.6, §10.4) -- */
 
 static char *anim_text(const char *extra_objects, const char *extra_conns)
@@ -645,6 +695,61 @@ static void test_real_boxes(void **state)
     free(file);
 }
 
+/* -- Degenerate triangles -- */
+
+/* spider.fbx's teeth, small: control points 3, 4 and 5 lie at one place.
+ * With nothing else to tell their corners apart, the second triangle is
+ * one vertex three times and goes, as Blender and the IQM SDK drop it
+ * (spider.fbx: 1368 triangles, 1340 kept). With a UV per corner that
+ * differs, the same zero-area triangle has three vertices and stays. */
+static const char *teeth_fmt =
+    "Objects:  {\n"
+    "\tGeometry: 1, \"Geometry::\", \"Mesh\" {\n"
+    "\t\tVertices: *18 {\n\t\t\ta: 0,0,0, 1,0,0, 0,1,0, 5,5,5, 5,5,5, 5,5,5\n\t\t}\n"
+    "\t\tPolygonVertexIndex: *6 {\n\t\t\ta: 0,1,-3,3,4,-6\n\t\t}\n"
+    "%s"
+    "\t}\n"
+    "\tModel: 2, \"Model::Teeth\", \"Mesh\" {\n\t}\n"
+    "}\n"
+    "Connections:  {\n\tC: \"OO\",2,0\n\tC: \"OO\",1,2\n}\n";
+
+static void test_degenerate_teeth(void **state)
+{
+    (void)state;
+    char body[4096];
+    snprintf(body, sizeof body, teeth_fmt, "");
+    char *text = fbx_text("", body);
+    ossa_model *m = must_load(text, RAW);
+    assert_int_equal(m->num_triangles, 1);
+    assert_int_equal(m->num_vertices, 3);
+    bool warned = false;
+    for (uint32_t i = 0; i < m->num_warnings; i++)
+        warned |= strstr(m->warnings[i].message,
+                         "1 degenerate triangle (a vertex repeated) dropped (the first: triangle 1 "
+                         "of mesh 'Teeth')") != NULL;
+    assert_true(warned);
+    ossa_model_free(m);
+    ossa_error err;
+    m = load_text_flags(text, RAW, OSSA_LOAD_KEEP_DEGENERATE, &err);
+    assert_non_null(m);
+    assert_int_equal(m->num_triangles, 2);
+    assert_int_equal(m->num_vertices, 4); /* points 3, 4, 5 welded into one */
+    ossa_model_free(m);
+    free(text);
+
+    snprintf(body, sizeof body, teeth_fmt,
+             "\t\tLayerElementUV: 0 {\n\t\t\tMappingInformationType: \"ByPolygonVertex\"\n"
+             "\t\t\tReferenceInformationType: \"Direct\"\n"
+             "\t\t\tUV: *12 {\n\t\t\t\ta: 0,0, 1,0, 0,1, 0.1,0, 0.2,0, 0.3,0\n\t\t\t}\n\t\t}\n");
+    text = fbx_text("", body);
+    m = must_load(text, RAW);
+    assert_int_equal(m->num_triangles, 2);
+    assert_int_equal(m->num_vertices, 6);
+    for (uint32_t i = 0; i < m->num_warnings; i++) assert_null(strstr(m->warnings[i].message, "degenerate"));
+    ossa_model_free(m);
+    free(text);
+}
+
 /* -- Malformed ASCII: each error located at line:column (§11) -- */
 
 static void expect_error(const char *text, uint32_t line, uint32_t column, const char *what)
@@ -735,10 +840,12 @@ int main(void)
         cmocka_unit_test(test_transform_orders),
         cmocka_unit_test(test_axes_and_units),
         cmocka_unit_test(test_mesh_by_polygon_vertex_direct),
+        cmocka_unit_test(test_degenerate_teeth),
         cmocka_unit_test(test_mesh_by_vertice_index_to_direct),
         cmocka_unit_test(test_mesh_by_polygon_and_all_same),
         cmocka_unit_test(test_mesh_materials),
         cmocka_unit_test(test_material_descriptions),
+        cmocka_unit_test(test_video_content_base64),
         cmocka_unit_test(test_interpolation),
         cmocka_unit_test(test_pose_budget),
         cmocka_unit_test(test_layers_blend),

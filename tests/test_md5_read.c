@@ -541,11 +541,33 @@ static void test_invalid_files(void **state)
 #define OK_TRI "tri 0 0 0 0"
 #define OK_WEIGHT "weight 0 0 1 ( 0 0 0 )"
 
+/* The block of MESH has one vertex, and its triangle repeats it: a load
+ * drops it. The tests of the text below keep it. */
+static ossa_model *load_keeping_degenerate(const char *text)
+{
+    ossa_load_options o = {.file_name = "t.md5mesh", .flags = OSSA_LOAD_KEEP_DEGENERATE};
+    ossa_error err;
+    ossa_model *m = ossa_load_memory(text, strlen(text), &o, &err);
+    if (!m) fail_msg("%s", err.message);
+    return m;
+}
+
 static void test_mesh_errors(void **state)
 {
     (void)state;
-    /* the base text loads */
+    /* the base text loads; its triangle repeats its one vertex: dropped
+     * with the block's vertex and mesh, and said */
     ossa_model *m = mt_load(HEAD JOINT MESH(OK_VERT, OK_TRI, OK_WEIGHT), "ok.md5mesh");
+    assert_int_equal(m->num_triangles, 0);
+    assert_int_equal(m->num_vertices, 0);
+    assert_int_equal(m->num_meshes, 0);
+    assert_true(mt_has_warning(m, OSSA_WARNING_IGNORED,
+                               "1 degenerate triangle (a vertex repeated) dropped (the first: "
+                               "triangle 0 of mesh '')"));
+    ossa_model_free(m);
+    m = load_keeping_degenerate(HEAD JOINT MESH(OK_VERT, OK_TRI, OK_WEIGHT));
+    assert_int_equal(m->num_triangles, 1);
+    assert_int_equal(m->num_meshes, 1);
     ossa_model_free(m);
 
     MT_ERROR("", OSSA_ERROR_TRUNCATED, 1, 1, "expected 'MD5Version'");
@@ -597,8 +619,8 @@ static void test_more_errors_and_warnings(void **state)
 {
     (void)state;
     /* more blocks than numMeshes: ignored with a warning */
-    ossa_model *m = mt_load(
-        HEAD JOINT MESH(OK_VERT, OK_TRI, OK_WEIGHT) MESH(OK_VERT, OK_TRI, OK_WEIGHT), "t.md5mesh");
+    ossa_model *m = load_keeping_degenerate(
+        HEAD JOINT MESH(OK_VERT, OK_TRI, OK_WEIGHT) MESH(OK_VERT, OK_TRI, OK_WEIGHT));
     assert_int_equal(m->num_meshes, 1);
     assert_true(mt_has_warning(m, OSSA_WARNING_IGNORED, "text after the 1 mesh blocks"));
     ossa_model_free(m);
@@ -607,7 +629,7 @@ static void test_more_errors_and_warnings(void **state)
                  OK_VERT, OK_TRI, OK_WEIGHT),
              OSSA_ERROR_TRUNCATED, 17, 1, "expected 'mesh' for block 1 (numMeshes is 2)");
     /* '+' and 'E' are read, with one warning each */
-    m = mt_load(HEAD JOINT MESH(OK_VERT, OK_TRI, "weight 0 0 1E0 ( +0 0 +2.5e+1 )"), "t.md5mesh");
+    m = load_keeping_degenerate(HEAD JOINT MESH(OK_VERT, OK_TRI, "weight 0 0 1E0 ( +0 0 +2.5e+1 )"));
     assert_true(mt_has_warning(m, OSSA_WARNING_NONSTANDARD, "'+' sign"));
     assert_true(mt_has_warning(m, OSSA_WARNING_NONSTANDARD, "'E' exponent"));
     float p[3];

@@ -321,7 +321,8 @@ static void test_merge_foreign_joints(void **state)
     assert_true(mesh && anim);
     assert_int_equal(ossa_model_merge(mesh, anim, &err), OSSA_FAILED);
     assert_int_equal(err.code, OSSA_ERROR_MISMATCH);
-    assert_string_equal(err.message, "joint 'a' of the md5anim is not in the skeleton");
+    assert_string_equal(err.message, "joint 'a' of the animation is not in the skeleton (its "
+                                     "format refuses animations of joints the mesh lacks)");
     ossa_model_free(mesh);
     ossa_model_free(anim);
 }

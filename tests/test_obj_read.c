@@ -141,10 +141,25 @@ static void test_polygons(void **state)
     ossa_model_free(m);
 
     /* repeated corners: a quad written twice around is two triangles
-     * (the fan's triangles that repeat an index are dropped) */
+     * (the fan's triangles whose corners weld into one vertex are dropped
+     * after the read) */
     m = load("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4 1 2 3 4\n");
     assert_int_equal(m->num_triangles, 4);
-    assert_non_null(tf_warning(m, OSSA_WARNING_IGNORED, "2 triangles repeat a position index"));
+    assert_non_null(tf_warning(m, OSSA_WARNING_IGNORED, "2 degenerate triangles (a vertex repeated) dropped"));
+    ossa_model_free(m);
+    /* one position with two texture coordinates is two vertices: the
+     * triangle of zero area stays (the IQM SDK keeps it too) */
+    m = load("v 0 0 0\nv 1 0 0\nvt 0 0\nvt 1 0\nf 1/1 1/2 2/1\n");
+    assert_int_equal(m->num_triangles, 1);
+    assert_int_equal(m->num_vertices, 3);
+    assert_null(tf_warning(m, OSSA_WARNING_IGNORED, "degenerate"));
+    ossa_model_free(m);
+    /* three `v` lines at one point with the same texture coordinate and
+     * normal are one vertex three times: dropped (spider.obj's teeth) */
+    m = load("v 0 0 0\nv 0 0 0\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n"
+             "f 1/1/1 2/1/1 3/1/1\nf 1/1/1 4/1/1 5/1/1\n");
+    assert_int_equal(m->num_triangles, 1);
+    assert_non_null(tf_warning(m, OSSA_WARNING_IGNORED, "1 degenerate triangle (a vertex repeated) dropped"));
     ossa_model_free(m);
 
     /* a bow tie cannot be ear-clipped: the fan, with a warning */
@@ -330,7 +345,18 @@ static void test_statements(void **state)
     EXPECT_ERROR("v 0 0 0\nl 1 1\n", OSSA_ERROR_FORMAT, 3, 1, "no faces");
     EXPECT_ERROR("", OSSA_ERROR_FORMAT, 1, 1, "no faces");
     EXPECT_ERROR("v 0 0 0\ns x\n", OSSA_ERROR_CORRUPT, 2, 3, "smoothing group");
-    EXPECT_ERROR("v 0 0 0\nf 1 1 1\n", OSSA_ERROR_FORMAT, 2, 1, "three different positions");
+    /* faces that all name one corner twice: no face at all, refused as a
+     * file without faces is */
+    EXPECT_ERROR("v 0 0 0\nf 1 1 1\n", OSSA_ERROR_FORMAT, 2, 1, "no face has three different corners");
+    EXPECT_ERROR("v 0 0 0\nv 1 0 0\nvn 0 0 1\nf 1 2 1\nf 2//1 2//1 1//1\n", OSSA_ERROR_FORMAT, 4, 1, "no face has three different corners");
+    /* three `v` lines at one point: faces of three points, but one vertex
+     * three times: they go after the read, leaving an empty model, said */
+    m = load("v 0 0 0\nv 0 0 0\nv 0 0 0\nf 1 2 3\nf 3 2 1\n");
+    assert_int_equal(m->num_triangles, 0);
+    assert_int_equal(m->num_vertices, 0);
+    assert_int_equal(m->num_meshes, 0);
+    assert_non_null(tf_warning(m, OSSA_WARNING_IGNORED, "2 degenerate triangles (a vertex repeated) dropped"));
+    ossa_model_free(m);
 }
 
 static void test_text(void **state)

@@ -442,7 +442,7 @@ static void test_triangle_details(void **state)
              "triangles\nm\n0 0 0 0 0 0 1 0 0\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 0 0\n"
              "m\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 0 0\n0 0 1 0 0 0 1 0 0\nend\n");
     assert_int_equal(m->num_triangles, 1);
-    assert_non_null(tf_warning(m, OSSA_WARNING_IGNORED, "1 triangles repeat a vertex"));
+    assert_non_null(tf_warning(m, OSSA_WARNING_IGNORED, "1 degenerate triangle (a vertex repeated) dropped"));
     ossa_model_free(m);
 
     const char *head = "version 1\nnodes\n0 \"a\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n";

@@ -3,7 +3,7 @@
  * present), not by vertex index, so seams split by UVs or normals still
  * connect. An edge shared by exactly two triangles links them. */
 #include "core/internal.h"
-#include "core/lists.h"
+#include "core/weld.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* Temporary collections for readers that gather a file before building
- * the model (lists.c): growable arrays, string interning and welding of
- * equal records. All memory comes from the model's allocator and is
+ * the model (lists.c): growable arrays and string interning (welding of
+ * equal records is core/weld.h). All memory comes from the model's allocator and is
  * released with the *_free calls; a failed allocation leaves a collection
  * as it was, so freeing it is always safe. */
 #ifndef OSSA_LISTS_H
@@ -48,15 +48,5 @@ static inline uint32_t ossa__intern_count(const ossa_intern *t)
 /* The id of s[0..len) when it was interned, else -1 (nothing is added). */
 int64_t ossa__intern_find(const ossa_intern *t, const char *s, size_t len);
 void ossa__intern_free(const ossa_model *m, ossa_intern *t);
-
-/* -- Welding -- */
-
-/* Numbers `count` records of `size` bytes by content: remap[i] is the
- * number, in order of first appearance, of the first record bytewise equal
- * to record i. Callers zero padding and turn -0 into 0 where they want
- * those equal. Returns the number of distinct records, or SIZE_MAX when
- * memory runs out. */
-size_t ossa__weld(const ossa_model *m, const void *records, size_t count, size_t size,
-                  uint32_t *remap);
 
 #endif

@@ -218,11 +218,13 @@ static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t 
                     matched++;
                     break;
                 }
-            /* id Tech 4 refuses an md5anim whose joints are not the
-             * mesh's (docs/formats/md5.md §6). */
-            if (map[s] < 0 && src->source_format == OSSA_FORMAT_MD5ANIM)
+            /* Format policy, from the format table through the model:
+             * an md5anim's missing joint fails, as in id Tech 4
+             * (docs/formats/md5.md §6). */
+            if (map[s] < 0 && (src->flags & OSSA_MODEL_STRICT_JOINTS))
                 return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
-                                  "joint '%s' of the md5anim is not in the skeleton",
+                                  "joint '%s' of the animation is not in the skeleton (its "
+                                  "format refuses animations of joints the mesh lacks)",
                                   src->joints[s].name);
             if (map[s] < 0)
                 ossa__warn(dst, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0,
@@ -380,177 +382,231 @@ static bool identity_map(const int32_t *map, uint32_t n)
     return true;
 }
 
-ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error *error)
+/* -- The steps of a merge -- */
+
+/* What the steps of one merge share. */
+typedef struct merger {
+    ossa_model *dst;
+    const ossa_model *src;
+    ossa_error *error;
+    int32_t *map;          /* src joint -> dst joint, or -1 */
+    const char **saved;    /* joint names of a names-only dst that gave way */
+    uint32_t num_saved;
+    bool took_skeleton;    /* dst had no joints and took src's */
+    bool used_src_to_bind; /* dst's mesh went to src's bind space */
+    bool took_mesh;
+} merger;
+
+/* A names-only dst gives way to a real skeleton and names it later. */
+static ossa_status give_way(merger *g)
 {
-    if ((src->flags & OSSA_MODEL_NAMES_ONLY) && dst->num_joints) return merge_names(dst, src, error);
-    /* A names-only dst gives way to a real skeleton and names it. */
-    const char **saved = NULL;
-    uint32_t num_saved = 0;
-    if ((dst->flags & OSSA_MODEL_NAMES_ONLY) && src->num_joints) {
-        if (dst->num_animations)
-            return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
-                              "a model of joint names with animations cannot take a skeleton");
-        saved = ossa__temp_calloc(dst, (size_t)dst->num_joints + 1, sizeof *saved);
-        if (!saved) return ossa__fail_nomem(error);
-        for (uint32_t j = 0; j < dst->num_joints; j++) saved[j] = dst->joints[j].name;
-        num_saved = dst->num_joints;
-        dst->num_joints = 0;
-        dst->flags &= ~(uint32_t)OSSA_MODEL_NAMES_ONLY;
-        const ossa_extra *e;
-        while ((e = find_extra(dst, OSSA_EXTRA_JOINT_INDEX, (size_t)num_saved * 4)) != NULL)
-            remove_extra(dst, e);
-    }
-    bool took_skeleton = false;
-    if (dst->num_joints == 0 && src->num_joints) {
-        if (dst->num_animations)
-            return ossa__fail(error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
-                              "a model with animations but no joints cannot take a skeleton");
-        for (uint32_t j = 0; j < src->num_joints; j++)
-            if (ossa_model_add_joint(dst, src->joints[j].name, src->joints[j].parent,
-                                     &src->joints[j].bind, error) < 0)
-                return OSSA_FAILED;
-        if (ossa_model_set_rest_pose(dst, src->rest_pose, error)) return OSSA_FAILED;
-        dst->flags |= src->flags & (OSSA_MODEL_SKELETON_FROM_POSES | OSSA_MODEL_PARENTS_UNKNOWN |
-                                    OSSA_MODEL_NAMES_ONLY);
-        took_skeleton = true;
-    }
-    int32_t *map = ossa__temp_calloc(dst, (size_t)src->num_joints + 1, sizeof *map);
-    if (!map) {
-        ossa__temp_free(dst, (void *)saved);
-        return ossa__fail_nomem(error);
-    }
-    ossa_status st = OSSA_OK;
-    if (src->num_joints) st = match_joints(dst, src, map, error);
+    ossa_model *dst = g->dst;
+    if (dst->num_animations)
+        return ossa__fail(g->error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
+                          "a model of joint names with animations cannot take a skeleton");
+    g->saved = ossa__temp_calloc(dst, (size_t)dst->num_joints + 1, sizeof *g->saved);
+    if (!g->saved) return ossa__fail_nomem(g->error);
+    for (uint32_t j = 0; j < dst->num_joints; j++) g->saved[j] = dst->joints[j].name;
+    g->num_saved = dst->num_joints;
+    dst->num_joints = 0;
+    dst->flags &= ~(uint32_t)OSSA_MODEL_NAMES_ONLY;
+    const ossa_extra *e;
+    while ((e = find_extra(dst, OSSA_EXTRA_JOINT_INDEX, (size_t)g->num_saved * 4)) != NULL)
+        remove_extra(dst, e);
+    return OSSA_OK;
+}
 
-    /* A mesh without joints in dst meets src's skeleton: its blend indexes
-     * follow src's file numbering, its vertices go to src's bind space. */
-    const ossa_extra *src_to_bind = find_extra(src, OSSA_EXTRA_MESH_TO_BIND, 16 * sizeof(float));
-    bool used_src_to_bind = false;
-    if (!st && took_skeleton && (dst->num_vertices || saved)) {
-        uint32_t *fi = file_indices(dst, src);
-        if (!fi)
-            st = ossa__fail_nomem(error);
-        if (!st && saved) st = take_names(dst, saved, num_saved, fi, error);
-        if (!st && dst->num_vertices) st = remap_blend_indexes(dst, fi, error);
-        if (!st && dst->num_vertices && src_to_bind) {
-            transform_mesh(dst, src_to_bind->data);
-            used_src_to_bind = true;
-        }
-        ossa__temp_free(dst, fi);
-    }
-    ossa__temp_free(dst, (void *)saved);
+/* A dst without joints takes src's skeleton. */
+static ossa_status take_skeleton(merger *g)
+{
+    ossa_model *dst = g->dst;
+    const ossa_model *src = g->src;
+    if (dst->num_animations)
+        return ossa__fail(g->error, OSSA_ERROR_MISMATCH, OSSA_NO_OFFSET,
+                          "a model with animations but no joints cannot take a skeleton");
+    for (uint32_t j = 0; j < src->num_joints; j++)
+        if (ossa_model_add_joint(dst, src->joints[j].name, src->joints[j].parent,
+                                 &src->joints[j].bind, g->error) < 0)
+            return OSSA_FAILED;
+    if (ossa_model_set_rest_pose(dst, src->rest_pose, g->error)) return OSSA_FAILED;
+    dst->flags |= src->flags & (OSSA_MODEL_SKELETON_FROM_POSES | OSSA_MODEL_PARENTS_UNKNOWN |
+                                OSSA_MODEL_NAMES_ONLY | OSSA_MODEL_REST_POSE_REFERENCE);
+    g->took_skeleton = true;
+    return OSSA_OK;
+}
 
-    /* A skeleton made from poses learns names and bind pose from a real one. */
-    if (!st && !took_skeleton && (dst->flags & OSSA_MODEL_SKELETON_FROM_POSES) &&
-        !(src->flags & OSSA_MODEL_SKELETON_FROM_POSES) && src->num_joints) {
-        for (uint32_t s = 0; s < src->num_joints; s++) {
-            if (map[s] < 0) continue;
-            uint32_t j = (uint32_t)map[s];
-            char *name = ossa__arena_strdup(ossa__model_arena(dst), src->joints[s].name);
-            if (!name) {
-                st = ossa__fail_nomem(error);
-                break;
+/* A mesh without joints in dst meets src's skeleton: its blend indexes
+ * follow src's file numbering, its vertices go to src's bind space. */
+static ossa_status fit_mesh_to_skeleton(merger *g)
+{
+    ossa_model *dst = g->dst;
+    const ossa_extra *src_to_bind = find_extra(g->src, OSSA_EXTRA_MESH_TO_BIND, 16 * sizeof(float));
+    uint32_t *fi = file_indices(dst, g->src);
+    ossa_status st = fi ? OSSA_OK : ossa__fail_nomem(g->error);
+    if (!st && g->saved) st = take_names(dst, g->saved, g->num_saved, fi, g->error);
+    if (!st && dst->num_vertices) st = remap_blend_indexes(dst, fi, g->error);
+    if (!st && dst->num_vertices && src_to_bind) {
+        transform_mesh(dst, src_to_bind->data);
+        g->used_src_to_bind = true;
+    }
+    ossa__temp_free(dst, fi);
+    return st;
+}
+
+/* A skeleton made from poses learns names and bind pose from a real one. */
+static ossa_status learn_skeleton(merger *g)
+{
+    ossa_model *dst = g->dst;
+    const ossa_model *src = g->src;
+    for (uint32_t s = 0; s < src->num_joints; s++) {
+        if (g->map[s] < 0) continue;
+        uint32_t j = (uint32_t)g->map[s];
+        char *name = ossa__arena_strdup(ossa__model_arena(dst), src->joints[s].name);
+        if (!name) return ossa__fail_nomem(g->error);
+        dst->joints[j].name = name;
+        dst->joints[j].bind = src->joints[s].bind;
+        if (dst->rest_pose) dst->rest_pose[j] = *ossa__rest(src, s);
+        /* A parent is taken only where it stays before its child. */
+        int32_t p = src->joints[s].parent;
+        if (dst->flags & OSSA_MODEL_PARENTS_UNKNOWN)
+            dst->joints[j].parent = p >= 0 && g->map[p] >= 0 && g->map[p] < (int32_t)j ? g->map[p] : -1;
+    }
+    if (take_rest_pose(dst, src, g->map, g->error)) return OSSA_FAILED;
+    /* Channels the animations do not drive came from the stand-in bind
+     * pose: take them from the real one's rest. */
+    for (uint32_t a = 0; a < dst->num_animations; a++) {
+        ossa_animation *da = &dst->animations[a];
+        for (uint32_t f = 0; da->channels && f < da->num_frames; f++)
+            for (uint32_t j = 0; j < dst->num_joints; j++) {
+                ossa_transform *d = &da->frames[(size_t)f * dst->num_joints + j];
+                const ossa_transform *b = ossa__rest(dst, j);
+                unsigned ch = da->channels[j];
+                if (!(ch & OSSA_CHANNEL_TRANSLATION)) memcpy(d->translation, b->translation, sizeof d->translation);
+                if (!(ch & OSSA_CHANNEL_ROTATION)) memcpy(d->rotation, b->rotation, sizeof d->rotation);
+                if (!(ch & OSSA_CHANNEL_SCALE)) memcpy(d->scale, b->scale, sizeof d->scale);
             }
-            dst->joints[j].name = name;
-            dst->joints[j].bind = src->joints[s].bind;
-            if (dst->rest_pose) dst->rest_pose[j] = *ossa__rest(src, s);
-            /* A parent is taken only where it stays before its child. */
-            int32_t p = src->joints[s].parent;
-            if (dst->flags & OSSA_MODEL_PARENTS_UNKNOWN)
-                dst->joints[j].parent = p >= 0 && map[p] >= 0 && map[p] < (int32_t)j ? map[p] : -1;
-        }
-        if (!st) st = take_rest_pose(dst, src, map, error);
-        /* Channels the animations do not drive came from the stand-in bind
-         * pose: take them from the real one's rest. */
-        for (uint32_t a = 0; !st && a < dst->num_animations; a++) {
-            ossa_animation *da = &dst->animations[a];
-            for (uint32_t f = 0; da->channels && f < da->num_frames; f++)
-                for (uint32_t j = 0; j < dst->num_joints; j++) {
-                    ossa_transform *d = &da->frames[(size_t)f * dst->num_joints + j];
-                    const ossa_transform *b = ossa__rest(dst, j);
-                    unsigned ch = da->channels[j];
-                    if (!(ch & OSSA_CHANNEL_TRANSLATION))
-                        memcpy(d->translation, b->translation, sizeof d->translation);
-                    if (!(ch & OSSA_CHANNEL_ROTATION))
-                        memcpy(d->rotation, b->rotation, sizeof d->rotation);
-                    if (!(ch & OSSA_CHANNEL_SCALE)) memcpy(d->scale, b->scale, sizeof d->scale);
-                }
-        }
-        if (!st)
-            dst->flags &= ~(uint32_t)(OSSA_MODEL_SKELETON_FROM_POSES | OSSA_MODEL_PARENTS_UNKNOWN);
     }
+    dst->flags &= ~(uint32_t)(OSSA_MODEL_SKELETON_FROM_POSES | OSSA_MODEL_PARENTS_UNKNOWN);
+    return OSSA_OK;
+}
 
-    bool took_mesh = false;
-    if (!st && dst->num_vertices == 0 && src->num_vertices) {
-        if (src->num_joints && !identity_map(map, src->num_joints) &&
-            ossa_model_find_array(src, OSSA_VERTEX_BLENDINDEXES, NULL)) {
-            ossa__warn(dst, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0,
-                       "a mesh whose joints are in another order is not merged");
-        } else {
-            st = copy_geometry(dst, src, error);
-            took_mesh = true;
-            /* A mesh without joints meets dst's skeleton. */
-            if (!st && !src->num_joints && dst->num_joints) {
-                uint32_t *fi = file_indices(dst, dst);
-                st = fi ? remap_blend_indexes(dst, fi, error) : ossa__fail_nomem(error);
-                ossa__temp_free(dst, fi);
-                const ossa_extra *e = find_extra(dst, OSSA_EXTRA_MESH_TO_BIND, 16 * sizeof(float));
-                if (!st && e) {
-                    transform_mesh(dst, e->data);
-                    remove_extra(dst, e);
-                }
-            }
-        }
-    } else if (!st && src->num_vertices) {
+/* src's mesh, when dst has none. */
+static ossa_status merge_mesh(merger *g)
+{
+    ossa_model *dst = g->dst;
+    const ossa_model *src = g->src;
+    if (!src->num_vertices) return OSSA_OK;
+    if (dst->num_vertices) {
         ossa__warn(dst, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0, "the model already has a mesh: another is ignored");
+        return OSSA_OK;
     }
+    if (src->num_joints && !identity_map(g->map, src->num_joints) &&
+        ossa_model_find_array(src, OSSA_VERTEX_BLENDINDEXES, NULL)) {
+        ossa__warn(dst, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0,
+                   "a mesh whose joints are in another order is not merged");
+        return OSSA_OK;
+    }
+    ossa_status st = copy_geometry(dst, src, g->error);
+    g->took_mesh = true;
+    /* A mesh without joints meets dst's skeleton. */
+    if (!st && !src->num_joints && dst->num_joints) {
+        uint32_t *fi = file_indices(dst, dst);
+        st = fi ? remap_blend_indexes(dst, fi, g->error) : ossa__fail_nomem(g->error);
+        ossa__temp_free(dst, fi);
+        const ossa_extra *e = find_extra(dst, OSSA_EXTRA_MESH_TO_BIND, 16 * sizeof(float));
+        if (!st && e) {
+            transform_mesh(dst, e->data);
+            remove_extra(dst, e);
+        }
+    }
+    return st;
+}
 
-    for (uint32_t a = 0; !st && a < src->num_animations; a++) {
-        const ossa_animation *sa = &src->animations[a];
-        ossa_animation *da = add_animation_like(dst, sa, error);
-        if (!da) {
-            st = OSSA_FAILED;
-            break;
+/* One animation of src, its joints by the map. */
+static ossa_status merge_animation(merger *g, const ossa_animation *sa)
+{
+    ossa_model *dst = g->dst;
+    const ossa_model *src = g->src;
+    const int32_t *map = g->map;
+    ossa_animation *da = add_animation_like(dst, sa, g->error);
+    if (!da) return OSSA_FAILED;
+    /* Poses about a rest pose of their own: retargeted (retarget.c). */
+    if ((src->flags & OSSA_MODEL_REST_POSE_REFERENCE) && !g->took_skeleton)
+        return ossa__retarget_animation(dst, src, map, sa, da, g->error);
+    for (uint32_t f = 0; f < sa->num_frames; f++)
+        for (uint32_t j = 0; j < src->num_joints; j++) {
+            if (map[j] < 0) continue;
+            ossa_transform *d = &da->frames[(size_t)f * dst->num_joints + (uint32_t)map[j]];
+            const ossa_transform *s = &sa->frames[(size_t)f * src->num_joints + j];
+            unsigned ch = sa->channels ? sa->channels[j] : 7u;
+            if (ch & OSSA_CHANNEL_TRANSLATION) memcpy(d->translation, s->translation, sizeof d->translation);
+            if (ch & OSSA_CHANNEL_ROTATION) memcpy(d->rotation, s->rotation, sizeof d->rotation);
+            if (ch & OSSA_CHANNEL_SCALE) memcpy(d->scale, s->scale, sizeof d->scale);
         }
-        for (uint32_t f = 0; f < sa->num_frames; f++)
-            for (uint32_t j = 0; j < src->num_joints; j++) {
-                if (map[j] < 0) continue;
-                ossa_transform *d = &da->frames[(size_t)f * dst->num_joints + (uint32_t)map[j]];
-                const ossa_transform *s = &sa->frames[(size_t)f * src->num_joints + j];
-                unsigned ch = sa->channels ? sa->channels[j] : 7u;
-                if (ch & OSSA_CHANNEL_TRANSLATION) memcpy(d->translation, s->translation, sizeof d->translation);
-                if (ch & OSSA_CHANNEL_ROTATION) memcpy(d->rotation, s->rotation, sizeof d->rotation);
-                if (ch & OSSA_CHANNEL_SCALE) memcpy(d->scale, s->scale, sizeof d->scale);
-            }
-        if (sa->channels) {
-            if (!ossa__animation_channels(dst, da)) {
-                st = ossa__fail_nomem(error);
-                break;
-            }
-            for (uint32_t j = 0; j < src->num_joints; j++)
-                if (map[j] >= 0) da->channels[map[j]] = sa->channels[j];
-        }
-        /* Stored bounds belong to src's mesh. */
-        if (sa->bounds && (took_mesh || (src->num_vertices == 0 && dst->num_vertices == 0))) {
-            if (!ossa__animation_bounds(dst, da)) {
-                st = ossa__fail_nomem(error);
-                break;
-            }
-            memcpy(da->bounds, sa->bounds, (size_t)sa->num_frames * sizeof *da->bounds);
-        }
+    if (sa->channels) {
+        if (!ossa__animation_channels(dst, da)) return ossa__fail_nomem(g->error);
+        for (uint32_t j = 0; j < src->num_joints; j++)
+            if (map[j] >= 0) da->channels[map[j]] = sa->channels[j];
     }
-    if (!st && !dst->comment && src->comment)
-        st = ossa_model_set_comment(dst, src->comment, src->comment_size, error);
+    /* Stored bounds belong to src's mesh. */
+    if (sa->bounds && (g->took_mesh || (src->num_vertices == 0 && dst->num_vertices == 0))) {
+        if (!ossa__animation_bounds(dst, da)) return ossa__fail_nomem(g->error);
+        memcpy(da->bounds, sa->bounds, (size_t)sa->num_frames * sizeof *da->bounds);
+    }
+    return OSSA_OK;
+}
+
+/* The comment when dst has none, and src's extras. */
+static ossa_status merge_extras(merger *g)
+{
+    ossa_model *dst = g->dst;
+    const ossa_model *src = g->src;
+    ossa_status st = OSSA_OK;
+    if (!dst->comment && src->comment) st = ossa_model_set_comment(dst, src->comment, src->comment_size, g->error);
     for (uint32_t i = 0; !st && i < src->num_extras; i++) {
         const ossa_extra *e = &src->extras[i];
         /* Numbering and mesh-to-bind belong to a skeleton: they come along
          * with it, the latter only while no mesh has used it. */
-        if (strcmp(e->key, OSSA_EXTRA_JOINT_INDEX) == 0 && !took_skeleton) continue;
+        if (strcmp(e->key, OSSA_EXTRA_JOINT_INDEX) == 0 && !g->took_skeleton) continue;
         if (strcmp(e->key, OSSA_EXTRA_MESH_TO_BIND) == 0 &&
-            (!took_skeleton || used_src_to_bind || dst->num_vertices))
+            (!g->took_skeleton || g->used_src_to_bind || dst->num_vertices))
             continue;
-        st = ossa_model_add_extra(dst, e->key, e->data, e->size, error);
+        st = ossa_model_add_extra(dst, e->key, e->data, e->size, g->error);
     }
-    ossa__temp_free(dst, map);
+    return st;
+}
+
+static ossa_status merge_steps(merger *g)
+{
+    ossa_model *dst = g->dst;
+    const ossa_model *src = g->src;
+    if ((dst->flags & OSSA_MODEL_NAMES_ONLY) && src->num_joints && give_way(g)) return OSSA_FAILED;
+    if (dst->num_joints == 0 && src->num_joints && take_skeleton(g)) return OSSA_FAILED;
+    g->map = ossa__temp_calloc(dst, (size_t)src->num_joints + 1, sizeof *g->map);
+    if (!g->map) return ossa__fail_nomem(g->error);
+    if (src->num_joints && match_joints(dst, src, g->map, g->error)) return OSSA_FAILED;
+    if (g->took_skeleton && (dst->num_vertices || g->saved) && fit_mesh_to_skeleton(g)) return OSSA_FAILED;
+    ossa__temp_free(dst, (void *)g->saved);
+    g->saved = NULL;
+    if (!g->took_skeleton && (dst->flags & OSSA_MODEL_SKELETON_FROM_POSES) &&
+        !(src->flags & OSSA_MODEL_SKELETON_FROM_POSES) && src->num_joints && learn_skeleton(g))
+        return OSSA_FAILED;
+    if (merge_mesh(g)) return OSSA_FAILED;
+    for (uint32_t a = 0; a < src->num_animations; a++)
+        if (merge_animation(g, &src->animations[a])) return OSSA_FAILED;
+    return merge_extras(g);
+}
+
+ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error *error)
+{
+    if ((src->flags & OSSA_MODEL_NAMES_ONLY) && dst->num_joints) return merge_names(dst, src, error);
+    merger g;
+    memset(&g, 0, sizeof g);
+    g.dst = dst;
+    g.src = src;
+    g.error = error;
+    ossa_status st = merge_steps(&g);
+    ossa__temp_free(dst, (void *)g.saved);
+    ossa__temp_free(dst, g.map);
     return st;
 }

@@ -1,5 +1,6 @@
 /* Deep checks of a model. Repeated problems of one kind are reported once
  * with a count, so that a broken file gives a readable report. */
+#include "core/degenerate.h"
 #include "core/internal.h"
 
 #include <math.h>
@@ -175,7 +176,7 @@ static void check_geometry(checker *c, const ossa_model *m)
             if (v[k] >= m->num_vertices)
                 tally_add(&range, "triangle %u: vertex %u is out of range (%u vertices)", t, v[k],
                           m->num_vertices);
-        if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2])
+        if (ossa__triangle_repeats_vertex(m, t))
             tally_add(&degenerate, "triangle %u repeats a vertex", t);
     }
     for (uint32_t i = 0; i < m->num_meshes; i++) {

@@ -51,6 +51,11 @@ struct ossa_format_ops {
     uint32_t num_load_options;
     const ossa_option_info *write_options;
     uint32_t num_write_options;
+    /* Format policy that core reads from the model: OSSA_MODEL_* flags
+     * the loader sets on every model read as this format (by the model's
+     * source_format, which a reader serving two entries sets), e.g.
+     * OSSA_MODEL_STRICT_JOINTS for merging. 0 = none. */
+    uint32_t model_flags;
 };
 
 enum { OSSA__IMAGES_NAMED = 1, OSSA__IMAGES_STORED = 2 };
@@ -82,5 +87,6 @@ extern const ossa_format_ops ossa__obj_format;
 extern const ossa_format_ops ossa__md5mesh_format;
 extern const ossa_format_ops ossa__md5anim_format;
 extern const ossa_format_ops ossa__ossaclip_format;
+extern const ossa_format_ops ossa__bvh_format;
 
 #endif

@@ -1,5 +1,6 @@
 /* Loading from memory and files (mapped) and writing to memory and files
  * through the format table. */
+#include "core/degenerate.h"
 #include "core/image_files.h"
 #include "core/rest_pose.h"
 #include "formats/format.h"
@@ -22,6 +23,19 @@ static ossa_status load_options_copy(ossa_load_options *out, const ossa_load_opt
         return OSSA_FAILED;
     out->struct_size = sizeof *out;
     return OSSA_OK;
+}
+
+/* The steps of the post-read pipeline that work on the finished model,
+ * for every format: the format's policy flags (its table entry, by the
+ * source format the reader settled on) and degenerate-triangle removal.
+ * The steps that need what only a reader has (raw influences, corners
+ * before welding, smoothing groups) are calls the readers make. */
+static ossa_status after_read(ossa_model *model, const ossa_load_options *opts, ossa_error *error)
+{
+    const ossa_format_ops *source = ossa__format_ops(model->source_format);
+    if (source) model->flags |= source->model_flags;
+    if (opts->flags & OSSA_LOAD_KEEP_DEGENERATE) return OSSA_OK;
+    return ossa__drop_degenerate(model, error);
 }
 
 ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_options *options,
@@ -51,7 +65,7 @@ ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_opti
         return NULL;
     }
     model->source_format = fmt;
-    if (ops->read(model, data, size, &opts, error) != OSSA_OK ||
+    if (ops->read(model, data, size, &opts, error) != OSSA_OK || after_read(model, &opts, error) ||
         (ops->images == OSSA__IMAGES_NAMED && ossa__images_load_beside(model, &opts, error))) {
         ossa_model_free(model);
         return NULL;

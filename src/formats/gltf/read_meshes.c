@@ -9,6 +9,8 @@
  * the model's (gltf.h). */
 #include "formats/gltf/scene.h"
 
+#include "core/influences.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -298,8 +300,7 @@ static ossa_status collect_primitives(gltf_scene *s, prim **out, uint32_t *count
         }
     }
     /* 4 influences, or up to max_influences when JOINTS_1 has more. */
-    uint32_t wants = r->options->max_influences ? r->options->max_influences : 4;
-    if (wants > 8) wants = 8;
+    uint32_t wants = ossa__influence_max(r->options->max_influences);
     bool second_set = L->influences == 8;
     L->influences = wants > 4 && !second_set ? 4 : wants;
     *out = list;
@@ -495,31 +496,29 @@ static ossa_status fill_plain(gltf_scene *s, const prim *p, const layout *L, con
     return OSSA_OK;
 }
 
-static void store_influences(gltf_scene *s, const arrays *A, uint32_t vertex, const int32_t *j, const float *w,
-                             const uint8_t *raw, uint32_t n, bool exact)
+/* One vertex's influences into the blend arrays: float weights
+ * renormalized by the shared step (which keeps weights that sum to 1 as
+ * they are), ubyte ones quantized by the model's rule
+ * (ossa__ubyte_weights), which gives back the file's bytes when they sum
+ * to 255 (checked for every 4 bytes that do). */
+static void store_influences(gltf_scene *s, const arrays *A, uint32_t vertex, const ossa__influence *p,
+                             uint32_t n)
 {
     ossa_vertex_array *ia = &s->m->vertex_arrays[A->idx], *wa = &s->m->vertex_arrays[A->wgt];
     uint32_t size = ia->size;
     for (uint32_t k = 0; k < n; k++) {
-        if (ia->format == OSSA_UBYTE) ((uint8_t *)ia->data)[(size_t)vertex * size + k] = (uint8_t)j[k];
-        else if (ia->format == OSSA_USHORT) ((uint16_t *)ia->data)[(size_t)vertex * size + k] = (uint16_t)j[k];
-        else ((uint32_t *)ia->data)[(size_t)vertex * size + k] = (uint32_t)j[k];
+        if (ia->format == OSSA_UBYTE) ((uint8_t *)ia->data)[(size_t)vertex * size + k] = (uint8_t)p[k].joint;
+        else if (ia->format == OSSA_USHORT) ((uint16_t *)ia->data)[(size_t)vertex * size + k] = (uint16_t)p[k].joint;
+        else ((uint32_t *)ia->data)[(size_t)vertex * size + k] = p[k].joint;
     }
+    float w[OSSA_MAX_COMPONENTS];
+    for (uint32_t k = 0; k < n; k++) w[k] = (float)p[k].weight;
     if (wa->format == OSSA_FLOAT) {
-        float *o = (float *)wa->data + (size_t)vertex * size;
-        double sum = 0;
-        for (uint32_t k = 0; k < n; k++) sum += w[k];
-        for (uint32_t k = 0; k < n; k++) o[k] = exact || !(sum > 0) ? w[k] : (float)(w[k] / sum);
-        return;
+        ossa__influences_normalize(p, n, size, w);
+        memcpy((float *)wa->data + (size_t)vertex * size, w, n * sizeof *w);
+    } else {
+        ossa__ubyte_weights(w, n, (uint8_t *)wa->data + (size_t)vertex * size);
     }
-    uint8_t *o = (uint8_t *)wa->data + (size_t)vertex * size;
-    int raw_sum = 0;
-    for (uint32_t k = 0; raw && k < n; k++) raw_sum += raw[k];
-    if (exact && raw && raw_sum == 255) {
-        memcpy(o, raw, n);
-        return;
-    }
-    ossa__ubyte_weights(w, n, o);
 }
 
 static ossa_status fill_blend(gltf_scene *s, const prim *p, const arrays *A)
@@ -528,8 +527,6 @@ static ossa_status fill_blend(gltf_scene *s, const prim *p, const arrays *A)
     uint32_t size = s->m->vertex_arrays[A->idx].size;
     if (p->skin < 0) {
         int32_t j = p->rigid;
-        float one = 1;
-        uint8_t full = 255;
         if (j < 0 && !s->warned_static) {
             ossa__warn(s->m, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0,
                        "meshes[%u]: not skinned and not below a joint: its vertices have no "
@@ -537,14 +534,13 @@ static ossa_status fill_blend(gltf_scene *s, const prim *p, const arrays *A)
                        p->mesh);
             s->warned_static = true;
         }
-        for (uint32_t i = 0; j >= 0 && i < p->count; i++) store_influences(s, A, p->first + i, &j, &one, &full, 1, true);
+        ossa__influence rigid = {(uint32_t)j, 0, 1};
+        for (uint32_t i = 0; j >= 0 && i < p->count; i++) store_influences(s, A, p->first + i, &rigid, 1);
         return OSSA_OK;
     }
     uint32_t sets = size > 4 ? 2 : 1;
     float *jv[2] = {NULL, NULL}, *wv[2] = {NULL, NULL};
-    uint8_t *wr[2] = {NULL, NULL};
     gltf_accessor ji[2], wi[2];
-    bool ubyte = s->m->vertex_arrays[A->wgt].format == OSSA_UBYTE;
     ossa_status st = OSSA_OK;
     for (uint32_t k = 0; k < sets && !st; k++) {
         char jk[32], wk[32];
@@ -552,7 +548,6 @@ static ossa_status fill_blend(gltf_scene *s, const prim *p, const arrays *A)
         snprintf(wk, sizeof wk, "WEIGHTS_%u", k);
         st = attribute(s, p, jk, false, &ji[k], (void **)&jv[k]);
         if (!st) st = attribute(s, p, wk, false, &wi[k], (void **)&wv[k]);
-        if (!st && ubyte && wv[k]) st = attribute(s, p, wk, true, &wi[k], (void **)&wr[k]);
         if (!st && (!jv[k] != !wv[k] || (jv[k] && (ji[k].ncomp != 4 || wi[k].ncomp != 4))))
             st = ossa__gltf_fail(s->r, OSSA_ERROR_CORRUPT,
                                  "meshes[%u].primitives[%u]: %s and %s must both be VEC4", p->mesh,
@@ -560,10 +555,11 @@ static ossa_status fill_blend(gltf_scene *s, const prim *p, const arrays *A)
     }
     const int32_t *map = s->skin_map[p->skin];
     uint32_t map_n = s->skin_size[p->skin];
+    /* The shared limit, keeping glTF's slot order: every positive weight
+     * counts, repeated joints are summed, the smallest go past `size`. */
+    ossa__influence_rule rule = {size, 0, true};
     for (uint32_t i = 0; !st && i < p->count; i++) {
-        int32_t j[8];
-        float w[8];
-        uint8_t raw[8];
+        ossa__influence pairs[8];
         uint32_t n = 0;
         for (uint32_t k = 0; k < sets * 4; k++) {
             uint32_t set = k / 4, c = k % 4;
@@ -577,28 +573,15 @@ static ossa_status fill_blend(gltf_scene *s, const prim *p, const arrays *A)
                                      p->mesh, p->index, set, i, (double)jf, (long long)p->skin, map_n);
                 break;
             }
-            j[n] = map[(uint32_t)jf];
-            w[n] = wt;
-            raw[n] = wr[set] ? wr[set][i * 4 + c] : 0;
-            n++;
+            pairs[n++] = (ossa__influence){(uint32_t)map[(uint32_t)jf], k, wt};
         }
-        bool exact = true;
-        while (n > size) { /* drop the smallest, keep the order */
-            uint32_t low = 0;
-            for (uint32_t k = 1; k < n; k++)
-                if (w[k] < w[low]) low = k;
-            memmove(j + low, j + low + 1, (n - low - 1) * sizeof *j);
-            memmove(w + low, w + low + 1, (n - low - 1) * sizeof *w);
-            memmove(raw + low, raw + low + 1, (n - low - 1));
-            n--;
-            exact = false;
-        }
-        if (!st) store_influences(s, A, p->first + i, j, w, ubyte ? raw : NULL, n, exact);
+        if (st) break;
+        n = n ? ossa__influences_limit(pairs, n, &rule, NULL) : 0;
+        store_influences(s, A, p->first + i, pairs, n);
     }
     for (uint32_t k = 0; k < 2; k++) {
         ossa__free(s->r->alloc, jv[k], 0);
         ossa__free(s->r->alloc, wv[k], 0);
-        ossa__free(s->r->alloc, wr[k], 0);
     }
     return st;
 }

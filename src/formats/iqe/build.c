@@ -16,6 +16,9 @@
  * - Frames: poses in file order, padded with the joint's base pose. */
 #include "formats/iqe/iqe.h"
 
+#include "core/normals.h"
+#include "core/weld.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -39,7 +42,7 @@ typedef struct builder {
 typedef struct out_vertex {
     uint32_t src, corner;
     uint32_t first_src; /* smallest file vertex merged into it */
-    uint32_t id;        /* provisional number inside its mesh */
+    uint32_t id;        /* its number from the welder: order of first appearance */
 } out_vertex;
 
 static void *talloc(builder *b, size_t count, size_t elem)
@@ -215,23 +218,23 @@ static uint32_t attribute(const builder *b, int slot, uint32_t v, uint32_t corne
     }
     case OSSA_VERTEX_BLENDINDEXES:
     case OSSA_VERTEX_BLENDWEIGHTS: {
-        /* The largest influences (sorted while parsing), renormalized;
-         * unused slots are joint 0 with weight 0. Weights that already
-         * sum to 1 up to their float rounding (half an ulp each, at most
-         * 2^-25 below 1) are kept bit for bit: dividing them by their sum
-         * would move them by an ulp on every read, and a file written
-         * from the model would never read back the same. */
+        /* The largest influences (limited while parsing), renormalized
+         * by the shared step, which keeps weights that already sum to 1
+         * bit for bit; unused slots are joint 0 with weight 0. */
         uint32_t K = d->influences, n = b->influences;
         const unsigned char *r = d->blend.data + (size_t)v * K * 8;
         const uint32_t *ji = (const uint32_t *)r;
         const float *w = (const float *)(r + (size_t)K * 4);
-        double sum = 0;
-        for (uint32_t k = 0; k < n; k++) sum += w[k] > 0 ? w[k] : 0;
-        if (fabs(sum - 1) <= n * 0x1p-25) sum = 1;
+        ossa__influence p[OSSA_MAX_COMPONENTS] = {{0, 0, 0}};
         for (uint32_t k = 0; k < n; k++) {
-            bool used = sum > 0 && w[k] > 0;
-            idx[k] = used ? b->remap[ji[k]] : 0;
-            out[k] = used ? (float)(w[k] / sum) : 0.0f;
+            p[k].joint = ji[k];
+            p[k].order = k;
+            p[k].weight = w[k] > 0 ? w[k] : 0;
+        }
+        ossa__influences_normalize(p, n, n, out);
+        for (uint32_t k = 0; k < n; k++) {
+            if (!(out[k] > 0)) out[k] = 0;
+            idx[k] = out[k] > 0 ? b->remap[ji[k]] : 0;
         }
         return n;
     }
@@ -274,25 +277,7 @@ static uint32_t record_words(const builder *b)
     return n;
 }
 
-static uint32_t hash_record(const uint32_t *rec, uint32_t words)
-{
-    uint64_t h = 0x9E3779B97F4A7C15ull;
-    for (uint32_t i = 0; i < words; i++) {
-        h ^= rec[i];
-        h *= 0xFF51AFD7ED558CCDull;
-        h ^= h >> 32;
-    }
-    return (uint32_t)h;
-}
-
 /* -- Geometry -- */
-
-static int out_vertex_cmp(const void *a, const void *b)
-{
-    const out_vertex *x = a, *y = b;
-    if (x->first_src != y->first_src) return x->first_src < y->first_src ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
 
 static ossa_component default_format(int slot)
 {
@@ -397,11 +382,6 @@ static ossa_status add_arrays(builder *b, const out_vertex *ov, size_t n)
 static void geometry_warnings(builder *b)
 {
     iqe_doc *d = b->d;
-    if (d->repeated)
-        ossa__warn(b->m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, d->repeated_line, 1,
-                   "%u triangle%s repeat%s a vertex index and %s dropped (the first on this line)",
-                   d->repeated, d->repeated == 1 ? "" : "s", d->repeated == 1 ? "s" : "",
-                   d->repeated == 1 ? "is" : "are");
     if (d->fs.count && d->fs.count != d->face_n.count)
         ossa__warn(b->m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, IQE_AT(d->fs, iqe_fs, 0).line, 0,
                    "%zu 'fs' lines for %zu faces: flags are paired with faces by position",
@@ -417,210 +397,297 @@ static void geometry_warnings(builder *b)
                    mismatched);
 }
 
+/* -- Normals (§5) -- */
+
+/* Edge flags of each triangle from the fs command paired with its face:
+ * face f with n indices made the n-2 triangles that follow those of the
+ * faces before it; its fan triangle k = (P0, Pk+1, Pk+2) has polygon edge
+ * 0 first when k = 0, polygon edge k+1 second, polygon edge n-1 last when
+ * k = n-3; fan diagonals always smooth. */
+static void edge_flags(const iqe_doc *d, uint8_t *edges, size_t nt)
+{
+    const iqe_fs *fs = (const iqe_fs *)d->fs.data;
+    const unsigned char *flags = d->fs_flags.data;
+    memset(edges, 7, nt);
+    size_t t = 0;
+    for (size_t face = 0; face < d->face_n.count && face < d->fs.count; face++) {
+        uint32_t n = IQE_AT(d->face_n, uint32_t, face);
+        const iqe_fs *f = &fs[face];
+        for (uint32_t k = 0; k + 2 < n && t < nt; k++, t++) {
+#define FLAG(i) ((i) < f->count ? flags[f->first + (i)] : 1)
+            unsigned char e = 0;
+            if (k == 0 ? FLAG(0) : 1) e |= 1;
+            if (FLAG(k + 1)) e |= 2;
+            if (k + 3 == n ? FLAG(n - 1) : 1) e |= 4;
+#undef FLAG
+            edges[t] = e;
+        }
+    }
+}
+
+/* One normal per triangle corner by §5, through the shared step: corners
+ * at one exact position (X Y Z W) join when their smoothing keys are
+ * equal, the stricter angle allows, texcoords match where `smoothuv`
+ * asks, `vs` indices match and an `fs` edge flags the corner smooth.
+ * Triangles that repeat a file vertex (dropped later) join nothing. */
+static ossa_status generate_normals(builder *b)
+{
+    const iqe_doc *d = b->d;
+    size_t nt = d->tris.count, ns = d->states.count;
+    const iqe_tri *tris = (const iqe_tri *)d->tris.data;
+    int64_t *keys = talloc(b, nt + 1, sizeof *keys);
+    uint32_t *rule_of = talloc(b, nt + 1, sizeof *rule_of);
+    ossa__smoothing *rules = talloc(b, ns + 2, sizeof *rules);
+    uint8_t *edges = d->fs.count ? talloc(b, nt + 1, 1) : NULL;
+    b->corner_normals = talloc(b, nt * 9 + 1, sizeof(float));
+    ossa_status st = OSSA_OK;
+    if (!keys || !rule_of || !rules || (d->fs.count && !edges) || !b->corner_normals) {
+        st = ossa__fail_nomem(b->error);
+        goto done;
+    }
+    /* rules: the file's smoothing states, then the default, then flat */
+    for (size_t i = 0; i < ns; i++) {
+        const iqe_state *state = &IQE_AT(d->states, iqe_state, i);
+        rules[i] = (ossa__smoothing){state->angle, state->uv, false};
+    }
+    rules[ns] = (ossa__smoothing){180, false, false};
+    rules[ns + 1] = (ossa__smoothing){180, false, true};
+    for (size_t t = 0; t < nt; t++) {
+        keys[t] = -1;
+        rule_of[t] = (uint32_t)ns;
+    }
+    for (size_t r = 0; r < d->runs.count; r++) {
+        const iqe_run *run = &IQE_AT(d->runs, iqe_run, r);
+        size_t e = r + 1 < d->runs.count ? IQE_AT(d->runs, iqe_run, r + 1).first : nt;
+        for (size_t t = run->first; t < e && t < nt; t++) {
+            keys[t] = IQE_AT(d->states, iqe_state, run->state).group;
+            rule_of[t] = run->state;
+        }
+    }
+    for (size_t t = 0; t < nt; t++)
+        if (ossa__iqe_degenerate(&tris[t])) rule_of[t] = (uint32_t)ns + 1;
+    if (edges) edge_flags(d, edges, nt);
+    ossa__normals_in in;
+    memset(&in, 0, sizeof in);
+    in.positions = (const float *)d->pos.data;
+    in.stride = 4;
+    in.components = 4;
+    in.num_points = d->pos.count;
+    in.corners = (const uint32_t *)d->tris.data;
+    in.num_triangles = nt;
+    in.keys = keys;
+    in.rules = rules;
+    in.rule_of = rule_of;
+    in.num_rules = (uint32_t)ns + 2;
+    in.texcoords = d->tc.count ? (const float *)d->tc.data : NULL;
+    in.point_ids = d->vs.count ? (const int64_t *)d->vs.data : NULL;
+    in.edges = edges;
+    st = ossa__normals(b->m, &in, b->corner_normals, NULL, NULL, b->error);
+done:
+    tfree(b, keys);
+    tfree(b, rule_of);
+    tfree(b, rules);
+    tfree(b, edges);
+    return st;
+}
+
+/* -- Welding -- */
+
 typedef struct mesh_range {
     uint32_t group, first_vertex, num_vertices, first_triangle, num_triangles;
 } mesh_range;
 
-static ossa_status build_geometry(builder *b)
+/* What building the geometry holds between its steps. */
+typedef struct geometry {
+    uint32_t *gstart;     /* per group: end of its triangles in torder */
+    uint32_t *torder;     /* triangles grouped, file order inside a group */
+    ossa_triangle *tris;  /* output triangles, as torder */
+    out_vertex *ov;       /* per welded vertex */
+    size_t ov_cap;
+    uint32_t *rec;        /* one vertex record */
+    uint32_t *perm;       /* provisional id -> place in the mesh */
+    uint32_t *seen_mesh, *seen_vertex; /* per file vertex, when normals are given */
+    mesh_range *meshes;
+    uint32_t num_meshes, tri_out;
+    ossa__welder welder;
+} geometry;
+
+/* Triangles of each group in file order (counting sort); runs give each
+ * triangle its group. */
+static void order_triangles(builder *b, geometry *g)
 {
     iqe_doc *d = b->d;
-    const iqe_tri *tris = (const iqe_tri *)d->tris.data;
     size_t nt = d->tris.count, ng = d->groups.count;
-    if (!nt) return OSSA_OK;
-    geometry_warnings(b);
-
-    b->normals = true;
-    if (!d->nrm.count) {
-        b->corner_normals = talloc(b, nt * 9, sizeof(float));
-        if (!b->corner_normals) return ossa__fail_nomem(b->error);
-        if (ossa__iqe_smooth(d, b->corner_normals, b->error)) return OSSA_FAILED;
-    }
-    b->has[OSSA_VERTEX_NORMAL] = true;
-    b->words = record_words(b);
-
-    ossa_status st = OSSA_OK;
-    uint32_t *gstart = talloc(b, ng + 2, sizeof *gstart);
-    uint32_t *torder = talloc(b, nt, sizeof *torder);
-    ossa_triangle *out_tris = NULL;
-    out_vertex *ov = NULL;
-    uint32_t *perm = NULL, *slots = NULL, *used = NULL, *seen_mesh = NULL, *seen_vertex = NULL;
-    uint32_t *rec = talloc(b, (size_t)b->words * 2 + 2, 4), *rec2 = NULL;
-    mesh_range *meshes = talloc(b, ng + 1, sizeof *meshes);
-    size_t ov_count = 0, ov_cap = 0, slot_cap = 16;
-    uint32_t num_meshes = 0, tri_out = 0;
-    if (!gstart || !torder || !rec || !meshes) goto nomem;
-    rec2 = rec + b->words + 1; /* only once rec exists: no arithmetic on NULL */
-
-    /* Triangles of each group in file order (counting sort); runs give
-     * each triangle its group, and triangles with a repeated index go. */
-    memset(gstart, 0, (ng + 2) * sizeof *gstart);
+    memset(g->gstart, 0, (ng + 2) * sizeof *g->gstart);
     for (int pass = 0; pass < 2; pass++) {
         for (size_t r = 0; r < d->runs.count; r++) {
             const iqe_run *run = &IQE_AT(d->runs, iqe_run, r);
             size_t e = r + 1 < d->runs.count ? IQE_AT(d->runs, iqe_run, r + 1).first : nt;
             for (size_t t = run->first; t < e; t++) {
-                if (ossa__iqe_degenerate(&tris[t])) continue;
                 if (pass == 0)
-                    gstart[run->group + 1]++;
+                    g->gstart[run->group + 1]++;
                 else
-                    torder[gstart[run->group]++] = (uint32_t)t;
+                    g->torder[g->gstart[run->group]++] = (uint32_t)t;
             }
         }
         if (pass == 0)
-            for (size_t i = 0; i < ng; i++) gstart[i + 1] += gstart[i];
+            for (size_t i = 0; i < ng; i++) g->gstart[i + 1] += g->gstart[i];
     }
     /* gstart[g] is now the end of group g. */
-    size_t total = ng ? gstart[ng - 1] : 0, largest = 0;
-    for (size_t i = 0; i < ng; i++) {
-        size_t c = gstart[i] - (i ? gstart[i - 1] : 0);
-        if (c > largest) largest = c;
-    }
-    if (!total) goto done;
-    while (slot_cap < largest * 3 * 2) slot_cap *= 2;
-    out_tris = talloc(b, total, sizeof *out_tris);
-    slots = talloc(b, slot_cap, sizeof *slots);
-    used = talloc(b, largest * 3 + 1, sizeof *used);
-    perm = talloc(b, largest * 3 + 1, sizeof *perm);
-    if (!out_tris || !slots || !used || !perm) goto nomem;
-    memset(slots, 0, slot_cap * sizeof *slots);
-    if (!b->corner_normals) {
-        /* Normals per vertex: every corner of a file vertex in a mesh is
-         * the same vertex, found without hashing the second time. */
-        seen_mesh = talloc(b, (size_t)b->nv + 1, sizeof *seen_mesh);
-        seen_vertex = talloc(b, (size_t)b->nv + 1, sizeof *seen_vertex);
-        if (!seen_mesh || !seen_vertex) goto nomem;
-        memset(seen_mesh, 0xff, ((size_t)b->nv + 1) * sizeof *seen_mesh);
-    }
+}
 
-    for (size_t gi = 0; gi < ng; gi++) {
-        uint32_t tb = gi ? gstart[gi - 1] : 0, te = gstart[gi];
-        if (tb == te) continue;
-        size_t base = ov_count;
-        uint32_t nused = 0, local = 0;
-        if (base + (size_t)(te - tb) * 3 > UINT32_MAX) {
-            st = ossa__fail(b->error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET, "too many vertices");
-            goto done;
-        }
-        if (base + (size_t)(te - tb) * 3 > ov_cap) {
-            size_t cap = ov_cap ? ov_cap : 1024;
-            while (cap < base + (size_t)(te - tb) * 3) cap *= 2;
+/* The welded vertex (its number) of file vertex v at triangle corner
+ * `corner` in mesh `mesh`. */
+static ossa_status weld_corner(builder *b, geometry *g, uint32_t mesh, uint32_t v, uint32_t corner,
+                               uint32_t *id)
+{
+    if (g->seen_mesh && g->seen_mesh[v] == mesh) {
+        *id = g->seen_vertex[v];
+        return OSSA_OK;
+    }
+    make_record(b, v, corner, g->rec);
+    uint32_t before = g->welder.count;
+    if (ossa__weld_add(&g->welder, g->rec, id, b->error)) return OSSA_FAILED;
+    if (g->welder.count > before) { /* a new vertex */
+        if (*id >= g->ov_cap) {
+            size_t cap = g->ov_cap ? g->ov_cap * 2 : 1024;
             out_vertex *n = talloc(b, cap, sizeof *n);
-            if (!n) goto nomem;
-            if (ov_count) memcpy(n, ov, ov_count * sizeof *n);
-            tfree(b, ov);
-            ov = n;
-            ov_cap = cap;
+            if (!n) return ossa__fail_nomem(b->error);
+            if (g->ov_cap) memcpy(n, g->ov, g->ov_cap * sizeof *n);
+            tfree(b, g->ov);
+            g->ov = n;
+            g->ov_cap = cap;
         }
-        out_vertex *mv = ov + base;
-        for (uint32_t i = tb; i < te; i++) {
-            uint32_t t = torder[i];
-            uint32_t *tv = out_tris[tri_out + (i - tb)].v;
-            for (uint32_t k = 0; k < 3; k++) {
-                uint32_t v = tris[t].v[k], corner = t * 3 + k, id;
-                bool merged = false;
-                if (seen_mesh && seen_mesh[v] == num_meshes) {
-                    id = seen_vertex[v];
-                } else {
-                    make_record(b, v, corner, rec);
-                    size_t s = hash_record(rec, b->words) & (slot_cap - 1);
-                    for (;;) {
-                        if (!slots[s]) { /* a new vertex */
-                            id = local++;
-                            mv[id].src = v;
-                            mv[id].corner = corner;
-                            mv[id].first_src = v;
-                            mv[id].id = id;
-                            slots[s] = id + 1;
-                            used[nused++] = (uint32_t)s;
-                            break;
-                        }
-                        id = slots[s] - 1;
-                        make_record(b, mv[id].src, mv[id].corner, rec2);
-                        if (memcmp(rec, rec2, (size_t)b->words * 4) == 0) {
-                            merged = true;
-                            break;
-                        }
-                        s = (s + 1) & (slot_cap - 1);
-                    }
-                }
-                if ((k > 0 && tv[0] == id) || (k > 1 && tv[1] == id)) {
-                    /* Two distinct file vertices of one triangle with
-                     * identical attributes stay two vertices: merged, the
-                     * triangle would repeat a vertex, and readers (this
-                     * one too) drop such triangles, so that a conversion
-                     * chain would lose them on the next read (§4). */
-                    id = local++;
-                    mv[id].src = v;
-                    mv[id].corner = corner;
-                    mv[id].first_src = v;
-                    mv[id].id = id;
-                } else {
-                    if (merged && v < mv[id].first_src) mv[id].first_src = v;
-                    if (seen_mesh && seen_mesh[v] != num_meshes) {
-                        seen_mesh[v] = num_meshes;
-                        seen_vertex[v] = id;
-                    }
-                }
-                tv[k] = id;
-            }
-        }
-        for (uint32_t i = 0; i < nused; i++) slots[used[i]] = 0;
-        /* File order: by the first file vertex, then renumber. */
-        qsort(mv, local, sizeof *mv, out_vertex_cmp);
-        for (uint32_t i = 0; i < local; i++) perm[mv[i].id] = i;
-        for (uint32_t i = tri_out; i < tri_out + (te - tb); i++)
-            for (int k = 0; k < 3; k++) out_tris[i].v[k] = (uint32_t)base + perm[out_tris[i].v[k]];
-        mesh_range *mr = &meshes[num_meshes++];
-        mr->group = (uint32_t)gi;
-        mr->first_vertex = (uint32_t)base;
-        mr->num_vertices = local;
-        mr->first_triangle = tri_out;
-        mr->num_triangles = te - tb;
-        ov_count = base + local;
-        tri_out += te - tb;
+        g->ov[*id] = (out_vertex){v, corner, v, *id};
+    } else if (v < g->ov[*id].first_src) {
+        g->ov[*id].first_src = v;
     }
-    /* Face lists are done with: free them before the model grows. */
-    tfree(b, slots), slots = NULL;
-    tfree(b, used), used = NULL;
-    tfree(b, seen_mesh), seen_mesh = NULL;
-    tfree(b, seen_vertex), seen_vertex = NULL;
-    tfree(b, torder), torder = NULL;
+    if (g->seen_mesh) {
+        g->seen_mesh[v] = mesh;
+        g->seen_vertex[v] = *id;
+    }
+    return OSSA_OK;
+}
 
-    if (ossa_model_set_num_vertices(b->m, (uint32_t)ov_count, b->error) ||
-        ossa_model_set_triangles(b->m, tri_out, out_tris, b->error)) {
-        st = OSSA_FAILED;
-        goto done;
+static int out_vertex_cmp(const void *a, const void *b)
+{
+    const out_vertex *x = a, *y = b;
+    if (x->first_src != y->first_src) return x->first_src < y->first_src ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Group gi's triangles become a mesh of welded vertices, which keep the
+ * file order (by the first file vertex that made each). Corners that weld
+ * into one vertex leave a triangle that repeats it: the loader drops it. */
+static ossa_status weld_group(builder *b, geometry *g, uint32_t gi)
+{
+    const iqe_tri *tris = (const iqe_tri *)b->d->tris.data;
+    uint32_t tb = gi ? g->gstart[gi - 1] : 0, te = g->gstart[gi];
+    if (tb == te) return OSSA_OK;
+    ossa__weld_group(&g->welder);
+    uint32_t base = g->welder.count;
+    for (uint32_t i = tb; i < te; i++) {
+        uint32_t t = g->torder[i];
+        for (uint32_t k = 0; k < 3; k++)
+            if (weld_corner(b, g, g->num_meshes, tris[t].v[k], t * 3 + k,
+                            &g->tris[g->tri_out + (i - tb)].v[k]))
+                return OSSA_FAILED;
     }
-    tfree(b, out_tris), out_tris = NULL;
-    if (add_arrays(b, ov, ov_count)) {
-        st = OSSA_FAILED;
-        goto done;
-    }
-    for (uint32_t i = 0; i < num_meshes; i++) {
-        const mesh_range *mr = &meshes[i];
-        const iqe_group *grp = &IQE_AT(d->groups, iqe_group, mr->group);
-        if (ossa_model_add_mesh(b->m, ossa__iqe_str(d, grp->name), ossa__iqe_str(d, grp->material),
+    uint32_t local = g->welder.count - base;
+    out_vertex *mv = g->ov + base;
+    qsort(mv, local, sizeof *mv, out_vertex_cmp);
+    for (uint32_t i = 0; i < local; i++) g->perm[mv[i].id - base] = base + i;
+    for (uint32_t i = g->tri_out; i < g->tri_out + (te - tb); i++)
+        for (int k = 0; k < 3; k++) g->tris[i].v[k] = g->perm[g->tris[i].v[k] - base];
+    mesh_range *mr = &g->meshes[g->num_meshes++];
+    *mr = (mesh_range){gi, base, local, g->tri_out, te - tb};
+    g->tri_out += te - tb;
+    return OSSA_OK;
+}
+
+/* The welded vertices, triangles and meshes into the model. */
+static ossa_status emit_geometry(builder *b, geometry *g)
+{
+    /* Face lists are done with: free them before the model grows. */
+    tfree(b, g->seen_mesh), g->seen_mesh = NULL;
+    tfree(b, g->seen_vertex), g->seen_vertex = NULL;
+    tfree(b, g->torder), g->torder = NULL;
+    uint32_t nv = g->welder.count;
+    ossa__welder_free(&g->welder);
+    if (ossa_model_set_num_vertices(b->m, nv, b->error) ||
+        ossa_model_set_triangles(b->m, g->tri_out, g->tris, b->error))
+        return OSSA_FAILED;
+    tfree(b, g->tris), g->tris = NULL;
+    if (add_arrays(b, g->ov, nv)) return OSSA_FAILED;
+    for (uint32_t i = 0; i < g->num_meshes; i++) {
+        const mesh_range *mr = &g->meshes[i];
+        const iqe_group *grp = &IQE_AT(b->d->groups, iqe_group, mr->group);
+        if (ossa_model_add_mesh(b->m, ossa__iqe_str(b->d, grp->name), ossa__iqe_str(b->d, grp->material),
                                 mr->first_vertex, mr->num_vertices, mr->first_triangle,
-                                mr->num_triangles, b->error) < 0) {
-            st = OSSA_FAILED;
-            goto done;
-        }
+                                mr->num_triangles, b->error) < 0)
+            return OSSA_FAILED;
     }
-    goto done;
-nomem:
-    st = ossa__fail_nomem(b->error);
-done:
-    tfree(b, gstart);
-    tfree(b, torder);
-    tfree(b, out_tris);
-    tfree(b, ov);
-    tfree(b, perm);
-    tfree(b, slots);
-    tfree(b, used);
-    tfree(b, seen_mesh);
-    tfree(b, seen_vertex);
-    tfree(b, rec);
-    tfree(b, meshes);
+    return OSSA_OK;
+}
+
+static void geometry_free(builder *b, geometry *g)
+{
+    tfree(b, g->gstart);
+    tfree(b, g->torder);
+    tfree(b, g->tris);
+    tfree(b, g->ov);
+    tfree(b, g->rec);
+    tfree(b, g->perm);
+    tfree(b, g->seen_mesh);
+    tfree(b, g->seen_vertex);
+    tfree(b, g->meshes);
+    ossa__welder_free(&g->welder);
+}
+
+static ossa_status build_geometry(builder *b)
+{
+    iqe_doc *d = b->d;
+    size_t nt = d->tris.count, ng = d->groups.count;
+    if (!nt) return OSSA_OK;
+    geometry_warnings(b);
+    b->normals = true;
+    if (!d->nrm.count && generate_normals(b)) return OSSA_FAILED;
+    b->has[OSSA_VERTEX_NORMAL] = true;
+    b->words = record_words(b);
+
+    geometry g;
+    memset(&g, 0, sizeof g);
+    ossa__welder_init(&g.welder, b->m, (size_t)b->words * 4);
+    g.gstart = talloc(b, ng + 2, sizeof *g.gstart);
+    g.torder = talloc(b, nt, sizeof *g.torder);
+    g.tris = talloc(b, nt, sizeof *g.tris);
+    g.rec = talloc(b, (size_t)b->words + 1, 4);
+    g.meshes = talloc(b, ng + 1, sizeof *g.meshes);
+    ossa_status st = OSSA_OK;
+    if (!g.gstart || !g.torder || !g.tris || !g.rec || !g.meshes) st = ossa__fail_nomem(b->error);
+    size_t largest = 0;
+    if (!st) {
+        order_triangles(b, &g);
+        for (size_t i = 0; i < ng; i++) {
+            size_t c = g.gstart[i] - (i ? g.gstart[i - 1] : 0);
+            if (c > largest) largest = c;
+        }
+        g.perm = talloc(b, largest * 3 + 1, sizeof *g.perm);
+        if (!g.perm) st = ossa__fail_nomem(b->error);
+    }
+    if (!st && !b->corner_normals) {
+        /* Normals per vertex: every corner of a file vertex in a mesh is
+         * the same vertex, found without welding the second time. */
+        g.seen_mesh = talloc(b, (size_t)b->nv + 1, sizeof *g.seen_mesh);
+        g.seen_vertex = talloc(b, (size_t)b->nv + 1, sizeof *g.seen_vertex);
+        if (!g.seen_mesh || !g.seen_vertex)
+            st = ossa__fail_nomem(b->error);
+        else
+            memset(g.seen_mesh, 0xff, ((size_t)b->nv + 1) * sizeof *g.seen_mesh);
+    }
+    for (size_t gi = 0; gi < ng && !st; gi++) st = weld_group(b, &g, (uint32_t)gi);
+    if (!st) st = emit_geometry(b, &g);
+    geometry_free(b, &g);
     tfree(b, b->corner_normals);
     b->corner_normals = NULL;
     return st;

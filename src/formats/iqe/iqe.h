@@ -3,8 +3,10 @@
  *
  *   read.c   one pass over the text: commands -> raw lists (iqe_doc)
  *   doc.c    the raw lists' memory; pq / pm / pa arithmetic
- *   smooth.c normal generation from smoothing groups (§5)
- *   build.c  raw lists -> ossa_model (meshes, dedup, joints, frames)
+ *   build.c  raw lists -> ossa_model (meshes, welded vertices, joints,
+ *            frames), through the shared post-read steps: influences
+ *            (core/influences.h), normals from the smoothing rules of §5
+ *            (core/normals.h) and welding (core/weld.h)
  *   write.c  ossa_model -> canonical IQE text (§10)
  *
  * The raw lists keep what the file says, in file order, with the file's
@@ -14,6 +16,7 @@
 #ifndef OSSA_IQE_H
 #define OSSA_IQE_H
 
+#include "core/influences.h"
 #include "formats/format.h"
 #include "text/text.h"
 
@@ -51,8 +54,9 @@ typedef struct iqe_state {
 
 /* A triangle of file vertex indices (fa/fm resolved, negatives too), fan
  * triangles of a polygon in order. Triangles with a repeated index are
- * kept here (so that a triangle's face and fan position can be counted
- * from the face list) and dropped by the builder. */
+ * kept (the loader drops them with every other degenerate triangle), so
+ * that a triangle's face and fan position can be counted from the face
+ * list. */
 typedef struct iqe_tri {
     uint32_t v[3];
 } iqe_tri;
@@ -150,7 +154,6 @@ typedef struct iqe_doc {
     iqe_vec groups;   /* iqe_group */
     iqe_vec segments; /* iqe_segment */
     bool any_faces;   /* some fa/fm line: no triangle soup */
-    uint32_t repeated, repeated_line; /* triangles with a repeated index; the first's line */
 
     iqe_vec joints;     /* iqe_joint */
     iqe_vec base_poses; /* ossa_transform, before the first animation */
@@ -195,16 +198,11 @@ void ossa__iqe_pose_pq(const float *v, int n, ossa_transform *t);
 void ossa__iqe_pose_pm(const float *v, int n, ossa_transform *t);
 void ossa__iqe_pose_pa(const float *v, int n, ossa_transform *t);
 
-/* -- Model building (build.c, smooth.c) ----------------------------- */
+/* -- Model building (build.c) ----------------------------------------- */
 
 /* Turns the raw lists into the model; frees the pose chunks as it goes. */
 ossa_status ossa__iqe_build(ossa_model *model, iqe_doc *doc, const ossa_load_options *options,
                             ossa_error *error);
-
-/* One normal per triangle corner of doc->tris (3 floats per corner, 3
- * corners per triangle) by the smoothing rules of §5. Triangles with a
- * repeated index take no part. */
-ossa_status ossa__iqe_smooth(const iqe_doc *doc, float *out, ossa_error *error);
 
 static inline bool ossa__iqe_degenerate(const iqe_tri *t)
 {

@@ -46,12 +46,6 @@ typedef struct parser {
     bool speculative, aborted;
 } parser;
 
-typedef struct blend_pair {
-    uint32_t joint;
-    uint32_t order; /* position on the line: ties keep it */
-    float weight;
-} blend_pair;
-
 static uint32_t column_of(const parser *ps, const char *at)
 {
     return (uint32_t)(at - ps->line_start) + 1;
@@ -216,62 +210,12 @@ static ossa_status cmd_vx(parser *ps)
     return OSSA_OK;
 }
 
-static int pair_by_joint(const void *a, const void *b)
-{
-    const blend_pair *x = a, *y = b;
-    if (x->joint != y->joint) return x->joint < y->joint ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static int pair_by_weight(const void *a, const void *b)
-{
-    const blend_pair *x = a, *y = b;
-    if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/* Repeated joints summed (at the first one's place), then largest first,
- * ties in line order. Quadratic for the usual handful of pairs, sorting
- * for long lines. Returns the new count. */
-static uint32_t merge_pairs(blend_pair *p, uint32_t n)
-{
-    if (n > 16) {
-        qsort(p, n, sizeof *p, pair_by_joint);
-        uint32_t u = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            if (u && p[u - 1].joint == p[i].joint)
-                p[u - 1].weight += p[i].weight;
-            else
-                p[u++] = p[i];
-        }
-        qsort(p, u, sizeof *p, pair_by_weight);
-        return u;
-    }
-    uint32_t u = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = 0;
-        while (k < u && p[k].joint != p[i].joint) k++;
-        if (k < u)
-            p[k].weight += p[i].weight;
-        else
-            p[u++] = p[i];
-    }
-    for (uint32_t i = 1; i < u; i++) { /* insertion sort, stable */
-        blend_pair x = p[i];
-        uint32_t j = i;
-        while (j > 0 && pair_by_weight(&p[j - 1], &x) > 0) {
-            p[j] = p[j - 1];
-            j--;
-        }
-        p[j] = x;
-    }
-    return u;
-}
-
-/* vb: (joint, weight) pairs in any number and order. Weights <= 0.001 are
- * dropped, repeated joints summed, the largest kept (sorted, largest
- * first; ties keep line order). Renormalizing waits for the builder, which
- * knows how many slots the blend arrays finally have. */
+/* vb: (joint, weight) pairs in any number and order, limited by the
+ * shared step (core/influences.h): repeated joints summed, weights <=
+ * 0.001 (compared as floats, the value the file's number reads as)
+ * dropped, the largest kept, largest first, ties in line order.
+ * Renormalizing waits for the builder, which knows how many slots the
+ * blend arrays finally have. */
 static ossa_status cmd_vb(parser *ps)
 {
     iqe_doc *d = ps->d;
@@ -293,25 +237,25 @@ static ossa_status cmd_vb(parser *ps)
             ref->line = ps->line;
             ref->column = column_of(ps, at);
         }
-        if (!(w > 0.001f)) continue;
         if (n == UINT32_MAX ||
-            !ossa__iqe_vec_reserve(d->allocator, &ps->pairs, (size_t)n + 1, sizeof(blend_pair)))
+            !ossa__iqe_vec_reserve(d->allocator, &ps->pairs, (size_t)n + 1, sizeof(ossa__influence)))
             return nomem(ps);
-        blend_pair *pair = (blend_pair *)ps->pairs.data + n;
+        ossa__influence *pair = (ossa__influence *)ps->pairs.data + n;
         pair->joint = (uint32_t)joint;
         pair->order = n++;
         pair->weight = w;
     }
-    blend_pair *pairs = (blend_pair *)ps->pairs.data;
-    n = merge_pairs(pairs, n);
+    ossa__influence *pairs = (ossa__influence *)ps->pairs.data;
     uint32_t K = d->influences;
+    ossa__influence_rule rule = {K, 0.001f, false};
+    n = n ? ossa__influences_limit(pairs, n, &rule, NULL) : 0;
     unsigned char *rec = push(ps, &d->blend, (size_t)K * 8);
     if (!rec) return nomem(ps);
     uint32_t *idx = (uint32_t *)rec;
     float *wgt = (float *)(rec + (size_t)K * 4);
     for (uint32_t k = 0; k < K; k++) {
         idx[k] = k < n ? pairs[k].joint : 0;
-        wgt[k] = k < n ? pairs[k].weight : 0;
+        wgt[k] = k < n ? (float)pairs[k].weight : 0;
     }
     d->last_line[OSSA_VERTEX_BLENDINDEXES] = ps->line;
     return OSSA_OK;
@@ -510,7 +454,6 @@ static ossa_status cmd_face(parser *ps, bool mesh_relative)
         t->v[0] = idx[0];
         t->v[1] = idx[k + 1];
         t->v[2] = idx[k + 2];
-        if (ossa__iqe_degenerate(t) && !d->repeated++) d->repeated_line = ps->line;
     }
     return OSSA_OK;
 }
@@ -1203,8 +1146,7 @@ ossa_status ossa__iqe_parse(iqe_doc *d, ossa_model *model, const unsigned char *
     d->allocator = options->allocator;
     d->size = size;
     d->model = model;
-    d->influences = options->max_influences ? options->max_influences : 4;
-    if (d->influences > OSSA_MAX_COMPONENTS) d->influences = OSSA_MAX_COMPONENTS;
+    d->influences = ossa__influence_max(options->max_influences);
 
     parser ps;
     memset(&ps, 0, sizeof ps);

@@ -156,4 +156,7 @@ const ossa_format_ops ossa__md5anim_format = {
     .sniff = md5_sniff,
     .read = md5_read,
     .write = write_anim,
+    /* id Tech 4 refuses an md5anim whose joints are not the mesh's
+     * (docs/formats/md5.md §6): merging one follows it. */
+    .model_flags = OSSA_MODEL_STRICT_JOINTS,
 };

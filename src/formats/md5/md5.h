@@ -4,8 +4,7 @@
  *   md5.c        the format table's entries, detection, the read entry
  *                point (header, then mesh or anim) and the multi-file write
  *   lex.c        tokens as id's tokenizer reads them (lex.h)
- *   read_mesh.c  md5mesh -> joints, meshes, weights (§2-§5)
- *   normals.c    normals of a mesh block, smoothed by position (§5)
+ *   read_mesh.c  md5mesh -> joints, meshes, weights, normals (§2-§5)
  *   read_anim.c  md5anim -> an animation-only model (§6-§8)
  *   skeleton.c   what both writers share: joint names, the optional
  *                "origin" root, model-space rigid poses, number text (§11)
@@ -26,10 +25,13 @@ ossa_status ossa__md5_read_mesh(md5_lexer *L, ossa_model *model, const ossa_load
 ossa_status ossa__md5_read_anim(md5_lexer *L, ossa_model *model, const ossa_load_options *options,
                                 const char *commandline, size_t commandline_len);
 
-/* Normals of one mesh block (§5): every vertex gets the normalized sum of
- * the unnormalized face normals cross(p2 - p0, p1 - p0) of the triangle
- * corners at exactly its position in the block (0 when that sum is 0).
- * `tris` index `pos` (3 floats per vertex). */
+/* Normals of one mesh block (§5) by the shared step (core/normals.h): id
+ * derives them per block, adding up the faces around every vertex that
+ * shares a position, so that texture seams stay smooth: one smoothing
+ * group, no angle limit, and every vertex gets the normalized sum of the
+ * area-weighted face normals at its exact position (0 when no triangle of
+ * the block is there). `tris` index `pos` (3 floats per vertex). The
+ * writer compares the model's normals with these. */
 ossa_status ossa__md5_normals(const ossa_model *model, const float *pos, uint32_t num_vertices,
                               const uint32_t *tris, uint32_t num_triangles, float *out,
                               ossa_error *error);

@@ -2,11 +2,15 @@
  * become parent-relative bind poses, each mesh block one mesh whose
  * vertices are placed by their weights, blend data from the weights
  * (duplicates merged, biases <= 0.001 dropped, the max_influences largest
- * kept and renormalized) and normals smoothed by position per block.
+ * kept and renormalized) and normals smoothed by position per block, both
+ * by the shared post-read steps (core/influences.h, core/normals.h).
  *
  * Blocks are parsed into scratch lists that the next block reuses; their
  * vertices go straight to the model's arrays, which grow by doubling. */
 #include "formats/md5/md5.h"
+
+#include "core/influences.h"
+#include "core/normals.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,11 +33,6 @@ typedef struct weight_rec {
     float offset[3];
 } weight_rec;
 
-typedef struct pair {
-    uint32_t joint, order;
-    double weight;
-} pair;
-
 typedef struct mesh_rec {
     char *name, *shader; /* scratch copies */
     uint32_t first_vertex, num_vertices, first_triangle, num_triangles;
@@ -53,7 +52,7 @@ typedef struct reader {
     size_t cap_tris;
     weight_rec *weights;
     size_t cap_weights;
-    pair *pairs;
+    ossa__influence *pairs;
     size_t cap_pairs;
 
     /* the model's vertices so far */
@@ -282,77 +281,44 @@ static ossa_status read_joints(reader *r)
 
 /* -- Blend data (§5) -- */
 
-static int pair_by_joint(const void *a, const void *b)
-{
-    const pair *x = a, *y = b;
-    if (x->joint != y->joint) return x->joint < y->joint ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static int pair_by_weight(const void *a, const void *b)
-{
-    const pair *x = a, *y = b;
-    if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static void sort_pairs(pair *p, size_t n, int (*cmp)(const void *, const void *))
-{
-    if (n > 16) {
-        qsort(p, n, sizeof *p, cmp);
-        return;
-    }
-    for (size_t i = 1; i < n; i++) {
-        pair x = p[i];
-        size_t j = i;
-        while (j > 0 && cmp(&p[j - 1], &x) > 0) {
-            p[j] = p[j - 1];
-            j--;
-        }
-        p[j] = x;
-    }
-}
-
-/* The vertex's influences into slots idx/wgt (K each): repeated joints
- * summed, biases <= 0.001 dropped, the K largest kept and renormalized
- * (ties keep file order); unused slots are joint 0, weight 0. */
+/* The vertex's influences into slots idx/wgt (K each) by the shared step
+ * (core/influences.h): repeated joints summed, biases <= 0.001 dropped,
+ * the K largest kept and renormalized (ties keep file order); unused
+ * slots are joint 0, weight 0. A vertex with no bias above 0.001 is bound
+ * to its largest one alone. */
 static void blend(reader *r, const weight_rec *w, uint32_t n, float *idx, float *wgt, uint32_t line)
 {
-    pair *p = r->pairs;
+    ossa__influence *p = r->pairs;
+    double raw = 0, largest = 0;
+    uint32_t largest_joint = w[0].joint;
     for (uint32_t k = 0; k < n; k++) {
         p[k].joint = w[k].joint;
         p[k].order = k;
         p[k].weight = w[k].bias;
-    }
-    sort_pairs(p, n, pair_by_joint);
-    uint32_t m = 0;
-    double raw = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        raw += p[k].weight;
-        if (m && p[m - 1].joint == p[k].joint)
-            p[m - 1].weight += p[k].weight;
-        else
-            p[m++] = p[k];
+        raw += w[k].bias;
+        if (!k || w[k].bias > largest) {
+            largest = w[k].bias;
+            largest_joint = w[k].joint;
+        }
     }
     if (fabs(raw - 1) > 0.01 && !r->unbalanced++) r->unbalanced_line = line;
-    sort_pairs(p, m, pair_by_weight);
-    uint32_t kept = 0;
-    double total = 0, sum = 0;
-    while (kept < m && p[kept].weight > 0.001) total += p[kept++].weight;
-    if (!kept) {
+    uint32_t K = r->K;
+    ossa__influence_rule rule = {K, 0.001, false};
+    ossa__influence_stats stats;
+    uint32_t used = ossa__influences_limit(p, n, &rule, &stats);
+    if (!used) {
         /* nothing above the threshold: the largest bias alone */
         if (!r->light++) r->light_line = line;
+        p[0].joint = stats.merged ? p[0].joint : largest_joint;
         p[0].weight = 1;
-        kept = 1;
-        total = 1;
+        used = 1;
+    } else if ((stats.total - stats.kept_weight) > 0.01 * stats.total && !r->limited++) {
+        r->limited_line = line;
     }
-    uint32_t K = r->K;
-    uint32_t used = kept < K ? kept : K;
-    for (uint32_t k = 0; k < used; k++) sum += p[k].weight;
-    if ((total - sum) > 0.01 * total && !r->limited++) r->limited_line = line;
+    ossa__influences_normalize(p, used, K, wgt);
     for (uint32_t k = 0; k < K; k++) {
         idx[k] = k < used ? (float)p[k].joint : 0;
-        wgt[k] = k < used ? (float)(p[k].weight / sum) : 0;
+        if (k >= used) wgt[k] = 0;
     }
 }
 
@@ -400,6 +366,20 @@ static char *scratch_string(reader *r, const char *s, size_t n)
         c[n] = 0;
     }
     return c;
+}
+
+ossa_status ossa__md5_normals(const ossa_model *model, const float *pos, uint32_t nv,
+                              const uint32_t *tris, uint32_t nt, float *out, ossa_error *error)
+{
+    ossa__normals_in in;
+    memset(&in, 0, sizeof in);
+    in.positions = pos;
+    in.stride = 3;
+    in.components = 3;
+    in.num_points = nv;
+    in.corners = tris;
+    in.num_triangles = nt;
+    return ossa__normals(model, &in, NULL, NULL, out, error);
 }
 
 /* Vertices, blend data and normals of the parsed block, appended to the
@@ -469,7 +449,7 @@ static ossa_status finish_block(reader *r, uint32_t nv, uint32_t nt, uint32_t nw
         r->spread[base + v] = (float)spread;
         r->uv[(base + v) * 2] = vr->u;
         r->uv[(base + v) * 2 + 1] = vr->v;
-        if (!grow(r, (void **)&r->pairs, &r->cap_pairs, vr->count, sizeof(pair))) return nomem(r);
+        if (!grow(r, (void **)&r->pairs, &r->cap_pairs, vr->count, sizeof(ossa__influence))) return nomem(r);
         blend(r, w, vr->count, r->bidx + (base + v) * K, r->bwgt + (base + v) * K, block_line);
     }
     for (size_t i = 0; i < (size_t)nt * 3; i++)
@@ -692,8 +672,7 @@ ossa_status ossa__md5_read_mesh(md5_lexer *L, ossa_model *model, const ossa_load
     r.L = L;
     r.m = model;
     r.error = L->lx.error;
-    r.K = options->max_influences ? options->max_influences : 4;
-    if (r.K > OSSA_MAX_COMPONENTS) r.K = OSSA_MAX_COMPONENTS;
+    r.K = ossa__influence_max(options->max_influences);
     model->source_format = OSSA_FORMAT_MD5MESH;
 
     uint32_t nm = 0;

@@ -1,11 +1,14 @@
 /* OBJ model building (docs/formats/obj.md §3-§8, §10): indices checked, faces
  * triangulated and reversed (OBJ counter-clockwise -> ossa clockwise),
  * meshes per (name, material) pair in order of first appearance, the axis
- * map and texture V flip, normals taken or generated, and vertices welded
- * by their (v, vt, vn) triple inside each mesh. */
+ * map and texture V flip, normals taken or generated (core/normals.h), and
+ * vertices welded by their (v, vt, vn) triple and normal inside each mesh
+ * (core/weld.h). */
 #include "formats/obj/obj.h"
 
+#include "core/axes.h"
 #include "core/normals.h"
+#include "core/weld.h"
 
 #include <math.h>
 
@@ -23,16 +26,14 @@ typedef struct builder {
 
 static void map_axes(const obj_doc *d, const float *in, float *out)
 {
-    float x = in[0], y = in[1], z = in[2];
     if (d->blender_axes) {
-        out[0] = x; /* Blender: +90 degrees about X */
-        out[1] = -z;
-        out[2] = y;
-    } else {
-        out[0] = z; /* the IQM SDK: OBJ up (+Y) to +Z, front (+Z) to +X */
-        out[1] = x;
-        out[2] = y;
+        ossa__y_up_to_z_up(in, out); /* Blender's: +90 degrees about X, as glTF */
+        return;
     }
+    float x = in[0], y = in[1], z = in[2];
+    out[0] = z; /* the IQM SDK: OBJ up (+Y) to +Z, front (+Z) to +X */
+    out[1] = x;
+    out[2] = y;
 }
 
 static ossa_status check_indices(builder *b)
@@ -59,8 +60,16 @@ static ossa_status check_indices(builder *b)
     return OSSA_OK;
 }
 
-/* Every face to triangles (§4), reversed, grouped by mesh; triangles that
- * repeat a position index are dropped. */
+/* Every face to triangles (§4), reversed, grouped by mesh. Triangles
+ * whose corners weld into one vertex go with every reader's degenerate
+ * triangles, after the read. */
+/* Two corners that name the same position, texture coordinate and
+ * normal. */
+static bool same_corner(const obj_corner *a, const obj_corner *b)
+{
+    return a->v == b->v && a->vt == b->vt && a->vn == b->vn;
+}
+
 static ossa_status triangulate(builder *b)
 {
     obj_doc *d = b->d;
@@ -87,8 +96,8 @@ static ossa_status triangulate(builder *b)
     /* Ear clipping costs up to the square of a polygon's size: the whole
      * file gets a budget in proportion to its corners. */
     uint64_t budget = 50000000u + (uint64_t)d->corners.count * 64;
-    uint64_t fans = 0, dropped = 0, first_fan = 0;
-    size_t nt = 0;
+    uint64_t fans = 0, first_fan = 0;
+    size_t nt = 0, three_corners = 0;
     for (size_t f = 0; f < nf; f++) {
         const obj_face *face = &b->faces[f];
         const obj_corner *c = &b->corners[face->first];
@@ -98,10 +107,8 @@ static ossa_status triangulate(builder *b)
             first_fan = face->at;
         for (uint32_t t = 0; t + 2 < face->count; t++) {
             const uint32_t *l = local + t * 3;
-            if (c[l[0]].v == c[l[1]].v || c[l[1]].v == c[l[2]].v || c[l[0]].v == c[l[2]].v) {
-                dropped++;
-                continue;
-            }
+            three_corners += !same_corner(&c[l[0]], &c[l[1]]) && !same_corner(&c[l[1]], &c[l[2]]) &&
+                             !same_corner(&c[l[0]], &c[l[2]]);
             /* OBJ is counter-clockwise, ossa clockwise: (c2, c1, c0) */
             for (int k = 0; k < 3; k++) tc[nt * 3 + (size_t)k] = face->first + l[2 - k];
             tf[nt++] = (uint32_t)f;
@@ -113,10 +120,6 @@ static ossa_status triangulate(builder *b)
                           "%llu polygons could not be ear-clipped (self-intersecting, or too "
                           "large): triangulated as fans",
                           (unsigned long long)fans);
-    if (dropped)
-        ossa__obj_warn_at(d, OSSA_WARNING_IGNORED, b->faces[0].at,
-                          "%llu triangles repeat a position index: dropped",
-                          (unsigned long long)dropped);
     for (uint32_t i = 0; i < nmesh; i++) start[i + 1] += start[i];
     for (size_t t = 0; t < nt; t++) {
         size_t to = start[b->faces[tf[t]].mesh]++;
@@ -124,6 +127,12 @@ static ossa_status triangulate(builder *b)
         b->tri_face[to] = tf[t];
     }
     b->num_tris = nt;
+    /* A file whose every face names one corner (v/vt/vn) twice holds no
+     * face at all, as a file without faces: refused. (Distinct corners
+     * that turn out to be one vertex, equal in every attribute, go after
+     * the read with every reader's degenerate triangles.) */
+    if (!three_corners)
+        st = ossa__obj_fail_at(d, OSSA_ERROR_FORMAT, b->faces[0].at, "no face has three different corners");
 done:
     ossa__temp_free(m, pts);
     ossa__temp_free(m, work);
@@ -350,9 +359,6 @@ ossa_status ossa__obj_build(obj_doc *d)
         for (size_t i = 0; !st && i < d->vertices.count; i++)
             map_axes(d, ((const obj_vertex *)d->vertices.data)[i].p, b.pos + i * 3);
     }
-    if (!st && !b.num_tris)
-        st = ossa__obj_fail_at(d, OSSA_ERROR_FORMAT, b.faces[0].at,
-                               "no face has three different positions");
     if (!st) st = normals(&b);
     if (!st) st = vertices(&b);
     if (!st && d->mtllib.count)

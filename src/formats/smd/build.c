@@ -5,6 +5,7 @@
 #include "core/files.h"
 
 #include "core/normals.h"
+#include "core/weld.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -380,38 +381,27 @@ static ossa_status meshes(smd_doc *d)
     for (size_t t = 0; t < nt; t++) order[start[c[t * 3].material]++] = (uint32_t)t;
 
     /* SMD corners are counter-clockwise: ossa's triangle is (c2, c1, c0),
-     * as the IQM SDK stores them (§6). A triangle whose corners are one
-     * vertex twice is dropped. */
-    size_t kept = 0;
-    uint64_t dropped = 0;
+     * as the IQM SDK stores them (§6). A triangle whose corners weld into
+     * one vertex goes with every reader's degenerate triangles, after the
+     * read. */
     for (size_t i = 0; i < nt; i++) {
         size_t t = order[i];
-        vertex_record *r = rec + kept * 3;
+        vertex_record *r = rec + i * 3;
         for (int k = 0; k < 3; k++) make_record(d, &c[t * 3 + 2 - (size_t)k], &r[k]);
-        if (!memcmp(&r[0], &r[1], sizeof *r) || !memcmp(&r[1], &r[2], sizeof *r) ||
-            !memcmp(&r[0], &r[2], sizeof *r)) {
-            dropped++;
-            continue;
-        }
         mesh_tris[r[0].mesh]++;
-        kept++;
     }
-    if (dropped)
-        ossa__warn(m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, d->triangles_line, 1,
-                   "%llu triangles repeat a vertex: they are dropped", (unsigned long long)dropped);
-    if (!kept) goto done;
-    size_t nv = ossa__weld(m, rec, kept * 3, sizeof *rec, remap);
+    size_t nv = ossa__weld(m, rec, nt * 3, sizeof *rec, remap);
     if (nv == SIZE_MAX) {
         st = ossa__fail_nomem(d->error);
         goto done;
     }
-    if (add_arrays(d, rec, remap, kept * 3, (uint32_t)nv)) {
+    if (add_arrays(d, rec, remap, nt * 3, (uint32_t)nv)) {
         st = OSSA_FAILED;
         goto done;
     }
-    for (size_t t = 0; t < kept; t++)
+    for (size_t t = 0; t < nt; t++)
         for (int k = 0; k < 3; k++) tris[t].v[k] = remap[t * 3 + (size_t)k];
-    if (ossa_model_set_triangles(m, (uint32_t)kept, tris, d->error)) {
+    if (ossa_model_set_triangles(m, (uint32_t)nt, tris, d->error)) {
         st = OSSA_FAILED;
         goto done;
     }
@@ -422,7 +412,7 @@ static ossa_status meshes(smd_doc *d)
         if (!mesh_tris[mat]) continue;
         uint32_t first_vertex = remap[(size_t)first_tri * 3];
         uint32_t end_tri = first_tri + mesh_tris[mat];
-        uint32_t end_vertex = end_tri < kept ? remap[(size_t)end_tri * 3] : (uint32_t)nv;
+        uint32_t end_vertex = end_tri < nt ? remap[(size_t)end_tri * 3] : (uint32_t)nv;
         const char *material = ossa__intern_str(&d->materials, mat);
         char *name = ossa__arena_strndup(ossa__model_arena(m), material, stem_length(material));
         if (!name)

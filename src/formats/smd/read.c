@@ -306,72 +306,34 @@ static ossa_status read_skeleton(smd_doc *d)
 
 /* -- triangles (§6) -- */
 
-static int cmp_link_node(const void *a, const void *b)
-{
-    const smd_link *x = a, *y = b;
-    return x->node < y->node ? -1 : x->node > y->node;
-}
-
-static int cmp_link_weight(const void *a, const void *b)
-{
-    const smd_link *x = a, *y = b;
-    if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
-    return x->node < y->node ? -1 : x->node > y->node;
-}
-
-/* The weight rule of §6 for one vertex line: duplicates summed, a sum
- * short of 1 completed on the parent bone, weights <= 0.001 dropped, the
- * largest `influences` kept and renormalized. */
+/* The weight rule of §6 for one vertex line: a sum short of 1 completed
+ * on the parent bone, then the shared step (core/influences.h):
+ * duplicates summed, weights <= 0.001 dropped, the largest `influences`
+ * kept (ties to the lower bone number) and renormalized. */
 static ossa_status blend(smd_doc *d, smd_corner *c, uint32_t parent)
 {
-    smd_link *l = (smd_link *)d->links.data;
     size_t n = d->links.count;
-    if (n == 0) {
-        c->node[0] = parent;
-        c->w[0] = 1;
-        return OSSA_OK;
-    }
-    qsort(l, n, sizeof *l, cmp_link_node);
-    size_t m = 0;
     double sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        sum += l[i].weight;
-        if (m && l[m - 1].node == l[i].node)
-            l[m - 1].weight += l[i].weight;
-        else
-            l[m++] = l[i];
+    for (size_t i = 0; i < n; i++) sum += OSSA_LIST_AT(d->links, ossa__influence, i).weight;
+    if (n && sum < 1 - 1e-3) {
+        ossa__influence *l = ossa__list_push(d->model, &d->links, sizeof *l);
+        if (!l) return ossa__fail_nomem(d->error);
+        l->joint = l->order = parent;
+        l->weight = 1 - sum;
+        n++;
     }
-    if (sum < 1 - 1e-3) {
-        size_t i = 0;
-        while (i < m && l[i].node != parent) i++;
-        if (i == m) {
-            /* links.count >= n >= m: one more element fits after a push */
-            if (!ossa__list_push(d->model, &d->links, sizeof *l)) return ossa__fail_nomem(d->error);
-            l = (smd_link *)d->links.data;
-            l[m].node = parent;
-            l[m++].weight = 0;
-        }
-        l[i].weight += 1 - sum;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < m; i++)
-        if (l[i].weight > 0.001) l[k++] = l[i];
+    ossa__influence *l = (ossa__influence *)d->links.data;
+    ossa__influence_rule rule = {d->influences, 0.001, false};
+    ossa__influence_stats stats;
+    uint32_t k = n ? ossa__influences_limit(l, (uint32_t)n, &rule, &stats) : 0;
     if (k == 0) {
         c->node[0] = parent;
         c->w[0] = 1;
         return OSSA_OK;
     }
-    qsort(l, k, sizeof *l, cmp_link_weight);
-    if (k > d->influences) {
-        if (!d->over_limit++) d->over_limit_line = d->lx.line;
-        k = d->influences;
-    }
-    double total = 0;
-    for (size_t i = 0; i < k; i++) total += l[i].weight;
-    for (size_t i = 0; i < k; i++) {
-        c->node[i] = l[i].node;
-        c->w[i] = (float)(l[i].weight / total);
-    }
+    if (stats.above > k && !d->over_limit++) d->over_limit_line = d->lx.line;
+    ossa__influences_normalize(l, k, d->influences, c->w);
+    for (uint32_t i = 0; i < k; i++) c->node[i] = l[i].joint;
     return OSSA_OK;
 }
 
@@ -393,7 +355,7 @@ static ossa_status read_vertex(smd_doc *d, smd_corner *c)
         int64_t links;
         if (ossa__lex_int(lx, &links, 0, INT32_MAX, "the number of links")) return OSSA_FAILED;
         for (int64_t i = 0; i < links; i++) {
-            smd_link *l = ossa__list_push(d->model, &d->links, sizeof *l);
+            ossa__influence *l = ossa__list_push(d->model, &d->links, sizeof *l);
             if (!l) return ossa__fail_nomem(d->error);
             float w;
             if (!ossa__lex_more(lx) || comment_at(lx, lx->p))
@@ -401,8 +363,9 @@ static ossa_status read_vertex(smd_doc *d, smd_corner *c)
                                       "expected %lld (bone, weight) pairs after the link count, "
                                       "found %lld",
                                       (long long)links, (long long)i);
-            if (read_bone(d, &l->node, "link bone id") || read_float(d, &w, "the link weight"))
+            if (read_bone(d, &l->joint, "link bone id") || read_float(d, &w, "the link weight"))
                 return OSSA_FAILED;
+            l->order = l->joint; /* ties go to the lower bone number */
             l->weight = w;
         }
     }
@@ -525,8 +488,7 @@ ossa_status ossa__smd_parse(smd_doc *d, ossa_model *model, const unsigned char *
     d->model = model;
     d->options = options;
     d->error = error;
-    d->influences = options->max_influences ? options->max_influences : 4;
-    if (d->influences > SMD_MAX_INFLUENCES) d->influences = SMD_MAX_INFLUENCES;
+    d->influences = ossa__influence_max(options->max_influences);
     ossa_lexer *lx = &d->lx;
     ossa__lex_init(lx, data, size, NULL, "", error);
 

@@ -14,6 +14,7 @@
 #define OSSA_SMD_H
 
 #include "core/files.h"
+#include "core/influences.h"
 #include "core/lists.h"
 #include "formats/format.h"
 #include "text/text.h"
@@ -54,12 +55,6 @@ typedef struct smd_corner {
     uint32_t line;
 } smd_corner;
 
-/* A (bone, weight) pair of a vertex line's links. */
-typedef struct smd_link {
-    uint32_t node;
-    double weight;
-} smd_link;
-
 typedef struct smd_doc {
     ossa_model *model; /* warnings, and the allocator of every list */
     const ossa_load_options *options;
@@ -78,7 +73,7 @@ typedef struct smd_doc {
     ossa_list keys;    /* smd_key */
     ossa_list corners; /* smd_corner, three per triangle in file order */
     ossa_intern materials;
-    ossa_list links; /* smd_link: scratch for one vertex line */
+    ossa_list links; /* ossa__influence (joint = node): scratch for one vertex line */
     ossa_intern unknown; /* unknown statements warned about */
 
     uint64_t over_limit; /* vertices that had more influences than kept */
