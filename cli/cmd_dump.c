@@ -2,10 +2,12 @@
  * reference tests (tests/ref/), diffs between formats and bug reports.
  *
  * Everything that a reader decides is in it, in the model's order: joints
- * with bind poses, each vertex array summarised (per component minimum,
- * maximum and mean, and a hash of its bytes), triangles (count, hash, the
- * first few), meshes, animations with the poses of their first, middle
- * and last frames, extras and warnings with their codes. Floats are
+ * with bind poses (and the rest pose when the model has one), each vertex
+ * array summarised (per component minimum, maximum and mean, and a hash
+ * of its bytes), triangles (count, hash, the first few), meshes,
+ * animations (how they were sampled, when a reader says) with the poses
+ * of their first, middle and last frames, extras and warnings with their
+ * codes. Floats are
  * printed with 9 significant digits, enough to tell any two floats apart,
  * so a change of one bit shows. */
 #include "cli.h"
@@ -19,12 +21,13 @@
 static const char usage[] =
     "Usage: ossa dump FILE...\n"
     "\n"
-    "Print a canonical text dump of each model: joints and bind poses,\n"
-    "vertex arrays (per-component range, mean and a hash of the data),\n"
-    "triangles, meshes, the poses of the first, middle and last frame of\n"
-    "every animation, extras and load warnings with their codes. Several\n"
-    "files are merged as by convert. A file that does not load dumps as\n"
-    "its error (exit status 1), so that failures are part of the record.\n"
+    "Print a canonical text dump of each model: joints and bind poses (and\n"
+    "the rest pose where a glTF file has one), vertex arrays (per-component\n"
+    "range, mean and a hash of the data), triangles, meshes, the poses of\n"
+    "the first, middle and last frame of every animation, extras and load\n"
+    "warnings with their codes. Several files are merged as by convert. A\n"
+    "file that does not load dumps as its error (exit status 1), so that\n"
+    "failures are part of the record.\n"
     "\n"
     "Options:\n"
     "  -h, --help  show this help\n"
@@ -64,6 +67,13 @@ static void dump_joints(FILE *out, const ossa_model *m)
         cli_json_string(out, m->joints[j].name);
         fprintf(out, " parent %" PRId32, m->joints[j].parent);
         put_transform(out, &m->joints[j].bind);
+        fputc('\n', out);
+    }
+    if (!m->rest_pose) return;
+    fputs("rest pose\n", out);
+    for (uint32_t j = 0; j < m->num_joints; j++) {
+        fprintf(out, "  %" PRIu32, j);
+        put_transform(out, &m->rest_pose[j]);
         fputc('\n', out);
     }
 }
@@ -160,6 +170,11 @@ static void dump_animations(FILE *out, const ossa_model *m)
                 a->bounds ? "stored" : "none",
                 fnv1a(a->frames, (size_t)a->num_frames * m->num_joints * sizeof *a->frames,
                       FNV_START));
+        if (a->sampling) {
+            fputs("    sampling ", out);
+            cli_json_string(out, a->sampling);
+            fputc('\n', out);
+        }
         if (a->channels) {
             fputs("    channels", out);
             for (uint32_t j = 0; j < m->num_joints; j++) fprintf(out, " %u", a->channels[j]);

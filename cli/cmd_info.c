@@ -9,8 +9,10 @@
 static const char usage[] =
     "Usage: ossa info [--json] FILE...\n"
     "\n"
-    "Print a summary of each model: format, joints, vertices, triangles,\n"
-    "meshes, vertex arrays, animations, bind-pose bounds and warnings.\n"
+    "Print a summary of each model: format, joints (and how many rest\n"
+    "otherwise than the mesh is bound), vertices, triangles, meshes, vertex\n"
+    "arrays, animations (with how a glTF file's keys were put on frames),\n"
+    "bind-pose bounds and warnings.\n"
     "Each file is loaded on its own (no merging).\n"
     "\n"
     "Options:\n"
@@ -84,6 +86,15 @@ static unsigned joint_depth(const ossa_model *model, uint32_t j)
     return depth;
 }
 
+/* Joints whose rest pose is not their bind pose (0 without a rest pose). */
+static uint32_t rest_joints(const ossa_model *model)
+{
+    uint32_t n = 0;
+    for (uint32_t j = 0; model->rest_pose && j < model->num_joints; j++)
+        n += memcmp(&model->rest_pose[j], &model->joints[j].bind, sizeof model->rest_pose[j]) != 0;
+    return n;
+}
+
 /* Extras whose key ends in ".texture" (SOTC .nto) and material
  * descriptions (OSSA_EXTRA_MATERIAL: base colour, texture, ...) are short
  * text worth showing; other extras are opaque blobs. */
@@ -113,6 +124,10 @@ void cli_info_print_text(FILE *out, const char *file, const ossa_model *model)
         cli_print_text(out, model->joints[j].name[0] ? model->joints[j].name : "(unnamed)");
         fputc('\n', out);
     }
+    if (model->rest_pose)
+        fprintf(out, "rest pose: differs from the bind pose at %" PRIu32 " of %" PRIu32
+                     " joints (shown at rest, as glTF viewers show it)\n",
+                rest_joints(model), model->num_joints);
 
     uint32_t positions = distinct_positions(model);
     fprintf(out, "vertices: %" PRIu32, model->num_vertices);
@@ -152,9 +167,15 @@ void cli_info_print_text(FILE *out, const char *file, const ossa_model *model)
         const ossa_animation *a = &model->animations[i];
         fputs("  \"", out);
         cli_print_text(out, a->name);
-        fprintf(out, "\": %" PRIu32 " frames at %.9g fps, %s%s\n", a->num_frames,
+        fprintf(out, "\": %" PRIu32 " frames at %.9g fps, %s%s", a->num_frames,
                 (double)a->framerate, (a->flags & OSSA_ANIMATION_LOOP) ? "looping" : "once",
                 a->bounds ? ", bounds stored" : "");
+        if (a->sampling) {
+            fputs(" (", out);
+            cli_print_text(out, a->sampling);
+            fputc(')', out);
+        }
+        fputc('\n', out);
     }
 
     float min[3], max[3];
@@ -256,8 +277,11 @@ static void print_json(FILE *out, const char *file, const ossa_model *model, con
         cli_json_string(out, a->name);
         fprintf(out, ", \"frames\": %" PRIu32 ", \"framerate\": ", a->num_frames);
         cli_json_number(out, a->framerate);
-        fprintf(out, ", \"loop\": %s, \"stored_bounds\": %s}",
+        fprintf(out, ", \"loop\": %s, \"stored_bounds\": %s, \"sampling\": ",
                 (a->flags & OSSA_ANIMATION_LOOP) ? "true" : "false", a->bounds ? "true" : "false");
+        if (a->sampling) cli_json_string(out, a->sampling);
+        else fputs("null", out);
+        fputc('}', out);
     }
     close_list(out, model->num_animations, ind);
 
@@ -272,6 +296,9 @@ static void print_json(FILE *out, const char *file, const ossa_model *model, con
     close_list(out, model->num_joints, ind);
     fprintf(out, ",\n%s  \"skeleton_from_poses\": %s", ind,
             (model->flags & OSSA_MODEL_SKELETON_FROM_POSES) ? "true" : "false");
+    /* How many joints rest otherwise than they are bound (glTF): 0 when
+     * the model's rest pose is its bind pose. */
+    fprintf(out, ",\n%s  \"rest_pose_joints\": %" PRIu32, ind, rest_joints(model));
 
     float min[3], max[3];
     fprintf(out, ",\n%s  \"bounds\": ", ind);

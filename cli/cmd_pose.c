@@ -1,5 +1,5 @@
-/* ossa pose: the pose of a skeleton at one moment of an animation (or the
- * bind pose): every joint's parent-relative transform and model matrix. */
+/* ossa pose: the pose of a skeleton at one moment of an animation (or at
+ * rest): every joint's parent-relative transform and model matrix. */
 #include "cli.h"
 
 #include <errno.h>
@@ -14,8 +14,10 @@ static const char usage[] =
     "\n"
     "Print every joint's local (parent-relative) transform and model-space\n"
     "matrix at one moment of an animation; with neither --frame nor --time,\n"
-    "the bind pose. Several inputs are merged first, as by 'ossa convert'\n"
-    "(a mesh, then a skeleton, then animation files).\n"
+    "the pose at rest (the rest pose of a glTF file whose nodes rest in\n"
+    "another pose than its skin was bound in, else the bind pose). Several\n"
+    "inputs are merged first, as by 'ossa convert' (a mesh, then a\n"
+    "skeleton, then animation files).\n"
     "\n"
     "Options:\n"
     "  --anim NAME|INDEX  the animation, by name or 0-based index (default:\n"
@@ -64,7 +66,7 @@ static void json_numbers(FILE *out, const float *v, int n)
 }
 
 typedef struct pose_info {
-    const char *animation; /* NULL for the bind pose */
+    const char *animation; /* NULL for the pose at rest */
     int index;
     double frame, time;
     const char *wrap;
@@ -82,7 +84,7 @@ static void print_json(FILE *out, const ossa_model *model, const pose_info *info
         cli_json_number(out, info->time);
         fprintf(out, ",\n  \"wrap\": \"%s\"", info->wrap);
     } else {
-        fputs("null", out);
+        fprintf(out, "null,\n  \"pose\": \"%s\"", model->rest_pose ? "rest" : "bind");
     }
     fputs(",\n  \"joints\": [", out);
     for (uint32_t j = 0; j < model->num_joints; j++) {
@@ -111,7 +113,7 @@ static void print_text(FILE *out, const ossa_model *model, const pose_info *info
         fprintf(out, "\" (%d), frame %.9g, time %.9g s, %s\n", info->index, info->frame,
                 info->time, info->wrap);
     } else {
-        fputs("bind pose\n", out);
+        fputs(model->rest_pose ? "rest pose\n" : "bind pose\n", out);
     }
     fprintf(out, "joints: %" PRIu32 "\n", model->num_joints);
     if (!model->num_joints) return;
@@ -136,7 +138,7 @@ static void print_text(FILE *out, const ossa_model *model, const pose_info *info
     }
 }
 
-/* Samples (or takes the bind pose) and prints. Returns an exit code. */
+/* Samples (or takes the pose at rest) and prints. Returns an exit code. */
 static int pose_model(const ossa_model *model, const cli_args *args, int anim, double frame,
                       double time, int use_frame, ossa_wrap wrap)
 {
@@ -211,7 +213,7 @@ static int pose_model(const ossa_model *model, const cli_args *args, int anim, d
         ossa_clip_free(clip);
     } else {
         for (uint32_t j = 0; j < n; j++) {
-            local[j] = model->joints[j].bind;
+            local[j] = model->rest_pose ? model->rest_pose[j] : model->joints[j].bind;
             /* Unit rotations, as everywhere in the runtime. */
             double q = 0;
             for (int c = 0; c < 4; c++) q += (double)local[j].rotation[c] * local[j].rotation[c];
@@ -306,8 +308,8 @@ int cmd_pose(int argc, char **argv)
         }
         anim = 0;
     }
-    /* --anim alone names the animation but asks for no moment: the bind
-     * pose, as with no option. */
+    /* --anim alone names the animation but asks for no moment: the pose
+     * at rest, as with no option. */
     if (!rc) rc = pose_model(model, &args, (fs || ts) ? anim : -1, frame, time, fs != NULL, wrap);
     ossa_model_free(model);
     cli_args_free(&args);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The ossa tool on glTF: messages for files that are not what their name
-# says, the skin warning, images (beside, inside, none; IQM-style materials),
-# animation channels for players that switch actions, references outside
-# the model's folder. Run by ctest with
+# says, rest poses, the armature node, animation sampling, images (beside,
+# inside, none; IQM-style materials), animation channels for players that
+# switch actions, references outside the model's folder. Run by ctest with
 #   OSSA_CLI        path to the ossa binary
 #   OSSA_SHARED_DIR path to ../shared (glTF files in data/gltf)
 #   OSSA_TEST_TMP   a scratch directory
@@ -27,19 +27,118 @@ check "text .glb: no JSON message" test "$(count JSON "$err")" = 0
 expect_rc 1 "empty .gltf" info "$tmp/empty.gltf"
 check "empty .gltf: the JSON message stays" grep -qF "the JSON ends early" "$err"
 
-# -- The skin's inverse bind matrices: one warning per file, naming joints ------
+# -- Rest pose, armature and sampling (docs/formats/gltf.md §4, §9) --------------
+#
+# Numbers to compare with come from tests/tools/gltf_eval.py, which evaluates
+# the files from the glTF specification alone (nodes, skins, curves).
+
+evaluate() { python3 "$here/tools/gltf_eval.py" "$@"; }
+
+# the position rows (min, max, mean) of a dump against gltf_eval's rest-stats,
+# within `tol` of the model's size
+dump_matches() { # DUMP STATS TOL
+    python3 - "$1" "$2" "$3" <<'PY'
+import json, math, sys
+rows, pos = {}, False
+for line in open(sys.argv[1]):
+    if line.startswith("  position "):
+        pos = True
+    elif pos and line.startswith("    "):
+        name, *vals = line.split()
+        rows[name] = [float(v) for v in vals]
+    elif pos:
+        break
+want = json.load(open(sys.argv[2]))
+size = math.dist(want["min"], want["max"])
+worst = max(abs(a - b) for k in ("min", "max", "mean") for a, b in zip(rows[k], want[k]))
+print("  rest positions: %.3g of the size off at worst" % (worst / size))
+sys.exit(0 if worst <= float(sys.argv[3]) * size else 1)
+PY
+}
 
 if [ -d "$shared/data/gltf" ]; then
-    expect_rc 0 "CesiumMan to IQM" convert "$shared/data/gltf/CesiumMan.glb" -o "$tmp/cesium.iqm"
-    check "one inverse bind warning" test "$(count "inverse bind" "$err")" = 1
-    check "the joint is named" \
-        grep -qF "at 1 joint ('Skeleton_torso_joint_1'): the bind pose follows the skin" "$err"
-    # the file ossa writes agrees with itself: no warning when read again
-    expect_rc 0 "CesiumMan to glb" convert "$shared/data/gltf/CesiumMan.glb" -o "$tmp/cesium.glb"
-    expect_rc 0 "ossa's glb read back" convert "$tmp/cesium.glb" -o "$tmp/cesium2.iqm"
-    check "no warning for ossa's own file" test "$(count "inverse bind" "$err")" = 0
+    cesium=$shared/data/gltf/CesiumMan.glb
+    # CesiumMan's skin was bound lying down, its nodes stand: both are kept,
+    # and nothing is wrong with that (no warning)
+    expect_rc 0 "CesiumMan info" info "$cesium"
+    check "no warning" test ! -s "$err"
+    check "info: the rest pose" grep -qF "rest pose: differs from the bind pose at 1 of 19 joints" "$out"
+    # at rest it stands (z is up): its joints span more height than depth
+    expect_rc 0 "CesiumMan pose at rest" pose --json "$cesium"
+    json_check "$out" 'd["pose"] == "rest" and (lambda z, y: max(z) - min(z) > 2 * (max(y) - min(y)))([j["model"][14] for j in d["joints"]], [j["model"][13] for j in d["joints"]])'
+    # a format with one pose: the mesh skinned into the rest pose, where an
+    # independent evaluation of the file draws it
+    expect_rc 0 "CesiumMan to IQM" convert "$cesium" -o "$tmp/cesium.iqm"
+    check "a note says so" grep -qF "iqm holds one pose: the mesh is skinned into the rest pose, which becomes the bind pose" "$err"
+    evaluate rest-stats "$cesium" >"$tmp/cesium_rest.json"
+    expect_rc 0 "dump of the IQM" dump "$tmp/cesium.iqm"
+    check "IQM vertices where the file draws them at rest" dump_matches "$out" "$tmp/cesium_rest.json" 1e-6
+    check "the IQM has no rest pose" test "$(count "rest pose" "$out")" = 0
+    # glTF -> glTF keeps both poses; the skeleton hangs from one armature node
+    expect_rc 0 "CesiumMan to glb" convert "$cesium" -o "$tmp/cesium.glb"
+    check "no note for glTF" test "$(count "one pose" "$err")" = 0
+    run dump "$cesium"
+    sed -n '/^rest pose/,/^vertices/p' "$out" >"$tmp/rest_a"
+    run dump "$tmp/cesium.glb"
+    sed -n '/^rest pose/,/^vertices/p' "$out" >"$tmp/rest_b"
+    check "the rest pose read back bit for bit" cmp -s "$tmp/rest_a" "$tmp/rest_b"
+    check "a rest pose there" test -s "$tmp/rest_a"
+    check "an armature node above the root joints" python3 - "$tmp/cesium.glb" <<'PY'
+import json, struct, sys
+d = open(sys.argv[1], "rb").read()
+j = json.loads(d[20:20 + struct.unpack("<I", d[12:16])[0]])
+skin = j["skins"][0]
+arm = j["nodes"][skin["skeleton"]]
+roots = [i for i in skin["joints"] if not any(i in n.get("children", []) for n in j["nodes"])]
+sys.exit(0 if arm["name"] == "Armature" and "mesh" not in arm and not roots
+          and skin["skeleton"] not in skin["joints"] and skin["skeleton"] in j["scenes"][0]["nodes"]
+          and all(k not in arm for k in ("translation", "rotation", "scale", "matrix")) else 1)
+PY
+    expect_rc 0 "the armature is no joint when read back" info --json "$tmp/cesium.glb"
+    json_check "$out" 'd["joints"] == 19 and d["rest_pose_joints"] == 1'
+
+    # Fox's "Run": keys at 24 fps, then 0.8 frame later (a 120 fps grid): its
+    # duration is its last key, and between frames every joint stays within
+    # 1e-4 of the model's size of the curves
+    fox=$shared/data/gltf/Fox.glb
+    evaluate duration "$fox" Run >"$tmp/run.json"
+    expect_rc 0 "Fox info" info --json "$fox"
+    check "Run lasts to its last key" python3 - "$out" "$tmp/run.json" <<'PY'
+import json, sys
+info, keys = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+run = [a for a in info["animations"] if a["name"] == "Run"][0]
+length = (run["frames"] - 1) / run["framerate"]
+print("  Run: %d frames at %g fps, %.6f s; last key %.6f s" % (run["frames"], run["framerate"], length, keys["duration"]))
+sys.exit(0 if abs(length - keys["duration"]) < 1e-6 and abs(length - 1.1583333) < 1e-6
+          and run["sampling"] == "keys on a 120 fps grid" else 1)
+PY
+    # at every key and halfway between every other pair of frames
+    times=$(python3 -c 'import json, sys
+k = json.load(open(sys.argv[1]))["keys"]
+print(" ".join(["%.9g" % t for t in k] + ["%.9g" % ((f + 0.5) / 120) for f in range(0, 139, 2)]))' "$tmp/run.json")
+    evaluate joints "$fox" Run $times >"$tmp/run_joints.json"
+    size=$(evaluate size "$fox")
+    : >"$tmp/run_poses"
+    for t in $times; do
+        run pose "$fox" --anim Run --time "$t" --json
+        printf '%s ' "$t" >>"$tmp/run_poses"
+        python3 -c 'import json, sys; print(json.dumps({j["name"]: j["model"][12:15] for j in json.load(open(sys.argv[1]))["joints"]}))' "$out" >>"$tmp/run_poses"
+    done
+    check "Run's joints within 1e-4 of the size of the curves" python3 - "$tmp/run_joints.json" "$tmp/run_poses" "$size" <<'PY'
+import json, math, sys
+want = json.load(open(sys.argv[1]))
+worst = 0
+for line in open(sys.argv[2]):
+    t, got = line.split(" ", 1)
+    got = json.loads(got)
+    for name, p in want[t].items():
+        worst = max(worst, math.dist(p, got[name]))
+size = float(sys.argv[3])
+print("  Run: %.3g of the model's size (%.2f) off at worst" % (worst / size, size))
+sys.exit(0 if worst <= 1e-4 * size else 1)
+PY
 else
-    skip_part "$shared/data not found: the skin warning is not checked"
+    skip_part "$shared/data not found: rest poses and sampling are not checked"
 fi
 
 # -- Images ---------------------------------------------------------------------

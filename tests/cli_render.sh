@@ -281,6 +281,16 @@ read -r w3 h3 <<<"$(render_box --up y --rotate 0,90,0)"
 check "--rotate after --up: about Y it lies across ($w3 x $h3)" test "$w3" -gt $((3 * h3))
 expect_rc 2 "--up x is no choice" render "$tmp/post.iqe" --up x -o "$tmp/x.png"
 
+# A glTF character whose skin was bound lying down and whose nodes stand
+# (CesiumMan) is drawn standing, at rest, as glTF viewers draw it: from the
+# side it is taller than deep (in its bind pose: 48 deep, 36 tall).
+if [ -d "$shared/data/gltf" ]; then
+    read -r w4 h4 <<<"$("$OSSA_CLI" render "$shared/data/gltf/CesiumMan.glb" --plain --ortho --view side \
+        --size 64x64 --background 000000 -o "$tmp/cesium.png" >/dev/null 2>&1 &&
+        png_box "$tmp/cesium.png" 000000)"
+    check "CesiumMan stands at rest ($w4 x $h4)" test "$h4" -gt $((3 * w4))
+fi
+
 # A comma-separated list of meshes, as convert takes it.
 cp "$tmp/post.iqe" "$tmp/post2.iqe"
 expect_rc 0 "render a comma list" render "$tmp/post.iqe,$tmp/post2.iqe" --size 32x32 -o "$tmp/list.png"

@@ -245,6 +245,23 @@ static inline void gt_compare_quantized(const ossa_model *a, const ossa_model *b
         }
 }
 
+/* The same rest pose, bit for bit (the nodes' transforms), or none on
+ * both sides; the same bind pose within float rounding (the skin's
+ * inverse bind matrices are inverted on reading: 3e-7 for CesiumMan). */
+static inline void gt_compare_rest(const ossa_model *a, const ossa_model *b)
+{
+    assert_int_equal(a->num_joints, b->num_joints);
+    assert_int_equal(a->rest_pose != NULL, b->rest_pose != NULL);
+    if (a->rest_pose)
+        assert_memory_equal(a->rest_pose, b->rest_pose, a->num_joints * sizeof *a->rest_pose);
+    for (uint32_t j = 0; j < a->num_joints; j++) {
+        float ma[16], mb[16];
+        ossa_transform_to_matrix(&a->joints[j].bind, ma);
+        ossa_transform_to_matrix(&b->joints[j].bind, mb);
+        gt_assert_matrices_near(ma, mb, 1e-6, "bind pose", 0, j);
+    }
+}
+
 /* Influences with weight > 0 of vertex v, sorted by joint. */
 static inline uint32_t gt_influences(const ossa_model *m, uint32_t v, float *joints, float *weights)
 {

@@ -440,6 +440,25 @@ static void test_every_reader(void **state)
     assert_int_equal(ossa_write_memory(m, &embed, &data, &size, &err), OSSA_OK);
     sweep_reader(OSSA_FORMAT_GLTF, "embedded.gltf", data, size);
     ossa_free(data, NULL);
+    /* Keys on no grid (0.913 s) and a CUBICSPLINE scale: the frames picked
+     * by measuring the curves (docs/formats/gltf.md §4). Times [0, 0.5,
+     * 0.913] and [0, 0.5, 1], an x translation 0 1 1, scales 1 2 1 with
+     * flat tangents, as base64 floats. */
+    static const char uneven[] =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":168,\"uri\":"
+        "\"data:application/octet-stream;base64,AAAAAAAAAD9eumk/AAAAAAAAAD8AAIA/AAAAAAAAAAAAAAAAA"
+        "ACAPwAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAAAAAACAPwAAgD8AAIA/AAAAAAAAAAAAAAAAAAAAAAAAA"
+        "AAAAAAAAAAAQAAAAEAAAABAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACAPwAAgD8AAIA/AAAAAAAAAAAAAAAA\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":24},{\"buffer\":0,\"byteOffset\":24,"
+        "\"byteLength\":144}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,"
+        "\"type\":\"SCALAR\"},{\"bufferView\":0,\"byteOffset\":12,\"componentType\":5126,"
+        "\"count\":3,\"type\":\"SCALAR\"},{\"bufferView\":1,\"componentType\":5126,\"count\":3,"
+        "\"type\":\"VEC3\"},{\"bufferView\":1,\"byteOffset\":36,\"componentType\":5126,"
+        "\"count\":9,\"type\":\"VEC3\"}],\"nodes\":[{\"name\":\"bone\"}],\"animations\":"
+        "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}},"
+        "{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"scale\"}}],\"samplers\":[{\"input\":0,"
+        "\"output\":2},{\"input\":1,\"output\":3,\"interpolation\":\"CUBICSPLINE\"}]}]}";
+    sweep_reader(OSSA_FORMAT_GLTF, "uneven.gltf", (const unsigned char *)uneven, sizeof uneven - 1);
     assert_true(readers >= 10);
     ossa_model_free(m);
     /* .nto has no writer: seeds of fuzz_nto (beside this file's folder),

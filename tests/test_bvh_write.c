@@ -41,7 +41,9 @@ static int32_t find_joint(const ossa_model *m, const char *name)
     return -1;
 }
 
-/* Model-space matrices of a frame (a < 0: the bind pose). */
+/* Model-space matrices of a frame (a < 0: at rest, the rest pose where the
+ * model has one, else the bind pose: writers of one pose get the model
+ * re-posed to its rest pose, docs/formats/gltf.md §9). */
 static float (*world(const ossa_model *m, int a, uint32_t f))[16]
 {
     float(*mat)[16] = malloc((m->num_joints + 1) * sizeof *mat);
@@ -49,14 +51,16 @@ static float (*world(const ossa_model *m, int a, uint32_t f))[16]
     ossa_transform *pose = malloc((m->num_joints + 1) * sizeof *pose);
     assert_non_null(pose);
     for (uint32_t j = 0; j < m->num_joints; j++)
-        pose[j] = a < 0 ? m->joints[j].bind : m->animations[a].frames[(size_t)f * m->num_joints + j];
+        pose[j] = a >= 0         ? m->animations[a].frames[(size_t)f * m->num_joints + j]
+                  : m->rest_pose ? m->rest_pose[j]
+                                 : m->joints[j].bind;
     ossa_local_to_model(m, pose, mat);
     free(pose);
     return mat;
 }
 
 /* For every joint of `a` found by name in `b`: the same world position and
- * the same world rotation relative to the bind pose (BVH folds bind
+ * the same world rotation relative to the pose at rest (BVH folds rest
  * rotations into the motion), at frame f of animation ia / ib. */
 static void assert_same_motion(const ossa_model *a, int ia, const ossa_model *b, int ib,
                                uint32_t f, double tol)
@@ -428,6 +432,46 @@ static void test_retarget(void **state)
     ossa_model_free(bvh);
 }
 
+/* A character with a rest pose beside its bind pose (a glTF whose skin was
+ * bound in a T-pose, resting in the A-pose of apose_character) is
+ * retargeted onto its rest pose: the same frames as test_retarget. */
+static void test_retarget_rest_pose(void **state)
+{
+    (void)state;
+    ossa_model *a = apose_character(), *ch = ossa_model_create(NULL);
+    ossa_transform rest[6];
+    for (uint32_t j = 0; j < 6; j++) {
+        rest[j] = a->joints[j].bind;
+        ossa_transform bind = rest[j];
+        /* bound with the arm level, the leg longer (hips 2 above the lowest
+         * joint: k would be 2/3) and the prop turned */
+        if (j == 1) bind.rotation[1] = 0, bind.rotation[3] = 1;
+        if (j == 3) bind.translation[2] = -1.5f;
+        if (j == 5) bind.rotation[2] = bind.rotation[3] = (float)sqrt(0.5);
+        assert_int_equal(ossa_model_add_joint(ch, a->joints[j].name, a->joints[j].parent, &bind, NULL),
+                         (int)j);
+    }
+    assert_int_equal(ossa_model_set_rest_pose(ch, rest, NULL), OSSA_OK);
+    ossa_load_options lo;
+    memset(&lo, 0, sizeof lo);
+    lo.file_name = "wave.bvh";
+    ossa_model *bvh = tf_load_with(BVH, tpose, &lo);
+    ossa_error err;
+    assert_int_equal(ossa_model_merge(ch, bvh, &err), OSSA_OK);
+    const ossa_transform *f0 = ch->animations[0].frames, *f1 = f0 + 6;
+    TF_QUAT(f0[1].rotation, 0, 0, 0, 1, 1e-6);
+    TF_QUAT(f1[1].rotation, 0, -sqrt(0.5), 0, sqrt(0.5), 1e-6);
+    TF_NEAR(f0[0].translation[2], 1.5, 1e-6); /* k = 0.5, from the rest pose */
+    TF_NEAR(f1[3].translation[2], -1, 1e-6);
+    TF_QUAT(f1[5].rotation, 0, 0, 0, 1, 1e-6); /* undriven: its rest */
+    const ossa_diagnostic *note = tf_warning(ch, OSSA_WARNING_REPAIRED, "retargeted");
+    assert_non_null(note);
+    assert_non_null(strstr(note->message, "onto the skeleton's rest pose"));
+    ossa_model_free(a);
+    ossa_model_free(ch);
+    ossa_model_free(bvh);
+}
+
 /* A skeleton whose bind pose is the BVH's rest pose (the BVH written as
  * IQM and read back) takes the BVH's motion unchanged. */
 static void test_retarget_same_rest(void **state)
@@ -458,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_character),        cmocka_unit_test(test_gltf_characters),
         cmocka_unit_test(test_dropped),          cmocka_unit_test(test_retarget),
         cmocka_unit_test(test_retarget_same_rest), cmocka_unit_test(test_euler),
+        cmocka_unit_test(test_retarget_rest_pose),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -197,8 +197,11 @@ static void gltf_iqm_gltf(void **state)
         ossa_model *g = gt_through(a, OSSA_FORMAT_GLB);
         gt_compare_poses(a, g, 1e-5);
         gt_compare_meshes(a, g, 0);
+        gt_compare_rest(a, g);
         ossa_model_free(g);
-        /* via IQM */
+        /* via IQM, which holds one pose: the model as it rests (the same
+         * model without a rest pose) */
+        assert_int_equal(ossa_model_apply_rest_pose(a, NULL), OSSA_OK);
         ossa_model *b = gt_through(a, OSSA_FORMAT_IQM);
         gt_compare_quantized(a, b);
         gt_compare_meshes(a, b, 1e-7); /* the IQM writer renormalizes float weights */
@@ -234,15 +237,21 @@ static void shared_gltf_contents(void **state)
         ossa_model_free(m);
         free(file);
     }
-    /* Fox's animations: 24 fps keys (Survey, Walk), Run is not evenly
-     * spaced and is resampled at 30 fps. */
+    /* Fox's animations: 24 fps keys (Survey, Walk); Run's keys are at 24
+     * fps up to its 17th, then 0.8 frame later: a 120 fps grid, on which
+     * it keeps every key and its 1.1583 s (139 / 120; the last key is
+     * 27.8 / 24 s). */
     unsigned char *file;
     size_t size;
     ossa_model *fox = ts_load_shared("gltf/Fox.glb", &file, &size);
     assert_string_equal(fox->animations[0].name, "Survey");
     assert_true(fox->animations[0].framerate == 24);
     assert_int_equal(fox->animations[0].num_frames, 83);
-    assert_true(fox->animations[2].framerate == 30);
+    assert_string_equal(fox->animations[0].sampling, "keys at 24 fps");
+    assert_string_equal(fox->animations[2].name, "Run");
+    assert_true(fox->animations[2].framerate == 120);
+    assert_int_equal(fox->animations[2].num_frames, 140);
+    assert_string_equal(fox->animations[2].sampling, "keys on a 120 fps grid");
     ossa_model_free(fox);
     free(file);
 }

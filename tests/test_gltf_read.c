@@ -114,9 +114,10 @@ static void animation_sampling(void **state)
     unsigned char bin[256];
     memset(bin, 0, sizeof bin);
     float *f = (float *)(void *)bin;
-    /* inputs: [0, 0.5, 1] at 0; [0, 0.25, 0.9] at 12: no common spacing */
+    /* inputs: [0, 0.5, 1] at 0; [0, 0.25, 0.913] at 12: on no grid (0.913 s
+     * is 913 thousandths: no whole rate up to 240 fps reaches it) */
     f[0] = 0, f[1] = 0.5f, f[2] = 1;
-    f[3] = 0, f[4] = 0.25f, f[5] = 0.9f;
+    f[3] = 0, f[4] = 0.25f, f[5] = 0.913f;
     /* STEP translation outputs at 24: x = 1, 2, 3 */
     float step[9] = {1, 0, 0, 2, 0, 0, 3, 0, 0};
     memcpy(bin + 24, step, sizeof step);
@@ -144,7 +145,7 @@ static void animation_sampling(void **state)
     ossa_load_options o;
     memset(&o, 0, sizeof o);
     o.format = OSSA_FORMAT_GLTF;
-    o.framerate = 8; /* uneven keys: resampled at 8 fps */
+    o.framerate = 8; /* uneven keys: resampled at 8 fps, 1 s: 9 frames */
     ossa_error err;
     ossa_model *m = ossa_load_memory(json, strlen(json), &o, &err);
     assert_non_null(m);
@@ -153,6 +154,7 @@ static void animation_sampling(void **state)
     const ossa_animation *an = &m->animations[0];
     assert_true(an->framerate == 8);
     assert_int_equal(an->num_frames, 9);
+    assert_non_null(strstr(an->sampling, "uneven keys: sampled at 8 fps (the load rate 8 fps"));
     /* Z_UP (glTF +Z -> +Y... a rotation of +90 about X) folds into the
      * joint; STEP at t = 0.375 holds key 0 (x = 1), at 0.5 key 1 */
     float mat[16];
@@ -168,51 +170,151 @@ static void animation_sampling(void **state)
     free(json);
 }
 
-/* Inverse bind matrices that disagree with the nodes: the bind pose
- * follows the skin, with one warning for the file that names the first
- * three joints (an unnamed one by its index) and counts the rest. */
-static void rebound_joints_warning(void **state)
+/* -- Frames for keys (docs/formats/gltf.md §4) -- */
+
+/* One node "bone" whose x translation is keyed at `times` (3 keys) with
+ * `nv` VEC3 outputs, by `interp`. */
+static ossa_model *keyed_bone(const float times[3], const float *values, uint32_t nv,
+                              const char *interp)
+{
+    float bin[3 + 27];
+    memcpy(bin, times, 3 * sizeof *bin);
+    memcpy(bin + 3, values, nv * 3 * sizeof *bin);
+    char body[2048];
+    snprintf(body, sizeof body,
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,"
+             "\"byteLength\":%u}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":%u,\"type\":\"VEC3\"}],"
+             "\"nodes\":[{\"name\":\"bone\"}],"
+             "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+             "\"path\":\"translation\"}}],\"samplers\":[{\"input\":0,\"output\":1,"
+             "\"interpolation\":\"%s\"}]}]",
+             nv * 12, nv, interp);
+    char *json = gt_make_gltf(bin, (3 + nv * 3) * sizeof(float), body);
+    ossa_model *m = gt_load_json(json);
+    free(json);
+    return m;
+}
+
+/* The kink of the second case: x = 2t up to 0.5 s, then 1. */
+static double kink(double t) { return t < 0.5 ? 2 * t : 1; }
+
+/* The largest distance from kink() of frames n (over 0.913 s, sampled from
+ * kink() itself) interpolated linearly, at every 1e-5 s and at the kink. */
+static double kink_error(uint32_t n)
+{
+    double r = (n - 1) / 0.913, worst = 0;
+    for (uint32_t i = 0; i <= 91301; i++) {
+        double t = i < 91301 ? i * 1e-5 : 0.5, p = t * r;
+        uint32_t f0 = (uint32_t)p < n - 2 ? (uint32_t)p : n - 2;
+        double u = p - f0, a = kink(f0 / r), b = kink((f0 + 1) / r);
+        worst = fmax(worst, fabs(kink(t) - (a + (b - a) * u)));
+    }
+    return worst;
+}
+
+/* Keys on no grid: the lowest rate whose frames stay within 1e-4 of the
+ * model's size (1: one joint at the origin) of the curves, the last frame
+ * on the last key; CUBICSPLINE keys on a grid: the lowest multiple of it
+ * that does. */
+static void sampling_rates(void **state)
 {
     (void)state;
-    float ibm[5 * 16];
-    for (int j = 0; j < 5; j++)
-        for (int k = 0; k < 16; k++) ibm[j * 16 + k] = k % 5 == 0 ? 1.0f : k == 13 ? -1.0f : 0.0f;
+    /* keys on one line, at 0, 0.4137 and 0.913 s: any frames follow it,
+     * so the fewest: 2, 0.913 s apart */
+    const float uneven[3] = {0, 0.4137f, 0.913f};
+    float line[9] = {0, 0, 0, 2 * 0.4137f, 0, 0, 2 * 0.913f, 0, 0};
+    ossa_model *m = keyed_bone(uneven, line, 3, "LINEAR");
+    const ossa_animation *a = &m->animations[0];
+    assert_int_equal(a->num_frames, 2);
+    TS_ASSERT_NEAR((a->num_frames - 1) / a->framerate, 0.913, 1e-7);
+    assert_non_null(strstr(a->sampling, "uneven keys: sampled at "));
+    assert_non_null(strstr(a->sampling, ", within 1e-4 of the model's size"));
+    ossa_model_free(m);
+    /* a kink at 0.5 s, the last key at 0.913 s: the frames must put one
+     * within 5e-5 s of the kink; 43 frames (0.5 s is 21.0003 frames in)
+     * are the fewest that do, and every count from 2 to 42 is off by more
+     * than 1e-4 (worked out here from the curve alone) */
+    const float kinked[3] = {0, 0.5f, 0.913f};
+    float xs[9] = {0, 0, 0, 1, 0, 0, 1, 0, 0};
+    m = keyed_bone(kinked, xs, 3, "LINEAR");
+    a = &m->animations[0];
+    assert_int_equal(a->num_frames, 43);
+    TS_ASSERT_NEAR((a->num_frames - 1) / a->framerate, 0.913, 1e-7);
+    assert_string_equal(a->sampling, "uneven keys: sampled at 46 fps, within 1e-4 of the model's size");
+    assert_true(kink_error(43) <= 1e-4);
+    for (uint32_t n = 2; n < 43; n++)
+        if (kink_error(n) <= 1e-4) fail_msg("%u frames would do", n);
+    /* the frames are the curve's */
+    for (uint32_t f = 0; f < a->num_frames; f++)
+        TS_ASSERT_NEAR(a->frames[f].translation[0], kink(f / (a->framerate + 0.0)), 1e-6);
+    ossa_model_free(m);
+    /* CUBICSPLINE bumps 0 -> 1 -> 0 keyed at 2 fps, flat tangents: the
+     * chord misses the curve by 3 h^2 at most (x'' is 24 at the keys), so
+     * h must be at most about 1 / 174 s: the lowest multiple of 2 fps
+     * that meets 1e-4 is 174 fps (172 fps: 1.0023e-4) */
+    const float grid[3] = {0, 0.5f, 1};
+    float cubic[27] = {0};
+    cubic[3 * 3 + 3] = 1; /* key 1's x: keys are (in-tangent, value, out-tangent) */
+    m = keyed_bone(grid, cubic, 9, "CUBICSPLINE");
+    a = &m->animations[0];
+    assert_int_equal(a->num_frames, 175);
+    assert_true(a->framerate == 174);
+    assert_string_equal(a->sampling, "keys at 2 fps, sampled at 174 fps to follow the curves within "
+                                     "1e-4 of the model's size");
+    ossa_model_free(m);
+}
+
+/* Inverse bind matrices that disagree with the nodes: the bind pose
+ * follows the skin, the rest pose the nodes, and the model keeps both
+ * without a warning (nothing is lost). Joints whose matrices agree rest
+ * in their bind pose. */
+static void rest_and_bind_poses(void **state)
+{
+    (void)state;
+    /* joint 0 bound 1 below its node (world (0, -1, 0): IBM translates by
+     * +1 in y), joint 1 agrees with its node: at (1, 0, 0) below joint 0 */
+    float ibm[2 * 16];
+    for (int j = 0; j < 2; j++)
+        for (int k = 0; k < 16; k++) ibm[j * 16 + k] = k % 5 == 0 ? 1.0f : 0.0f;
+    ibm[13] = 1;
+    ibm[16 + 12] = -1, ibm[16 + 13] = 1;
     char *json = gt_make_gltf(ibm, sizeof ibm,
-                              "\"bufferViews\":[{\"buffer\":0,\"byteLength\":320}],"
-                              "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":5,"
+                              "\"bufferViews\":[{\"buffer\":0,\"byteLength\":128}],"
+                              "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,"
                               "\"type\":\"MAT4\"}],"
-                              "\"nodes\":[{\"name\":\"hip\"},{\"name\":\"knee\"},{},{\"name\":\"toe\"},"
-                              "{\"name\":\"heel\"}],"
-                              "\"skins\":[{\"joints\":[0,1,2,3,4],\"inverseBindMatrices\":0}]");
+                              "\"nodes\":[{\"name\":\"hip\",\"children\":[1]},"
+                              "{\"name\":\"knee\",\"translation\":[1,0,0]}],"
+                              "\"skins\":[{\"joints\":[0,1],\"inverseBindMatrices\":0}]");
     ossa_model *m = gt_load_json(json);
-    assert_int_equal(m->num_joints, 5);
-    uint32_t found = 0;
-    for (uint32_t i = 0; i < m->num_warnings; i++)
-        if (m->warnings[i].code == OSSA_WARNING_INCONSISTENT) {
-            found++;
-            assert_non_null(strstr(m->warnings[i].message,
-                                   "at 5 joints ('hip', 'knee', joint 2 and 2 more)"));
-        }
-    assert_int_equal(found, 1);
-    /* the skin's bind: glTF world (0, 1, 0) is ossa (0, 0, 1) */
-    for (uint32_t j = 0; j < 5; j++) {
-        assert_true(m->joints[j].bind.translation[0] == 0);
-        assert_true(m->joints[j].bind.translation[1] == 0);
-        assert_true(m->joints[j].bind.translation[2] == 1);
-    }
+    assert_int_equal(m->num_joints, 2);
+    assert_int_equal(m->num_warnings, 0);
+    assert_non_null(m->rest_pose);
+    /* glTF (0, -1, 0) is ossa (0, 0, -1): the hip is bound there, rests at 0 */
+    assert_true(m->joints[0].bind.translation[0] == 0 && m->joints[0].bind.translation[1] == 0 &&
+                m->joints[0].bind.translation[2] == -1);
+    for (int c = 0; c < 3; c++) assert_true(m->rest_pose[0].translation[c] == 0);
+    /* the knee: (1, 0, 0) in both */
+    assert_memory_equal(&m->rest_pose[1], &m->joints[1].bind, sizeof m->rest_pose[1]);
+    assert_true(m->joints[1].bind.translation[0] == 1);
+    /* at rest (ossa pose and the renderer's default): the nodes' pose */
+    float (*rest)[16] = malloc(2 * sizeof *rest);
+    ossa_local_to_model(m, m->rest_pose, rest);
+    assert_true(rest[1][12] == 1 && rest[1][13] == 0 && rest[1][14] == 0);
+    free(rest);
     ossa_model_free(m);
     free(json);
-    /* two of them: "a and b" */
-    float two[32];
-    memcpy(two, ibm, sizeof two);
-    json = gt_make_gltf(two, sizeof two,
+    /* a skin that agrees with its nodes: no rest pose */
+    ibm[13] = 0, ibm[16 + 13] = 0;
+    json = gt_make_gltf(ibm, sizeof ibm,
                         "\"bufferViews\":[{\"buffer\":0,\"byteLength\":128}],"
                         "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,"
-                        "\"type\":\"MAT4\"}],\"nodes\":[{\"name\":\"a\"},{\"name\":\"b\"}],"
+                        "\"type\":\"MAT4\"}],\"nodes\":[{\"name\":\"a\",\"children\":[1]},"
+                        "{\"name\":\"b\",\"translation\":[1,0,0]}],"
                         "\"skins\":[{\"joints\":[0,1],\"inverseBindMatrices\":0}]");
     m = gt_load_json(json);
-    assert_int_equal(m->num_warnings, 1);
-    assert_non_null(strstr(m->warnings[0].message, "at 2 joints ('a' and 'b')"));
+    assert_null(m->rest_pose);
     ossa_model_free(m);
     free(json);
 }
@@ -245,6 +347,89 @@ static void rigid_mesh(void **state)
     /* vertex 1 at glTF (0+1+1, 0, 5) = (2, 0, 5) -> ossa (2, -5, 0) */
     const float *p = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL)->data;
     assert_true(p[3] == 2 && p[4] == -5 && p[5] == 0);
+    ossa_model_free(m);
+    free(json);
+}
+
+/* Where vertex v of `m` is drawn in frame f of animation 0 (or at rest,
+ * f < 0): skinned by its joints' pose * inverse(bind), as every player does. */
+static void drawn_at(const ossa_model *m, int f, uint32_t v, float out[3])
+{
+    uint32_t J = m->num_joints;
+    float (*pose)[16] = malloc(J * sizeof *pose), (*ibm)[16] = malloc(J * sizeof *ibm);
+    float (*skin)[16] = malloc(J * sizeof *skin);
+    ossa_local_to_model(m, f < 0 ? m->rest_pose : m->animations[0].frames + (size_t)f * J, pose);
+    ossa_model_inverse_bind_matrices(m, ibm);
+    ossa_skinning_matrices(J, (const float(*)[16])pose, (const float(*)[16])ibm, skin);
+    float p[3], idx[4], w[4];
+    ossa_vertex_array_read(m, ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL), v, 1, p);
+    ossa_vertex_array_read_padded(m, ossa_model_find_array(m, OSSA_VERTEX_BLENDINDEXES, NULL), v, 1, 4, idx);
+    ossa_vertex_array_read_padded(m, ossa_model_find_array(m, OSSA_VERTEX_BLENDWEIGHTS, NULL), v, 1, 4, w);
+    for (int r = 0; r < 3; r++) out[r] = 0;
+    for (int k = 0; k < 4; k++) {
+        if (!(w[k] > 0)) continue;
+        const float *s = skin[(uint32_t)idx[k]];
+        for (int r = 0; r < 3; r++)
+            out[r] += w[k] * (s[r] * p[0] + s[4 + r] * p[1] + s[8 + r] * p[2] + s[12 + r]);
+    }
+    free(pose), free(ibm), free(skin);
+}
+
+/* An unskinned mesh under a joint whose skin was bound elsewhere than its
+ * node rests (raylib's Wizard: the staff, the face): its vertices go into
+ * the joint's bind space, so that at rest and in every frame the joint
+ * carries them where the nodes put them. By hand: arm rests at glTF
+ * (0, 0, 5), was bound at (0, 2, 5); the sword node sits at (1, 0, 0)
+ * under it; the animation moves the arm to (0, 0, 7) at t = 1. */
+static void rigid_mesh_bind_space(void **state)
+{
+    (void)state;
+    float bin[9 + 2 + 6 + 16] = {0, 0, 0, 1, 0, 0, 0, 1, 0, /* positions */
+                                 0, 1,                      /* key times */
+                                 0, 0, 5, 0, 0, 7};         /* arm translation */
+    float *ibm = bin + 17;
+    for (int k = 0; k < 16; k++) ibm[k] = k % 5 == 0 ? 1.0f : 0.0f;
+    ibm[13] = -2, ibm[14] = -5; /* the inverse of T(0, 2, 5) */
+    char *json = gt_make_gltf(bin, sizeof bin,
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+        "\"byteLength\":8},{\"buffer\":0,\"byteOffset\":44,\"byteLength\":24},"
+        "{\"buffer\":0,\"byteOffset\":68,\"byteLength\":64}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+        "{\"bufferView\":3,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"}],"
+        "\"nodes\":[{\"name\":\"arm\",\"translation\":[0,0,5],\"children\":[1]},"
+        "{\"name\":\"sword\",\"mesh\":0,\"translation\":[1,0,0]}],"
+        "\"skins\":[{\"joints\":[0],\"inverseBindMatrices\":3}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],"
+        "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+        "\"path\":\"translation\"}}],\"samplers\":[{\"input\":1,\"output\":2}]}]");
+    ossa_model *m = gt_load_json(json);
+    assert_int_equal(m->num_joints, 1);
+    assert_non_null(m->rest_pose);
+    /* stored in bind space: T(0,2,5) * T(0,0,-5) * (1, 0, 5) = glTF (1, 2, 5),
+     * ossa (1, -5, 2) */
+    const float *p = ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL)->data;
+    TS_ASSERT_NEAR(p[0], 1, 1e-6);
+    TS_ASSERT_NEAR(p[1], -5, 1e-6);
+    TS_ASSERT_NEAR(p[2], 2, 1e-6);
+    /* drawn at rest where the nodes put it: glTF (1, 0, 5) = ossa (1, -5, 0);
+     * at t = 1 (the last frame) glTF (1, 0, 7) = ossa (1, -7, 0); vertex 2,
+     * glTF (1, 1, 7), is ossa (1, -7, 1) */
+    float at[3];
+    drawn_at(m, -1, 0, at);
+    TS_ASSERT_NEAR(at[0], 1, 1e-5);
+    TS_ASSERT_NEAR(at[1], -5, 1e-5);
+    TS_ASSERT_NEAR(at[2], 0, 1e-5);
+    uint32_t last = m->animations[0].num_frames - 1;
+    drawn_at(m, (int)last, 0, at);
+    TS_ASSERT_NEAR(at[0], 1, 1e-5);
+    TS_ASSERT_NEAR(at[1], -7, 1e-5);
+    TS_ASSERT_NEAR(at[2], 0, 1e-5);
+    drawn_at(m, (int)last, 2, at);
+    TS_ASSERT_NEAR(at[0], 1, 1e-5);
+    TS_ASSERT_NEAR(at[1], -7, 1e-5);
+    TS_ASSERT_NEAR(at[2], 1, 1e-5);
     ossa_model_free(m);
     free(json);
 }
@@ -510,7 +695,9 @@ int main(void)
         cmocka_unit_test(attribute_set_limit),
         cmocka_unit_test(animation_sampling),
         cmocka_unit_test(rigid_mesh),
-        cmocka_unit_test(rebound_joints_warning),
+        cmocka_unit_test(sampling_rates),
+        cmocka_unit_test(rest_and_bind_poses),
+        cmocka_unit_test(rigid_mesh_bind_space),
         cmocka_unit_test(external_buffer),
         cmocka_unit_test(triangle_count_limit),
         cmocka_unit_test(animation_budget),

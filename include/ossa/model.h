@@ -30,7 +30,10 @@ extern "C" {
 typedef struct ossa_joint {
     const char *name;    /* never NULL; "" when the source has no names */
     int32_t parent;      /* index of the parent joint (< own index), -1 = root */
-    ossa_transform bind; /* parent-relative bind pose */
+    /* Parent-relative bind pose: where the joint was when the mesh was
+     * bound to it (the mesh's vertices are in this pose). Where the
+     * skeleton stands when nothing plays is ossa_model.rest_pose. */
+    ossa_transform bind;
 } ossa_joint;
 
 /* Vertex array types; the values are IQM's. */
@@ -111,9 +114,16 @@ typedef struct ossa_animation {
     ossa_bounds *bounds;
     /* Per joint, which channels the source animates (OSSA_CHANNEL_*), or
      * NULL when every joint has all three. Frames always hold full TRS;
-     * channels a source lacks hold the bind pose's value, and merging into
-     * another skeleton takes those from the target's bind pose. */
+     * channels a source lacks hold the rest pose's value (the bind pose's
+     * when the model has no rest_pose), and merging into another skeleton
+     * takes those from the target's. */
     uint8_t *channels;
+    /* How the reader put the source's keys on frames, for people (ossa
+     * info): "keys at 24 fps", "uneven keys: sampled at 60 fps, within
+     * 1e-4 of the model's size"; NULL when the source stores frames as
+     * they are (every format but glTF) or after resampling. Owned by the
+     * model. */
+    const char *sampling;
 } ossa_animation;
 
 enum { OSSA_CHANNEL_TRANSLATION = 1, OSSA_CHANNEL_ROTATION = 2, OSSA_CHANNEL_SCALE = 4 };
@@ -292,6 +302,20 @@ typedef struct ossa_model {
     ossa_format source_format;
 
     ossa_model_internal *internal;
+
+    /* The rest pose: num_joints parent-relative transforms, where the
+     * skeleton stands when no animation plays, or NULL when that is the
+     * bind pose (joints[j].bind). glTF keeps both: its nodes rest in one
+     * pose, its skin's inverse bind matrices were made in another
+     * (CesiumMan's bind pose lies down, its nodes stand). A model with a
+     * rest pose shows at rest as glTF viewers show it: the mesh skinned
+     * by rest * inverse(bind) (ossa_render_*, ossa pose). Animation frames
+     * hold full poses either way; channels an animation does not drive
+     * hold the rest pose's value. Writers of formats with one pose get the
+     * mesh skinned into the rest pose, which becomes their bind pose
+     * (docs/formats/gltf.md §9). Owned by the model; change it with
+     * ossa_model_set_rest_pose. */
+    ossa_transform *rest_pose;
 } ossa_model;
 
 /* -- Building and changing a model ----------------------------------------- */
@@ -304,6 +328,15 @@ void ossa_model_free(ossa_model *model);
  * an existing joint; no joints may be added once animations exist). */
 int32_t ossa_model_add_joint(ossa_model *model, const char *name, int32_t parent,
                              const ossa_transform *bind, ossa_error *error);
+
+/* Sets the rest pose (ossa_model.rest_pose): num_joints parent-relative
+ * transforms copied from `rest` (rotations further than 1e-4 from unit
+ * length normalized, the others kept as given); NULL removes it
+ * (the bind pose is then the rest pose). Fails, changing nothing, when a
+ * value is not finite or a rotation has no length. Joints added later rest
+ * in their bind pose. */
+ossa_status ossa_model_set_rest_pose(ossa_model *model, const ossa_transform *rest,
+                                     ossa_error *error);
 
 /* Sets the vertex count; only while the model has no vertex arrays. */
 ossa_status ossa_model_set_num_vertices(ossa_model *model, uint32_t count, ossa_error *error);
@@ -334,7 +367,8 @@ int32_t ossa_model_add_mesh(ossa_model *model, const char *name, const char *mat
                             uint32_t first_vertex, uint32_t num_vertices,
                             uint32_t first_triangle, uint32_t num_triangles, ossa_error *error);
 
-/* Appends an animation whose frames are all set to the joints' bind poses;
+/* Appends an animation whose frames are all set to the rest pose (the
+ * joints' bind poses when the model has none);
  * the caller fills animation->frames. Returns it, or NULL. The pointer stays
  * valid until the next ossa_model_add_animation or ossa_model_free. */
 ossa_animation *ossa_model_add_animation(ossa_model *model, const char *name,
@@ -378,8 +412,8 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
  * consistent; on a failed check nothing changes. Positions that move and
  * are stored as integers or half floats become floats first. */
 
-/* Multiplies vertex positions, bind translations and every frame's
- * translations by `factor` (finite, > 0): the same model, `factor` times
+/* Multiplies vertex positions, bind and rest translations and every
+ * frame's translations by `factor` (finite, > 0): the same model, `factor` times
  * larger (the IQM SDK's --scale). Stored bounds scale with it exactly. */
 ossa_status ossa_model_scale(ossa_model *model, float factor, ossa_error *error);
 
@@ -391,9 +425,21 @@ ossa_status ossa_model_translate_meshes(ossa_model *model, const float offset[3]
 
 /* Turns the whole model by a unit quaternion (x, y, z, w; normalized here):
  * positions, normals, tangents (xyz) and custom "bitangent" arrays, and the
- * bind pose and every frame of the root joints (the IQM SDK's --rotate).
- * Stored bounds are removed. */
+ * bind pose, rest pose and every frame of the root joints (the IQM SDK's
+ * --rotate). Stored bounds are removed. */
 ossa_status ossa_model_rotate(ossa_model *model, const float rotation[4], ossa_error *error);
+
+/* Makes the rest pose (ossa_model.rest_pose) the bind pose, as writers of
+ * formats with one pose see the model: every skinned vertex moved by its
+ * influences' rest * inverse(bind) matrices (model space, weights made to
+ * sum to 1; normals by their inverse transposes, then unit; tangents and
+ * custom "bitangent" arrays by the matrices, then unit), every joint's
+ * bind pose set to its rest pose, the rest pose removed. The model then
+ * looks at rest as before; animations play as before where a vertex's
+ * joints moved alike between the two poses (docs/formats/gltf.md §9).
+ * Moved arrays become floats; stored bounds are removed. Nothing changes
+ * without a rest pose, or on failure (memory). */
+ossa_status ossa_model_apply_rest_pose(ossa_model *model, ossa_error *error);
 
 /* Makes the joints of a skeleton built from an animation-only file's poses
  * (OSSA_MODEL_SKELETON_FROM_POSES) a real skeleton, which every writer
@@ -448,7 +494,8 @@ ossa_status ossa_model_remove_animation(ossa_model *model, uint32_t animation, o
  * Between frames, translation and scale are interpolated linearly and
  * rotations by slerp along the shorter arc (double precision); a sample
  * that falls on a frame copies it exactly. Frame rate 0 counts as
- * OSSA_DEFAULT_FRAMERATE. Stored bounds are removed. */
+ * OSSA_DEFAULT_FRAMERATE. Stored bounds and the reader's sampling note
+ * (ossa_animation.sampling) are removed. */
 ossa_status ossa_model_resample_animation(ossa_model *model, uint32_t animation, float framerate,
                                           ossa_error *error);
 
@@ -491,8 +538,9 @@ void ossa_local_to_model(const ossa_model *model, const ossa_transform *local, f
  * scale) gets the identity; returns the number of such joints. */
 uint32_t ossa_model_inverse_bind_matrices(const ossa_model *model, float (*out)[16]);
 
-/* The animation argument that means "no animation: the bind pose" where
- * a call takes one (ossa_render_bounds). */
+/* The animation argument that means "no animation: the model at rest"
+ * where a call takes one (ossa_render_bounds): its rest pose when it has
+ * one (ossa_model.rest_pose), else its bind pose. */
 #define OSSA_BIND_POSE UINT32_MAX
 
 /* Per-frame bounds of the skinned mesh. */
@@ -809,8 +857,10 @@ typedef struct ossa_clip_options ossa_clip_options;
 typedef struct ossa_clip_stats ossa_clip_stats;
 
 /* Compiles model->animations[animation] (ossa_clip_build with the
- * animation's frames, the skeleton and the model's bind-pose size). An
- * animation with no frames gives a one-frame clip holding the bind pose.
+ * animation's frames, the skeleton, its rest pose as the clip's bind_pose
+ * (the pose without animation: the joints' bind poses when the model has
+ * no rest_pose) and the model's size). An animation with no frames gives
+ * a one-frame clip holding that pose.
  * Fails (NULL, error filled) when the index is out of range, root_joint
  * is not a root or memory runs out. `options` may be NULL. */
 ossa_clip *ossa_clip_create(const ossa_model *model, uint32_t animation,

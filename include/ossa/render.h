@@ -181,10 +181,12 @@ ossa_status ossa_render_camera_frame(const ossa_render_camera_options *options,
 
 /* Bounds of the skinned model over every frame of animation `animation`
  * (exact when the model's vertices times the frames are at most 2^23,
- * else from per-joint boxes, which contain them), or of the bind pose
- * when `animation` is OSSA_BIND_POSE. Fails when the index is out of range. A model
- * without positions (a skeleton or an animation file) is bounded by its
- * joints' positions over the animation's frames (or in the bind pose). */
+ * else from per-joint boxes, which contain them), or at rest when
+ * `animation` is OSSA_BIND_POSE (the rest pose, ossa_model.rest_pose,
+ * when the model has one, else the vertices as they are). Fails when the
+ * index is out of range. A model without positions (a skeleton or an
+ * animation file) is bounded by its joints' positions over the
+ * animation's frames (or at rest). */
 ossa_status ossa_render_bounds(const ossa_model *model, uint32_t animation, ossa_bounds *out,
                                ossa_error *error);
 
@@ -221,8 +223,10 @@ typedef struct ossa_render_options {
     uint32_t struct_size;             /* 0, or sizeof(ossa_render_options) */
     const ossa_render_camera *camera; /* required */
     /* Model-space joint matrices of the pose (ossa_sample_job.model or
-     * ossa_local_to_model), at least num_joints of them; NULL = the bind
-     * pose. Vertices without blend data stay where they are. */
+     * ossa_local_to_model), at least num_joints of them; NULL = the model
+     * at rest: its rest pose (ossa_model.rest_pose), or the vertices as
+     * they are when it has none. Vertices without blend data stay where
+     * they are. */
     const float (*pose)[16];
     uint32_t num_pose; /* entries in `pose` */
     uint32_t flags;    /* OSSA_RENDER_* */

@@ -108,6 +108,7 @@ class Animation:
     framerate: float
     flags: int
     loop: bool
+    sampling: str | None
     @property
     def duration(self) -> float: ...
     @property

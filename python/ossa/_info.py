@@ -45,11 +45,18 @@ def info(model):
     d["vertex_arrays"] = [{"type": a.type, "format": a.format, "size": a.size, "name": a.name}
                           for a in model.vertex_arrays]
     d["animations"] = [{"name": a.name, "frames": a.num_frames, "framerate": _f(a.framerate),
-                        "loop": a.loop, "stored_bounds": a.bounds is not None}
+                        "loop": a.loop, "stored_bounds": a.bounds is not None,
+                        "sampling": a.sampling}
                        for a in model.animations]
     d["skeleton"] = [{"name": n, "parent": int(p)}
                      for n, p in zip(model.joint_names, model.parents)]
     d["skeleton_from_poses"] = bool(model._m.flags & MODEL_SKELETON_FROM_POSES)
+    # joints that rest otherwise than they are bound (glTF), as ossa info counts them
+    d["rest_pose_joints"] = 0
+    if model._m.rest_pose and model.num_joints:
+        rest, bind = (np.ascontiguousarray(a).view(np.uint8).reshape(model.num_joints, -1)
+                      for a in (model.rest_pose, model.bind_pose))
+        d["rest_pose_joints"] = int((rest != bind).any(axis=1).sum())
     b = model.bounds()
     d["bounds"] = None if b is None else {"min": [_f(x) for x in b[0]],
                                           "max": [_f(x) for x in b[1]]}

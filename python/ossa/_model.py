@@ -144,6 +144,10 @@ class Animation:
         self.framerate = float(c.framerate)
         self.flags = int(c.flags)
         self.loop = bool(self.flags & ANIMATION_LOOP)
+        #: How the frames were made from the file's keys when the reader
+        #: resampled them (glTF: "keys at 24 fps", "uneven keys: sampled at
+        #: 60 fps, within 1e-4"), else None.
+        self.sampling = c.sampling.decode("utf-8", "replace") if c.sampling else None
 
     @property
     def duration(self):
@@ -333,19 +337,26 @@ class Model:
         bind pose. A view."""
         return self._joints["bind"]
 
-    @property
+    @cached_property
     def rest_pose(self):
-        """The joints' parent-relative rest pose. The model keeps one pose per
-        joint, the bind pose, which the readers take from the file's rest or
-        bind data (glTF: the nodes, unless the inverse bind matrices
-        disagree); this is that pose (``bind_pose``)."""
-        return self.bind_pose
+        """(num_joints,) ``ossa.TRANSFORM``: each joint's parent-relative
+        rest pose, where the joints stand without an animation as viewers
+        show them. A glTF whose skin was bound elsewhere than its nodes rest
+        keeps both (the nodes here, the inverse bind matrices in
+        ``bind_pose``); every other model rests in its bind pose, and this
+        is ``bind_pose``. A view."""
+        m = self._m
+        if not m.rest_pose:
+            return self.bind_pose
+        return M.view(self._owner, m.rest_pose, S.TRANSFORM, (self.num_joints,))
 
     @cached_property
     def bind_matrices(self):
-        """(num_joints, 4, 4) float32: model-space bind matrices
-        (``model.pose().model``)."""
-        return M.readonly(self.pose().model)
+        """(num_joints, 4, 4) float32: model-space bind matrices (the bind
+        pose composed down the hierarchy; ``model.pose().model`` where the
+        model rests in its bind pose)."""
+        from . import _runtime
+        return M.readonly(_runtime.rest_pose_sample(self, self.bind_pose).model)
 
     @cached_property
     def inverse_bind_matrices(self):
@@ -534,8 +545,9 @@ class Model:
 
     def pose(self, animation=None, *, time=None, frame=None, wrap=None, error=None):
         """One pose as ``ossa pose`` computes it (the double-precision
-        reference path, so the numbers do not depend on the CPU): the bind
-        pose without ``time`` or ``frame``, else animation ``animation``
+        reference path, so the numbers do not depend on the CPU): the rest
+        pose (``rest_pose``: the bind pose, but where a glTF's nodes rest
+        otherwise) without ``time`` or ``frame``, else animation ``animation``
         (default the first) at ``time`` seconds or frame position ``frame``,
         looped or clamped by ``wrap`` ("loop", "clamp"; default: the
         animation's loop flag). ``error`` samples the animation compressed
@@ -545,7 +557,7 @@ class Model:
         if time is not None and frame is not None:
             raise E.argument_error("--frame and --time exclude each other")
         if time is None and frame is None:
-            return _runtime.bind_pose_sample(self)
+            return _runtime.rest_pose_sample(self)
         if animation is None:
             if not self.animations:
                 raise E.argument_error("%s: no animation to sample (the model has none)"

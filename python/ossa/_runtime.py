@@ -345,11 +345,13 @@ def local_to_model(parents, local, *, root=None, simd=None):
     return _matrices_out(out, lead + (n,))
 
 
-def bind_pose_sample(model):
-    """The bind pose as ``ossa pose`` gives it: rotations normalized in
-    double precision, model matrices by the reference path."""
+def rest_pose_sample(model, local=None):
+    """The pose without an animation as ``ossa pose`` gives it (the rest
+    pose, which is the bind pose but where a glTF rests otherwise), or the
+    joints' pose ``local``: rotations normalized in double precision, model
+    matrices by the reference path."""
     n = model.num_joints
-    local = np.array(model.bind_pose, S.TRANSFORM)
+    local = np.array(model.rest_pose if local is None else local, S.TRANSFORM)
     q = local["rotation"].astype(np.float64)
     norm2 = (q * q).sum(axis=-1)
     ok = (norm2 > 0) & np.isfinite(norm2)

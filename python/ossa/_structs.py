@@ -53,7 +53,7 @@ Bounds = _struct("ossa_bounds", [
     ("min", f32 * 3), ("max", f32 * 3), ("xy_radius", f32), ("radius", f32)])
 Animation = _struct("ossa_animation", [
     ("name", cp), ("num_frames", u32), ("framerate", f32), ("flags", u32),
-    ("frames", vp), ("bounds", vp), ("channels", vp)])
+    ("frames", vp), ("bounds", vp), ("channels", vp), ("sampling", cp)])
 Extra = _struct("ossa_extra", [("key", cp), ("data", vp), ("size", sz)])
 Model = _struct("ossa_model", [
     ("num_joints", u32), ("joints", vp),
@@ -64,7 +64,7 @@ Model = _struct("ossa_model", [
     ("comment", vp), ("comment_size", sz),
     ("num_extras", u32), ("extras", vp),
     ("num_warnings", u32), ("warnings", vp),
-    ("flags", u32), ("source_format", enum), ("internal", vp)])
+    ("flags", u32), ("source_format", enum), ("internal", vp), ("rest_pose", vp)])
 Option = _struct("ossa_option", [("name", cp), ("value", cp)])
 OptionInfo = _struct("ossa_option_info", [
     ("name", cp), ("type", enum), ("choices", cp), ("default_value", cp), ("description", cp)])

@@ -206,6 +206,22 @@ def test_local_to_model(guy):
                                np.broadcast_to(np.eye(4), (14, 4, 4)), atol=1e-5)
 
 
+def test_rest_pose_beside_bind_pose():
+    """CesiumMan's skin was bound lying down, its nodes stand: the rest pose
+    is the nodes', pose() shows it, the bind matrices stay the skin's."""
+    m = ossa.load(shared("gltf/CesiumMan.glb"))
+    assert m.info()["rest_pose_joints"] > 0
+    assert (np.asarray(m.rest_pose["rotation"]) != np.asarray(m.bind_pose["rotation"])).any()
+    np.testing.assert_allclose(m.pose().model, chain(m.parents, m.rest_pose), atol=2e-5)
+    np.testing.assert_allclose(m.bind_matrices, chain(m.parents, m.bind_pose), atol=2e-5)
+    np.testing.assert_allclose(m.bind_matrices @ m.inverse_bind_matrices,
+                               np.broadcast_to(np.eye(4), (m.num_joints, 4, 4)), atol=1e-4)
+    # a model that rests in its bind pose: the same array
+    guy = ossa.load(shared("iqm/guy.iqm"))
+    assert guy.info()["rest_pose_joints"] == 0
+    np.testing.assert_array_equal(np.asarray(guy.rest_pose), np.asarray(guy.bind_pose))
+
+
 def test_root_motion():
     """A root sliding 1 unit per frame along x at 10 fps, turning 0.1 rad per frame."""
     n = 11

@@ -185,6 +185,7 @@ ossa_status ossa_model_append_meshes(ossa_model *dst, const ossa_model *src, oss
         if (ossa_model_add_joint(dst, src->joints[j].name, src->joints[j].parent,
                                  &src->joints[j].bind, error) < 0)
             st = OSSA_FAILED;
+    if (!st && take_skeleton) st = ossa_model_set_rest_pose(dst, src->rest_pose, error);
     ossa__temp_free(dst, map);
     if (st) return st;
 

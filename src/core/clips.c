@@ -58,7 +58,8 @@ static ossa_status source_of(const ossa_model *model, uint32_t animation, ossa_c
     for (uint32_t j = 0; j < n; j++) {
         int32_t p = model->joints[j].parent;
         parents[j] = p >= 0 && (uint32_t)p < j ? p : -1;
-        bind[j] = model->joints[j].bind;
+        /* The pose without animation: where the skeleton rests. */
+        bind[j] = *ossa__rest(model, j);
     }
     src->num_joints = n;
     src->parents = parents;

@@ -20,9 +20,17 @@ void ossa__temp_free(const ossa_model *model, void *ptr);
 struct ossa_model_internal {
     ossa_arena arena;
     size_t cap_joints, cap_arrays, cap_meshes, cap_animations, cap_extras, cap_warnings;
+    size_t cap_rest; /* of model->rest_pose */
 };
 
 static inline ossa_arena *ossa__model_arena(ossa_model *m) { return &m->internal->arena; }
+
+/* Where joint j stands when nothing plays: its rest pose, or its bind
+ * pose when the model has no rest pose. */
+static inline const ossa_transform *ossa__rest(const ossa_model *m, uint32_t j)
+{
+    return m->rest_pose ? &m->rest_pose[j] : &m->joints[j].bind;
+}
 
 /* Zeroed storage for an animation of the model (num_joints channel masks,
  * num_frames bounds), set on the animation and returned; NULL when memory

@@ -281,6 +281,22 @@ static ossa_status match_joints(ossa_model *dst, const ossa_model *src, int32_t 
     return OSSA_OK;
 }
 
+/* A skeleton made from poses learning from a real one takes its rest
+ * pose too (dst joints src lacks rest in their stand-in pose). */
+static ossa_status take_rest_pose(ossa_model *dst, const ossa_model *src, const int32_t *map,
+                                  ossa_error *error)
+{
+    if (!src->rest_pose || dst->rest_pose) return OSSA_OK;
+    ossa_transform *rest = ossa__temp_calloc(dst, (size_t)dst->num_joints + 1, sizeof *rest);
+    if (!rest) return ossa__fail_nomem(error);
+    for (uint32_t j = 0; j < dst->num_joints; j++) rest[j] = dst->joints[j].bind;
+    for (uint32_t s = 0; s < src->num_joints; s++)
+        if (map[s] >= 0) rest[map[s]] = src->rest_pose[s];
+    ossa_status st = ossa_model_set_rest_pose(dst, rest, error);
+    ossa__temp_free(dst, rest);
+    return st;
+}
+
 static ossa_status copy_geometry(ossa_model *dst, const ossa_model *src, ossa_error *error)
 {
     if (ossa_model_set_num_vertices(dst, src->num_vertices, error)) return OSSA_FAILED;
@@ -344,6 +360,21 @@ static ossa_animation *add_animation_unique(ossa_model *dst, const ossa_animatio
     return da;
 }
 
+/* The same, with the reader's note on how the animation was sampled. */
+static ossa_animation *add_animation_like(ossa_model *dst, const ossa_animation *sa,
+                                          ossa_error *error)
+{
+    ossa_animation *da = add_animation_unique(dst, sa, error);
+    if (da && sa->sampling) {
+        da->sampling = ossa__arena_strdup(ossa__model_arena(dst), sa->sampling);
+        if (!da->sampling) {
+            ossa__fail_nomem(error);
+            return NULL;
+        }
+    }
+    return da;
+}
+
 static bool identity_map(const int32_t *map, uint32_t n)
 {
     for (uint32_t j = 0; j < n; j++)
@@ -397,6 +428,7 @@ static ossa_status take_skeleton(merger *g)
         if (ossa_model_add_joint(dst, src->joints[j].name, src->joints[j].parent,
                                  &src->joints[j].bind, g->error) < 0)
             return OSSA_FAILED;
+    if (ossa_model_set_rest_pose(dst, src->rest_pose, g->error)) return OSSA_FAILED;
     dst->flags |= src->flags & (OSSA_MODEL_SKELETON_FROM_POSES | OSSA_MODEL_PARENTS_UNKNOWN |
                                 OSSA_MODEL_NAMES_ONLY | OSSA_MODEL_REST_POSE_REFERENCE);
     g->took_skeleton = true;
@@ -433,19 +465,21 @@ static ossa_status learn_skeleton(merger *g)
         if (!name) return ossa__fail_nomem(g->error);
         dst->joints[j].name = name;
         dst->joints[j].bind = src->joints[s].bind;
+        if (dst->rest_pose) dst->rest_pose[j] = *ossa__rest(src, s);
         /* A parent is taken only where it stays before its child. */
         int32_t p = src->joints[s].parent;
         if (dst->flags & OSSA_MODEL_PARENTS_UNKNOWN)
             dst->joints[j].parent = p >= 0 && g->map[p] >= 0 && g->map[p] < (int32_t)j ? g->map[p] : -1;
     }
+    if (take_rest_pose(dst, src, g->map, g->error)) return OSSA_FAILED;
     /* Channels the animations do not drive came from the stand-in bind
-     * pose: take them from the real one. */
+     * pose: take them from the real one's rest. */
     for (uint32_t a = 0; a < dst->num_animations; a++) {
         ossa_animation *da = &dst->animations[a];
         for (uint32_t f = 0; da->channels && f < da->num_frames; f++)
             for (uint32_t j = 0; j < dst->num_joints; j++) {
                 ossa_transform *d = &da->frames[(size_t)f * dst->num_joints + j];
-                const ossa_transform *b = &dst->joints[j].bind;
+                const ossa_transform *b = ossa__rest(dst, j);
                 unsigned ch = da->channels[j];
                 if (!(ch & OSSA_CHANNEL_TRANSLATION)) memcpy(d->translation, b->translation, sizeof d->translation);
                 if (!(ch & OSSA_CHANNEL_ROTATION)) memcpy(d->rotation, b->rotation, sizeof d->rotation);
@@ -494,7 +528,7 @@ static ossa_status merge_animation(merger *g, const ossa_animation *sa)
     ossa_model *dst = g->dst;
     const ossa_model *src = g->src;
     const int32_t *map = g->map;
-    ossa_animation *da = add_animation_unique(dst, sa, g->error);
+    ossa_animation *da = add_animation_like(dst, sa, g->error);
     if (!da) return OSSA_FAILED;
     /* Poses about a rest pose of their own: retargeted (retarget.c). */
     if ((src->flags & OSSA_MODEL_REST_POSE_REFERENCE) && !g->took_skeleton)

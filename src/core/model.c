@@ -63,7 +63,12 @@ int32_t ossa_model_add_joint(ossa_model *model, const char *name, int32_t parent
     ossa_joint *j = ossa__arena_grow(&in->arena, model->joints, model->num_joints, &in->cap_joints,
                                      sizeof *j);
     char *n = ossa__arena_strdup(&in->arena, name);
-    if (!j || !n) {
+    /* A rest pose grows with the joints: a new joint rests in its bind
+     * pose. */
+    ossa_transform *rest = !model->rest_pose ? NULL
+                           : ossa__arena_grow(&in->arena, model->rest_pose, model->num_joints,
+                                              &in->cap_rest, sizeof *rest);
+    if (!j || !n || (model->rest_pose && !rest)) {
         ossa__fail_nomem(error);
         return -1;
     }
@@ -72,7 +77,39 @@ int32_t ossa_model_add_joint(ossa_model *model, const char *name, int32_t parent
     nj->name = n;
     nj->parent = parent;
     nj->bind = bind ? *bind : ossa_transform_identity();
+    if (rest) {
+        model->rest_pose = rest;
+        rest[model->num_joints] = nj->bind;
+    }
     return (int32_t)model->num_joints++;
+}
+
+ossa_status ossa_model_set_rest_pose(ossa_model *model, const ossa_transform *rest,
+                                     ossa_error *error)
+{
+    ossa__error_clear(error);
+    if (!rest || !model->num_joints) {
+        model->rest_pose = NULL;
+        return OSSA_OK;
+    }
+    for (uint32_t j = 0; j < model->num_joints; j++) {
+        const ossa_transform *t = &rest[j];
+        double q = 0;
+        for (int c = 0; c < 4; c++) q += (double)t->rotation[c] * t->rotation[c];
+        if (!ossa__finite3(t->translation) || !ossa__finite3(t->scale) || !isfinite(q) || !(q > 0))
+            return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                              "joint %u '%s': the rest pose is not finite (or its rotation has "
+                              "no length)",
+                              j, model->joints[j].name);
+    }
+    ossa_model_internal *in = model->internal;
+    ossa_transform *copy = ossa__arena_array(&in->arena, model->num_joints, sizeof *copy);
+    if (!copy) return ossa__fail_nomem(error);
+    memcpy(copy, rest, (size_t)model->num_joints * sizeof *copy);
+    for (uint32_t j = 0; j < model->num_joints; j++) ossa__quat_tidy(copy[j].rotation);
+    model->rest_pose = copy;
+    in->cap_rest = model->num_joints;
+    return OSSA_OK;
 }
 
 ossa_status ossa_model_set_num_vertices(ossa_model *model, uint32_t count, ossa_error *error)
@@ -243,7 +280,7 @@ ossa_animation *ossa_model_add_animation(ossa_model *model, const char *name, ui
     }
     for (uint32_t f = 0; f < num_frames; f++)
         for (uint32_t j = 0; j < model->num_joints; j++)
-            frames[(size_t)f * model->num_joints + j] = model->joints[j].bind;
+            frames[(size_t)f * model->num_joints + j] = *ossa__rest(model, j);
     model->animations = a;
     ossa_animation *na = &a[model->num_animations++];
     memset(na, 0, sizeof *na);

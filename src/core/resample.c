@@ -79,5 +79,6 @@ ossa_status ossa_model_resample_animation(ossa_model *model, uint32_t animation,
     a->num_frames = m;
     a->framerate = framerate;
     a->bounds = NULL; /* boxes between frames are unknown: writers compute new ones */
+    a->sampling = NULL; /* the reader's choice of frames no longer applies */
     return OSSA_OK;
 }

@@ -16,7 +16,10 @@
  * skeleton's lowest joint at rest; a driven joint below the root that the
  * source moves keeps its bind translation plus k times the source's
  * displacement from its offset, turned as the source's parent turned it.
- * Undriven target joints keep their bind pose relative to their parent. */
+ * Undriven target joints keep their bind pose relative to their parent.
+ * "Bind" is the target's rest pose where it has one (ossa_model.rest_pose:
+ * a glTF whose skin was bound in another pose than its nodes rest), the
+ * pose it is shown in when nothing plays. */
 #include "core/internal.h"
 
 #include <math.h>
@@ -146,11 +149,10 @@ static void retarget_frame(retarget *r, const ossa_transform *src_pose, const ui
     const ossa_model *dst = r->dst, *src = r->src;
     pose_world(src, src_pose, r->src_rot, r->src_pos);
     for (uint32_t d = 0; d < dst->num_joints; d++) {
-        const ossa_joint *jd = &dst->joints[d];
-        int32_t p = jd->parent, s = r->src_of[d];
+        const ossa_transform *jd = ossa__rest(dst, d);
+        int32_t p = dst->joints[d].parent, s = r->src_of[d];
         unsigned ch = s >= 0 ? (src_ch ? src_ch[s] : 7u) : 0u;
-        double q[4], t[3] = {jd->bind.translation[0], jd->bind.translation[1],
-                             jd->bind.translation[2]};
+        double q[4], t[3] = {jd->translation[0], jd->translation[1], jd->translation[2]};
         double prot[4] = {0, 0, 0, 1}, ppos[3] = {0, 0, 0};
         if (p >= 0) {
             memcpy(prot, r->dst_rot[p], sizeof prot);
@@ -167,7 +169,7 @@ static void retarget_frame(retarget *r, const ossa_transform *src_pose, const ui
             ossa__quatd_mul(w, r->bind_rot[d], r->dst_rot[d]);
             ossa__quatd_mul(pinv, r->dst_rot[d], q);
         } else {
-            unit(jd->bind.rotation, q);
+            unit(jd->rotation, q);
             ossa__quatd_mul(prot, q, r->dst_rot[d]);
         }
         if (ch & OSSA_CHANNEL_TRANSLATION) {
@@ -179,7 +181,8 @@ static void retarget_frame(retarget *r, const ossa_transform *src_pose, const ui
                 /* the source's displacement from its offset, in world */
                 double disp[3], wd[3], o[3];
                 for (int k = 0; k < 3; k++)
-                    disp[k] = (double)src_pose[s].translation[k] - src->joints[s].bind.translation[k];
+                    disp[k] = (double)src_pose[s].translation[k] -
+                              ossa__rest(src, (uint32_t)s)->translation[k];
                 ossa__quatd_rotate(r->src_rot[sp], disp, wd);
                 ossa__quatd_rotate(prot, t, o);
                 for (int k = 0; k < 3; k++) world[k] = o[k] + r->k * wd[k];
@@ -195,7 +198,7 @@ static void retarget_frame(retarget *r, const ossa_transform *src_pose, const ui
             x->rotation[k] = (float)q[k];
         }
         x->rotation[3] = (float)q[3];
-        memcpy(x->scale, jd->bind.scale, sizeof x->scale);
+        memcpy(x->scale, jd->scale, sizeof x->scale);
     }
 }
 
@@ -235,9 +238,9 @@ ossa_status ossa__retarget_animation(ossa_model *dst, const ossa_model *src, con
     for (uint32_t d = 0; d < nd; d++) r.src_of[d] = -1;
     for (uint32_t s = 0; s < ns; s++)
         if (map[s] >= 0 && r.src_of[map[s]] < 0) r.src_of[map[s]] = (int32_t)s;
-    for (uint32_t d = 0; d < nd; d++) pose[d] = dst->joints[d].bind;
+    for (uint32_t d = 0; d < nd; d++) pose[d] = *ossa__rest(dst, d);
     pose_world(dst, pose, r.bind_rot, r.bind_pos);
-    for (uint32_t s = 0; s < ns; s++) pose[s] = src->joints[s].bind;
+    for (uint32_t s = 0; s < ns; s++) pose[s] = *ossa__rest(src, s);
     pose_world(src, pose, r.rest_rot, r.rest_pos);
     corrections(&r);
     /* k: the first driven joint that the source moves, a source root. */
@@ -262,9 +265,9 @@ ossa_status ossa__retarget_animation(ossa_model *dst, const ossa_model *src, con
         retarget_frame(&r, &sa->frames[(size_t)f * ns], sa->channels, &da->frames[(size_t)f * nd]);
     uint32_t before = dst->num_warnings;
     ossa__warn(dst, OSSA_WARNING_REPAIRED, OSSA_NO_OFFSET, 0, 0,
-               "animation '%s' is retargeted from its rest pose onto the skeleton's bind pose "
+               "animation '%s' is retargeted from its rest pose onto the skeleton's %s pose "
                "(root positions scaled by %.6g)",
-               da->name, r.k);
+               da->name, dst->rest_pose ? "rest" : "bind", r.k);
     if (dst->num_warnings > before) dst->warnings[before].severity = OSSA_SEVERITY_NOTE;
     free_all(dst, blocks, n);
     return OSSA_OK;

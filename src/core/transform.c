@@ -53,7 +53,10 @@ ossa_status ossa_model_scale(ossa_model *model, float factor, ossa_error *error)
     for (uint32_t v = 0; pos && v < model->num_vertices; v++)
         for (uint32_t c = 0; c < pos->size && c < 3; c++) put(pos, v, c, get(pos, v, c) * factor);
     for (uint32_t j = 0; j < model->num_joints; j++)
-        for (int c = 0; c < 3; c++) model->joints[j].bind.translation[c] *= factor;
+        for (int c = 0; c < 3; c++) {
+            model->joints[j].bind.translation[c] *= factor;
+            if (model->rest_pose) model->rest_pose[j].translation[c] *= factor;
+        }
     for (uint32_t a = 0; a < model->num_animations; a++) {
         ossa_animation *an = &model->animations[a];
         size_t n = (size_t)an->num_frames * model->num_joints;
@@ -169,7 +172,10 @@ ossa_status ossa_model_rotate(ossa_model *model, const float rotation[4], ossa_e
         }
     }
     for (uint32_t j = 0; j < model->num_joints; j++)
-        if (model->joints[j].parent < 0) rotate_transform(q, r, &model->joints[j].bind);
+        if (model->joints[j].parent < 0) {
+            rotate_transform(q, r, &model->joints[j].bind);
+            if (model->rest_pose) rotate_transform(q, r, &model->rest_pose[j]);
+        }
     for (uint32_t a = 0; a < model->num_animations; a++) {
         ossa_animation *an = &model->animations[a];
         for (uint32_t f = 0; f < an->num_frames; f++)

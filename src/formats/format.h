@@ -36,6 +36,12 @@ struct ossa_format_ops {
      * the format stores images itself (glTF). 0: none; a write reports
      * the model's images as dropped. */
     uint8_t images;
+    /* The files keep a rest pose beside the bind pose (glTF: the node
+     * transforms beside the skin's inverse bind matrices). A model with a
+     * rest pose is written to the other formats as it looks at rest: the
+     * mesh skinned into the rest pose, which becomes the bind pose
+     * (io.c, core/rest_pose.c). */
+    bool rest_pose;
     /* The family name of the format's options ("fbx" of "fbx.keep_units"),
      * shared by the formats of one family ("ill" for the four illEngine
      * files), and its options for reading and for writing (options.h).

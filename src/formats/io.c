@@ -2,6 +2,7 @@
  * through the format table. */
 #include "core/degenerate.h"
 #include "core/image_files.h"
+#include "core/rest_pose.h"
 #include "formats/format.h"
 
 #include <errno.h>
@@ -125,6 +126,25 @@ static ossa_status write_options_copy(ossa_write_options *out, const ossa_write_
     return OSSA_OK;
 }
 
+static ossa_status write_memory(const ossa_model *model, const ossa_format_ops *ops,
+                                const ossa_write_options *options, void **out_data,
+                                size_t *out_size, ossa_error *error);
+
+/* A format with one pose writes a model with a rest pose as it looks at
+ * rest: the mesh skinned into the rest pose, which becomes the bind pose
+ * (core/rest_pose.c). *use is the model to write. */
+static ossa_status at_rest(const ossa_model *model, const ossa_format_ops *ops,
+                           const ossa_write_options *options, ossa__rest_view *view,
+                           const ossa_model **use, ossa_error *error)
+{
+    *use = model;
+    memset(view, 0, sizeof *view);
+    if (!model->rest_pose || !ops || !ops->write || ops->rest_pose) return OSSA_OK;
+    if (ossa__rest_view_prepare(model, ops->name, options, false, view, error)) return OSSA_FAILED;
+    *use = &view->view;
+    return OSSA_OK;
+}
+
 ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options *options,
                               void **out_data, size_t *out_size, ossa_error *error)
 {
@@ -139,6 +159,18 @@ ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options 
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "no writer for format '%s'", ossa_format_name(options->format));
     if (ossa__options_check(ops, true, OSSA__OPTIONS(options), ossa__format_family_exists, error)) return OSSA_FAILED;
+    ossa__rest_view view;
+    const ossa_model *use;
+    if (at_rest(model, ops, options, &view, &use, error)) return OSSA_FAILED;
+    ossa_status st = write_memory(use, ops, options, out_data, out_size, error);
+    ossa__rest_view_release(&view);
+    return st;
+}
+
+static ossa_status write_memory(const ossa_model *model, const ossa_format_ops *ops,
+                                const ossa_write_options *options, void **out_data,
+                                size_t *out_size, ossa_error *error)
+{
     /* A format of several files gives its main one here: only
      * ossa_write_file knows what the whole set holds. */
     if (!ops->write_files) ossa__report_unheld(model, ops, options);
@@ -209,6 +241,10 @@ static ossa_status write_with_images(const ossa_model *model, const char *path,
     return st;
 }
 
+static ossa_status write_file(const ossa_model *model, const char *path,
+                              const ossa_format_ops *ops, const ossa_write_options *opts,
+                              ossa_error *error);
+
 ossa_status ossa_write_file(const ossa_model *model, const char *path,
                             const ossa_write_options *options, ossa_error *error)
 {
@@ -223,21 +259,36 @@ ossa_status ossa_write_file(const ossa_model *model, const char *path,
     if (ops && ops->write && ossa__options_check(ops, true, OSSA__OPTIONS(&opts), ossa__format_family_exists,
                                               error))
         return OSSA_FAILED;
-    if (ops && ops->images == OSSA__IMAGES_NAMED) return write_with_images(model, path, ops, &opts, error);
-    if (ops && ops->write && !ops->images) report_unheld_images(model, ops, &opts);
+    ossa__rest_view view;
+    const ossa_model *use;
+    if (at_rest(model, ops, &opts, &view, &use, error)) {
+        ossa__error_set_file(error, path);
+        return OSSA_FAILED;
+    }
+    ossa_status st = write_file(use, path, ops, &opts, error);
+    ossa__rest_view_release(&view);
+    return st;
+}
+
+static ossa_status write_file(const ossa_model *model, const char *path,
+                              const ossa_format_ops *ops, const ossa_write_options *opts,
+                              ossa_error *error)
+{
+    if (ops && ops->images == OSSA__IMAGES_NAMED) return write_with_images(model, path, ops, opts, error);
+    if (ops && ops->write && !ops->images) report_unheld_images(model, ops, opts);
     if (ops && ops->write_files) {
-        ossa__report_unheld(model, ops, &opts);
-        return ops->write_files(model, path, &opts, error);
+        ossa__report_unheld(model, ops, opts);
+        return ops->write_files(model, path, opts, error);
     }
 
     void *data;
     size_t size;
-    if (ossa_write_memory(model, &opts, &data, &size, error) != OSSA_OK) {
+    if (ossa_write_memory(model, opts, &data, &size, error) != OSSA_OK) {
         ossa__error_set_file(error, path);
         return OSSA_FAILED;
     }
     ossa_output_file file = {path, data, size};
-    ossa_status st = ossa__write_files_atomic(&file, 1, &opts, error);
-    ossa_free(data, opts.allocator);
+    ossa_status st = ossa__write_files_atomic(&file, 1, opts, error);
+    ossa_free(data, opts->allocator);
     return st;
 }

@@ -185,30 +185,76 @@ static void grow_point(ossa_bounds *acc, const float p[3], bool *any)
     grow(acc, &one, any);
 }
 
+/* The skinning matrices of the rest pose (rest * inverse bind), or NULL
+ * when the model has no rest pose (the vertices stand as they are). */
+static float (*rest_skinning(const ossa_model *model, bool *nomem))[16]
+{
+    uint32_t nj = model->num_joints;
+    *nomem = false;
+    if (!model->rest_pose || !nj) return NULL;
+    float(*k)[16] = ossa__calloc(NULL, (size_t)nj * 2, sizeof *k);
+    if (!k) {
+        *nomem = true;
+        return NULL;
+    }
+    ossa_local_to_model(model, model->rest_pose, k);
+    ossa_model_inverse_bind_matrices(model, k + nj);
+    ossa_skinning_matrices(nj, (const float(*)[16])k, (const float(*)[16])(k + nj), k);
+    return k;
+}
+
+/* Vertex v of a chunk moved by its influences' matrices (weights made to
+ * sum to 1, as the scene does); unweighted vertices stay. */
+static void skin_point(const float (*k)[16], uint32_t nj, const float *idx, const float *wgt,
+                       float p[3])
+{
+    float sum = 0, out[3] = {0, 0, 0};
+    for (int i = 0; i < 4; i++) {
+        if (!(wgt[i] > 0) || !(idx[i] >= 0) || idx[i] >= (float)nj) continue;
+        const float *m = k[(uint32_t)idx[i]];
+        for (int r = 0; r < 3; r++)
+            out[r] += wgt[i] * (m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r]);
+        sum += wgt[i];
+    }
+    if (sum > 0)
+        for (int r = 0; r < 3; r++) p[r] = out[r] / sum;
+}
+
+/* Bounds of the model without animation: its vertices as they are, or
+ * skinned into the rest pose when it has one. */
 static ossa_status bind_bounds(const ossa_model *model, ossa_bounds *out, ossa_error *error)
 {
     const ossa_vertex_array *a = ossa_model_find_array(model, OSSA_VERTEX_POSITION, NULL);
     if (!a || a->size == 0 || a->size > OSSA_MAX_COMPONENTS) return OSSA_OK;
-    enum { CHUNK = 1024 };
-    float buf[CHUNK * OSSA_MAX_COMPONENTS];
+    const ossa_vertex_array *ia = ossa_model_find_array(model, OSSA_VERTEX_BLENDINDEXES, NULL);
+    const ossa_vertex_array *wa = ossa_model_find_array(model, OSSA_VERTEX_BLENDWEIGHTS, NULL);
+    bool nomem;
+    float(*k)[16] = ia && wa ? rest_skinning(model, &nomem) : NULL;
+    if (ia && wa && !k && nomem) return ossa__fail_nomem(error);
+    enum { CHUNK = 256 };
+    float buf[CHUNK * 3], idx[CHUNK * 4], wgt[CHUNK * 4];
     bool any = false;
-    for (uint32_t first = 0; first < model->num_vertices; first += CHUNK) {
+    ossa_status st = OSSA_OK;
+    for (uint32_t first = 0; first < model->num_vertices && !st; first += CHUNK) {
         uint32_t n = model->num_vertices - first < CHUNK ? model->num_vertices - first : CHUNK;
-        if (ossa_vertex_array_read(model, a, first, n, buf) != OSSA_OK)
-            return ossa__fail(error, OSSA_ERROR_CORRUPT, OSSA_NO_OFFSET,
-                              "positions cannot be read");
+        if (ossa_vertex_array_read_padded(model, a, first, n, 3, buf) != OSSA_OK ||
+            (k && (ossa_vertex_array_read_padded(model, ia, first, n, 4, idx) != OSSA_OK ||
+                   ossa_vertex_array_read_padded(model, wa, first, n, 4, wgt) != OSSA_OK))) {
+            st = ossa__fail(error, OSSA_ERROR_CORRUPT, OSSA_NO_OFFSET, "positions cannot be read");
+            break;
+        }
         for (uint32_t v = 0; v < n; v++) {
-            const float *p = buf + (size_t)v * a->size;
-            float q[3];
-            for (uint32_t c = 0; c < 3; c++) q[c] = c < a->size ? p[c] : 0;
-            grow_point(out, q, &any);
+            float *p = buf + (size_t)v * 3;
+            if (k) skin_point((const float(*)[16])k, model->num_joints, idx + 4 * v, wgt + 4 * v, p);
+            grow_point(out, p, &any);
         }
     }
-    return OSSA_OK;
+    ossa__free(NULL, k, 0);
+    return st;
 }
 
 /* A model without positions (a skeleton or an animation file) is framed on
- * its joints: every frame of the animation, or the bind pose. */
+ * its joints: every frame of the animation, or the pose at rest. */
 static ossa_status joint_bounds(const ossa_model *model, uint32_t animation, ossa_bounds *out,
                                 ossa_error *error)
 {
@@ -221,7 +267,8 @@ static ossa_status joint_bounds(const ossa_model *model, uint32_t animation, oss
         ossa__free(NULL, bind, 0);
         return ossa__fail_nomem(error);
     }
-    for (uint32_t j = 0; j < nj; j++) bind[j] = model->joints[j].bind;
+    for (uint32_t j = 0; j < nj; j++)
+        bind[j] = model->rest_pose ? model->rest_pose[j] : model->joints[j].bind;
     const ossa_animation *a = animation != OSSA_BIND_POSE ? &model->animations[animation] : NULL;
     uint32_t frames = a && a->frames ? a->num_frames : 0;
     bool any = false;

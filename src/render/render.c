@@ -25,6 +25,14 @@ static bool ensure(ossa_render_scene *s, void **buf, size_t *cap, size_t bytes)
     return true;
 }
 
+/* The pose to skin by: the caller's, else the rest pose where it is not
+ * the bind pose (NULL: the vertices as they are). */
+static const float (*default_pose(const ossa_render_scene *s, const ossa_render_options *o))[16]
+{
+    if (o->pose) return o->pose;
+    return s->rest_skins ? (const float(*)[16])s->rest_model : NULL;
+}
+
 static bool ensure_vertex_buffers(ossa_render_scene *s, bool skinned)
 {
     size_t nv = s->num_vertices ? s->num_vertices : 1;
@@ -328,9 +336,10 @@ static ossa_status vertex_stage(frame *fr, const rd_shading *sh, uint32_t thread
 {
     ossa_render_scene *s = fr->scene;
     const ossa_render_options *o = fr->options;
-    bool skinned = o->pose && s->blend_indices;
+    const float(*pose)[16] = default_pose(s, o);
+    bool skinned = pose && s->blend_indices;
     if (skinned) {
-        ossa_skinning_matrices(s->num_joints, o->pose, (const float(*)[16])s->inverse_bind, s->skin);
+        ossa_skinning_matrices(s->num_joints, pose, (const float(*)[16])s->inverse_bind, s->skin);
         float *id = s->skin[s->num_joints];
         memset(id, 0, 16 * sizeof *id);
         id[0] = id[5] = id[10] = id[15] = 1;
@@ -409,7 +418,7 @@ ossa_status ossa_render_run(ossa_render_scene *scene, const ossa_render_options 
     rd_shadow shadow;
     memset(&shadow, 0, sizeof shadow);
     if (fr.draw_model) {
-        if (!ensure_vertex_buffers(s, o->pose && s->blend_indices)) st = ossa__fail_nomem(error);
+        if (!ensure_vertex_buffers(s, default_pose(s, o) && s->blend_indices)) st = ossa__fail_nomem(error);
         if (!st) st = vertex_stage(&fr, &sh, threads, &shadow, error);
         fr.bins.band_rows = BAND_ROWS * fr.ss;
         if (!st && !ossa__rd_bin(s, s->vertices, fr.height, (o->flags & OSSA_RENDER_TWO_SIDED) != 0,
@@ -424,7 +433,7 @@ ossa_status ossa_render_run(ossa_render_scene *scene, const ossa_render_options 
     if (!st && fr.draw_model && (o->flags & OSSA_RENDER_SHADOW))
         ossa__rd_shadow(&w->under, &s->allocator, cam, fr.width, fr.height, &shadow);
     if (!st && (o->flags & OSSA_RENDER_SKELETON) && s->num_joints) {
-        const float(*pose)[16] = o->pose ? o->pose : (const float(*)[16])s->bind_model;
+        const float(*pose)[16] = o->pose ? o->pose : (const float(*)[16])s->rest_model;
         ossa__rd_skeleton(&w->over, &s->allocator, cam, fr.width, fr.height, s, pose, fr.ss);
     }
     s->memory += (size_t)(w->under.capacity + w->over.capacity - caps) * sizeof(rd_flat);

@@ -138,7 +138,10 @@ struct ossa_render_scene {
 
     int32_t *parents;
     float (*inverse_bind)[16];  /* num_joints */
-    float (*bind_model)[16];    /* num_joints model-space bind matrices */
+    /* num_joints model-space matrices of the pose without animation: the
+     * rest pose (ossa_model.rest_pose), else the bind pose */
+    float (*rest_model)[16];
+    bool rest_skins; /* the rest pose is not the bind pose: skin at rest too */
 
     /* Work buffers of one render, grown on demand. */
     float (*skin)[16];          /* num_joints + 1 */

@@ -43,7 +43,7 @@ void ossa_render_scene_free(ossa_render_scene *scene)
     void *blocks[] = {s->positions,      s->normals,         s->texcoords,    s->colors,
                       s->blend_indices,
                       s->blend_weights,  s->triangles,       s->triangle_mesh, s->materials,
-                      s->parents,        s->inverse_bind,    s->bind_model,   s->skin,
+                      s->parents,        s->inverse_bind,    s->rest_model,   s->skin,
                       s->skinned_positions, s->skinned_normals, s->vertices, w->band_color,
                       w->band_depth,     w->bin_start,       w->bin_items,    w->bin_ranges,
                       w->bin_slots,      w->under.items,     w->over.items};
@@ -362,16 +362,16 @@ static ossa_status setup_joints(ossa_render_scene *s, const ossa_model *model, o
     uint32_t nj = s->num_joints;
     s->parents = scene_calloc(s, nj, sizeof *s->parents);
     s->inverse_bind = scene_calloc(s, nj, sizeof *s->inverse_bind);
-    s->bind_model = scene_calloc(s, nj, sizeof *s->bind_model);
+    s->rest_model = scene_calloc(s, nj, sizeof *s->rest_model);
     s->skin = scene_calloc(s, (size_t)nj + 1, sizeof *s->skin);
     ossa_transform *local = ossa__alloc(&s->allocator, (nj ? nj : 1) * sizeof *local);
-    if (!s->parents || !s->inverse_bind || !s->bind_model || !s->skin || !local) {
+    if (!s->parents || !s->inverse_bind || !s->rest_model || !s->skin || !local) {
         ossa__free(&s->allocator, local, 0);
         return ossa__fail_nomem(error);
     }
     for (uint32_t j = 0; j < nj; j++) {
         s->parents[j] = model->joints[j].parent;
-        local[j] = model->joints[j].bind;
+        local[j] = model->rest_pose ? model->rest_pose[j] : model->joints[j].bind;
         float *q = local[j].rotation;
         float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
         if (len > 0 && isfinite(len))
@@ -380,7 +380,8 @@ static ossa_status setup_joints(ossa_render_scene *s, const ossa_model *model, o
             q[0] = q[1] = q[2] = 0, q[3] = 1;
     }
     if (nj) {
-        ossa_local_to_model(model, local, s->bind_model);
+        ossa_local_to_model(model, local, s->rest_model);
+        s->rest_skins = model->rest_pose != NULL;
         ossa_model_inverse_bind_matrices(model, s->inverse_bind);
     }
     ossa__free(&s->allocator, local, 0);

@@ -150,6 +150,7 @@ const ossa_format_ops ossa__gltf_format = {
     .write_files = ossa__gltf_write_files,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
     .images = OSSA__IMAGES_STORED,
+    .rest_pose = true,
     GLTF_OPTIONS,
 };
 
@@ -163,5 +164,6 @@ const ossa_format_ops ossa__glb_format = {
     .write_files = ossa__glb_write_files,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
     .images = OSSA__IMAGES_STORED,
+    .rest_pose = true,
     GLTF_OPTIONS,
 };

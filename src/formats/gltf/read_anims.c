@@ -1,21 +1,12 @@
-/* glTF 2.0 reader: animations. Each sampler is read as a track and
- * sampled on a frame grid: the keys' own rate when they are evenly
- * spaced, else the load options' rate (30 fps by default). Frames are then
+/* glTF 2.0 reader: animations. Each sampler is read as a track
+ * (tracks.h) and sampled on the frames read_rate.c picks. Frames are then
  * turned from glTF's axes to the model's (gltf.h). */
-#include "formats/gltf/scene.h"
+#include "formats/gltf/tracks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef struct track {
-    uint32_t joint;
-    int path; /* 0 translation, 1 rotation, 2 scale */
-    int interp; /* 0 LINEAR, 1 STEP, 2 CUBICSPLINE */
-    const float *times;
-    uint32_t keys;
-    float *values; /* keys * ncomp, or keys * 3 * ncomp for CUBICSPLINE */
-    uint32_t ncomp;
-} track;
+typedef gltf_track track;
 
 /* Decoded sampler inputs, shared between samplers that use one accessor. */
 typedef struct input_cache {
@@ -110,8 +101,10 @@ static ossa_status read_tracks(gltf_scene *s, uint32_t a, track **out, uint32_t 
         char sp[64];
         snprintf(sp, sizeof sp, "animations[%u].samplers[%lld]", a, (long long)si);
         const char *interp = ossa__gltf_string(so, "interpolation");
-        t->interp = !interp || strcmp(interp, "LINEAR") == 0 ? 0 : strcmp(interp, "STEP") == 0 ? 1
-                    : strcmp(interp, "CUBICSPLINE") == 0 ? 2 : -1;
+        t->interp = !interp || strcmp(interp, "LINEAR") == 0 ? GLTF_LINEAR
+                    : strcmp(interp, "STEP") == 0        ? GLTF_STEP
+                    : strcmp(interp, "CUBICSPLINE") == 0 ? GLTF_CUBICSPLINE
+                                                         : -1;
         if (t->interp < 0)
             return ossa__gltf_fail(r, OSSA_ERROR_CORRUPT,
                                    "%s.interpolation: expected LINEAR, STEP or CUBICSPLINE", sp);
@@ -129,120 +122,19 @@ static ossa_status read_tracks(gltf_scene *s, uint32_t a, track **out, uint32_t 
         if (ossa__gltf_accessor_floats(r, outp, op, &info, &t->values)) return OSSA_FAILED;
         *ntracks = ++n; /* owned from here: freed by the caller */
         t->ncomp = pk == 1 ? 4 : 3;
-        uint32_t per = t->interp == 2 ? 3 : 1;
+        uint32_t per = t->interp == GLTF_CUBICSPLINE ? 3 : 1;
         if (info.ncomp != t->ncomp)
             return ossa__gltf_fail(r, OSSA_ERROR_CORRUPT, "%s: expected %s elements for %s", op,
                                    pk == 1 ? "VEC4" : "VEC3", tpath);
         if (info.count != (uint64_t)t->keys * per)
             return ossa__gltf_fail(r, OSSA_ERROR_CORRUPT, "%s: %u elements for %u keys (expected %u)", op,
                                    info.count, t->keys, t->keys * per);
-        if (t->interp == 2 && t->keys < 2)
+        if (t->interp == GLTF_CUBICSPLINE && t->keys < 2)
             return ossa__gltf_fail(r, OSSA_ERROR_CORRUPT, "%s: CUBICSPLINE needs at least 2 keys", ip);
         if (pk != 1 && info.ctype != GLTF_FLOAT)
             return ossa__gltf_fail(r, OSSA_ERROR_CORRUPT, "%s: %s must be float", op, tpath);
     }
     return OSSA_OK;
-}
-
-/* The track's value at time t. `cursor` keeps the key interval between
- * calls at increasing times. Times within 1/1000 of a frame of a key give
- * that key exactly. */
-static void sample_track(const track *t, double time, double frame_time, uint32_t *cursor, float *out)
-{
-    uint32_t nc = t->ncomp, per = t->interp == 2 ? 3 : 1, off = t->interp == 2 ? nc : 0;
-    while (*cursor + 1 < t->keys && t->times[*cursor + 1] <= time) ++*cursor;
-    uint32_t k = *cursor;
-    double eps = frame_time * 1e-3;
-    uint32_t exact = UINT32_MAX;
-    if (fabs(t->times[k] - time) <= eps) exact = k;
-    else if (k + 1 < t->keys && fabs(t->times[k + 1] - time) <= eps) exact = k + 1;
-    else if (time < t->times[0]) exact = 0;
-    else if (k + 1 >= t->keys) exact = t->keys - 1;
-    if (exact != UINT32_MAX || t->interp == 1) {
-        if (exact == UINT32_MAX) exact = k;
-        memcpy(out, t->values + (size_t)exact * nc * per + off, nc * sizeof *out);
-        if (t->path == 1) ossa__quat_tidy(out);
-        return;
-    }
-    double t0 = t->times[k], t1 = t->times[k + 1], dt = t1 - t0, u = (time - t0) / dt;
-    const float *a = t->values + (size_t)k * nc * per + off, *b = t->values + (size_t)(k + 1) * nc * per + off;
-    if (t->interp == 0) {
-        if (t->path == 1) {
-            ossa__quat_slerp(a, b, u, out);
-        } else {
-            for (uint32_t c = 0; c < nc; c++) out[c] = (float)(a[c] + (b[c] - (double)a[c]) * u);
-        }
-        return;
-    }
-    /* CUBICSPLINE: Hermite with the out-tangent of key k and the in-tangent
-     * of key k + 1, scaled by the interval (spec, Appendix C). */
-    const float *bk = a + nc, *ak1 = b - nc;
-    double u2 = u * u, u3 = u2 * u;
-    double h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
-    for (uint32_t c = 0; c < nc; c++)
-        out[c] = (float)(h00 * a[c] + h10 * dt * bk[c] + h01 * b[c] + h11 * dt * ak1[c]);
-    if (t->path == 1) ossa__quat_normalize(out);
-}
-
-/* Frame rate and count of an animation: the rate of the file's own extras
- * (ossa's object; else a plain "framerate" in the animation's extras, as
- * ossa writes for other consumers) when the keys fit it, else the keys'
- * own spacing when they are evenly spaced, else the load options' rate. */
-static void frame_grid(gltf_scene *s, const cJSON *an, const track *tracks, uint32_t n, float *rate,
-                       double *grid, uint32_t *frames, uint32_t *flags)
-{
-    double tmax = 0, dt = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const track *t = &tracks[i];
-        if (t->times[t->keys - 1] > tmax) tmax = t->times[t->keys - 1];
-        for (uint32_t k = 1; k < t->keys; k++) {
-            double d = (double)t->times[k] - t->times[k - 1];
-            if (dt == 0 || d < dt) dt = d;
-        }
-    }
-    const cJSON *x = gltf_ours(an);
-    const cJSON *xr = cJSON_GetObjectItemCaseSensitive(x, "framerate");
-    const cJSON *xf = cJSON_GetObjectItemCaseSensitive(x, "frames");
-    *flags = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "loop")) ? OSSA_ANIMATION_LOOP : 0;
-    double fallback = s->r->options->framerate > 0 && isfinite(s->r->options->framerate)
-                          ? s->r->options->framerate : OSSA_DEFAULT_FRAMERATE;
-    double candidates[2];
-    int nc = 0;
-    bool from_extras = cJSON_IsNumber(xr) && isfinite(xr->valuedouble) && xr->valuedouble >= 0 &&
-                       xr->valuedouble < 1e6;
-    if (!from_extras) {
-        xr = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(an, "extras"), "framerate");
-        from_extras = cJSON_IsNumber(xr) && isfinite(xr->valuedouble) && xr->valuedouble > 0 &&
-                      xr->valuedouble < 1e6;
-        xf = NULL; /* the frame count is ossa's alone */
-    }
-    if (from_extras) candidates[nc++] = xr->valuedouble > 0 ? xr->valuedouble : OSSA_DEFAULT_FRAMERATE;
-    if (dt > 0) {
-        double f = 1 / dt;
-        if (fabs(f - floor(f + 0.5)) < 1e-3 * f) f = floor(f + 0.5);
-        candidates[nc++] = f;
-    }
-    double fps = 0;
-    for (int c = 0; c < nc && fps == 0; c++) {
-        double f = candidates[c];
-        if (!(f > 0) || f > 1000 || tmax * f > 1e6) continue;
-        bool fit = true;
-        for (uint32_t i = 0; i < n && fit; i++)
-            for (uint32_t k = 0; k < tracks[i].keys && fit; k++) {
-                double v = tracks[i].times[k] * f;
-                fit = fabs(v - floor(v + 0.5)) < 1e-3;
-            }
-        if (fit) fps = f;
-    }
-    if (fps == 0) fps = fallback;
-    *grid = fps;
-    *rate = (float)fps;
-    if (from_extras && candidates[0] == fps) *rate = (float)xr->valuedouble;
-    double count = floor(tmax * fps + 0.5) + 1;
-    if (from_extras && cJSON_IsNumber(xf) && xf->valuedouble >= 0 && xf->valuedouble <= 1e9 &&
-        (xf->valuedouble >= count || xf->valuedouble == 0 || n == 0))
-        count = floor(xf->valuedouble);
-    *frames = count > 4e9 ? UINT32_MAX : (uint32_t)count;
 }
 
 /* A track of one key that holds its node's rest value: what ossa writes
@@ -269,17 +161,17 @@ static ossa_status read_animation(gltf_scene *s, uint32_t a, input_cache *cache)
     track *tracks = NULL;
     ossa_status st = read_tracks(s, a, &tracks, &n, cache, &ncache);
     uint32_t J = s->J;
+    gltf_timing tm;
+    const cJSON *an = r->animations.items[a];
+    /* One budget for every animation of the file, its external buffers
+     * counted as part of it. */
+    uint64_t limit = ossa__decode_limit((uint64_t)r->file_size + r->external_bytes);
+    uint64_t left = limit > r->pose_bytes ? limit - r->pose_bytes : 0;
+    if (!st && J) st = ossa__gltf_timing(s, an, tracks, n, left / ((uint64_t)J * sizeof(ossa_transform)), &tm);
     if (!st && J) {
-        float rate;
-        double fps;
-        uint32_t frames, flags;
-        const cJSON *an = r->animations.items[a];
-        frame_grid(s, an, tracks, n, &rate, &fps, &frames, &flags);
-        /* One budget for every animation of the file, its external buffers
-         * counted as part of it. */
+        uint32_t frames = tm.frames;
+        double fps = tm.rate;
         uint64_t bytes = (uint64_t)frames * J * sizeof(ossa_transform);
-        uint64_t limit = ossa__decode_limit((uint64_t)r->file_size + r->external_bytes);
-        uint64_t left = limit > r->pose_bytes ? limit - r->pose_bytes : 0;
         if (bytes > left) {
             st = ossa__gltf_fail(r, OSSA_ERROR_UNSUPPORTED,
                                  "animations[%u]: %u frames at %g fps would decode to %llu MiB, out of "
@@ -289,10 +181,12 @@ static ossa_status read_animation(gltf_scene *s, uint32_t a, input_cache *cache)
         } else {
             r->pose_bytes += bytes;
             const char *name = ossa__gltf_string(an, "name");
-            ossa_animation *anim = ossa_model_add_animation(s->m, name ? name : "", frames, rate, flags, r->error);
+            ossa_animation *anim = ossa_model_add_animation(s->m, name ? name : "", frames, tm.framerate,
+                                                            tm.flags, r->error);
             uint8_t *mask = gltf_scratch(s, J, 1);
             if (!anim) st = OSSA_FAILED;
-            else if (!mask) st = ossa__fail_nomem(r->error);
+            else if (!mask || !(anim->sampling = ossa__arena_strdup(ossa__model_arena(s->m), tm.note)))
+                st = ossa__fail_nomem(r->error);
             for (uint32_t f = 0; !st && f < frames; f++)
                 for (uint32_t j = 0; j < J; j++) anim->frames[(size_t)f * J + j] = s->local[s->node_of[j]];
             for (uint32_t i = 0; !st && i < n; i++) {
@@ -302,21 +196,22 @@ static ossa_status read_animation(gltf_scene *s, uint32_t a, input_cache *cache)
                 for (uint32_t f = 0; f < frames; f++) {
                     ossa_transform *o = &anim->frames[(size_t)f * J + t->joint];
                     float *dst = t->path == 0 ? o->translation : t->path == 1 ? o->rotation : o->scale;
-                    sample_track(t, f / fps, 1 / fps, &cursor, dst);
+                    ossa__gltf_track_value(t, f / fps, 1e-3 / fps, &cursor, dst);
                 }
             }
             for (uint32_t j = 0; !st && j < J; j++) {
-                ossa_transform bind;
-                ossa__gltf_transform_from_gltf(&s->bind[j], &bind);
+                ossa_transform rest;
+                ossa__gltf_transform_from_gltf(&s->rest[j], &rest);
                 for (uint32_t f = 0; f < frames; f++) {
                     ossa_transform *o = &anim->frames[(size_t)f * J + j];
                     ossa__gltf_apply_fold(s, j, o);
                     ossa__gltf_transform_from_gltf(o, o);
-                    /* Channels not animated hold the rest transform; where
-                     * that differs from the bind pose they count as animated. */
-                    if (memcmp(o->translation, bind.translation, 12)) mask[j] |= OSSA_CHANNEL_TRANSLATION;
-                    if (memcmp(o->rotation, bind.rotation, 16)) mask[j] |= OSSA_CHANNEL_ROTATION;
-                    if (memcmp(o->scale, bind.scale, 12)) mask[j] |= OSSA_CHANNEL_SCALE;
+                    /* Channels not animated hold the rest transform (the
+                     * model's rest pose, or its bind pose when they agree);
+                     * where a fold mixes channels, what moves counts. */
+                    if (memcmp(o->translation, rest.translation, 12)) mask[j] |= OSSA_CHANNEL_TRANSLATION;
+                    if (memcmp(o->rotation, rest.rotation, 16)) mask[j] |= OSSA_CHANNEL_ROTATION;
+                    if (memcmp(o->scale, rest.scale, 12)) mask[j] |= OSSA_CHANNEL_SCALE;
                 }
             }
             bool all = true;

@@ -5,7 +5,7 @@
  * Skinned primitives keep their vertices (they are in the space the
  * inverse bind matrices expect); other primitives are moved by their
  * node's world transform and, when that node is a joint or hangs below
- * one, bound rigidly to it. Everything is then turned from glTF's axes to
+ * one, bound rigidly to it in its bind pose. Everything is then turned from glTF's axes to
  * the model's (gltf.h). */
 #include "formats/gltf/scene.h"
 
@@ -41,6 +41,21 @@ static void node_world(const gltf_scene *s, world_cache *w, uint32_t node, doubl
         w->done[c] = 1;
     }
     memcpy(out, w->m[node], sizeof w->m[node]);
+}
+
+/* A mesh that hangs under joint `joint` (unskinned) is placed by its node
+ * at rest; the model binds it to the joint in the bind pose. Where the two
+ * poses differ (the skin's inverse bind matrices disagree with the nodes)
+ * its world transform `w` becomes bind * inverse(rest) * w, so that the
+ * joint carries it to the same place at rest and follows it in every
+ * frame (raylib's Wizard: the staff under Weapon.R, the face under Head). */
+static void to_bind_space(const gltf_scene *s, uint32_t joint, double w[16])
+{
+    if (!memcmp(s->rest_world[joint], s->bind_world[joint], sizeof s->rest_world[joint])) return;
+    double inv[16], m[16];
+    if (!ossa__mat4d_invert_affine(s->rest_world[joint], inv)) return;
+    ossa__mat4d_mul(s->bind_world[joint], inv, m);
+    ossa__mat4d_mul(m, w, w);
 }
 
 /* -- Meshes -- */
@@ -687,6 +702,7 @@ ossa_status ossa__gltf_read_meshes(gltf_scene *s)
         double w[16];
         bool moved = p->skin < 0;
         node_world(s, &wc, p->node, w);
+        if (p->rigid >= 0) to_bind_space(s, (uint32_t)p->rigid, w);
         double det = w[0] * (w[5] * w[10] - w[9] * w[6]) - w[4] * (w[1] * w[10] - w[9] * w[2]) +
                      w[8] * (w[1] * w[6] - w[5] * w[2]);
         if (fill_vectors(s, p, &A, moved, w) || fill_plain(s, p, &L, &A) || fill_blend(s, p, &A) ||

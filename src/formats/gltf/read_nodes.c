@@ -5,8 +5,9 @@
  * Nodes that are not joints but sit above a joint (an "Armature" node, a
  * Z-up correction) are folded into that joint's transform, at rest and in
  * every frame. The bind pose comes from the skin's inverse bind matrices
- * where they disagree with the nodes' rest transforms; frames hold the
- * rest transform in channels no animation drives. Everything is then
+ * where they disagree with the nodes' rest transforms, which are then kept
+ * as the model's rest pose; frames hold the rest transform in channels no
+ * animation drives. Everything is then
  * turned from glTF's axes to the model's (gltf.h). */
 #include "formats/gltf/scene.h"
 
@@ -298,25 +299,13 @@ static double mat_distance(const double a[16], const double b[16])
     return d / scale;
 }
 
-/* One warning for the whole file, naming the first joints whose bind
- * pose was taken from the skin (users compare it with their rig). */
-static void warn_rebound(gltf_scene *s, const uint32_t *named, uint32_t count)
+/* The nodes' rest transforms, kept beside the skin's bind pose. */
+static ossa_status set_rest_pose(gltf_scene *s)
 {
-    char list[128];
-    size_t at = 0;
-    uint32_t shown = count < 3 ? count : 3;
-    for (uint32_t i = 0; i < shown; i++) {
-        const char *name = ossa__gltf_string(s->r->nodes.items[s->node_of[named[i]]], "name");
-        const char *sep = i == 0 ? "" : i + 1 == shown && count == shown ? " and " : ", ";
-        int n = name && name[0] ? snprintf(list + at, sizeof list - at, "%s'%.32s'", sep, name)
-                                : snprintf(list + at, sizeof list - at, "%sjoint %u", sep, named[i]);
-        if (n > 0) at += (size_t)n < sizeof list - at ? (size_t)n : sizeof list - at - 1;
-    }
-    if (count > shown) snprintf(list + at, sizeof list - at, " and %u more", count - shown);
-    ossa__warn(s->m, OSSA_WARNING_INCONSISTENT, OSSA_NO_OFFSET, 0, 0,
-               "the skin's inverse bind matrices differ from the nodes' rest transforms at %u "
-               "joint%s (%s): the bind pose follows the skin",
-               count, count == 1 ? "" : "s", list);
+    ossa_transform *rest = gltf_scratch(s, s->J, sizeof *rest);
+    if (!rest) return ossa__fail_nomem(s->r->error);
+    for (uint32_t j = 0; j < s->J; j++) ossa__gltf_transform_from_gltf(&s->rest[j], &rest[j]);
+    return ossa_model_set_rest_pose(s->m, rest, s->r->error);
 }
 
 static ossa_status build_joints(gltf_scene *s)
@@ -327,12 +316,14 @@ static ossa_status build_joints(gltf_scene *s)
     s->fold = gltf_scratch(s, J, sizeof *s->fold);
     s->rest = gltf_scratch(s, J, sizeof *s->rest);
     s->bind = gltf_scratch(s, J, sizeof *s->bind);
-    double (*world)[16] = gltf_scratch(s, J, sizeof *world);
+    s->rest_world = gltf_scratch(s, J, sizeof *s->rest_world);
+    s->bind_world = gltf_scratch(s, J, sizeof *s->bind_world);
+    double (*world)[16] = s->bind_world;
     float **cache = gltf_scratch(s, r->skins.count, sizeof *cache);
     int64_t *first_skin = gltf_scratch(s, J, sizeof *first_skin);
     uint32_t *first_slot = gltf_scratch(s, J, sizeof *first_slot);
-    if (!s->has_fold || !s->fold || !s->rest || !s->bind || !world || !cache || !first_skin ||
-        !first_slot)
+    if (!s->has_fold || !s->fold || !s->rest || !s->bind || !s->rest_world || !world || !cache ||
+        !first_skin || !first_slot)
         return ossa__fail_nomem(r->error);
     /* Where each joint is first listed (a search per joint would take time
      * in the square of the joint count). */
@@ -351,7 +342,7 @@ static ossa_status build_joints(gltf_scene *s)
     ossa_status st = OSSA_OK;
     if (!fc.m || !fc.any || !fc.done || !fc.chain) st = ossa__fail_nomem(r->error);
     else memset(fc.done, 0, s->N);
-    uint32_t replaced = 0, named[3];
+    uint32_t replaced = 0;
     for (uint32_t j = 0; j < J && !st; j++) {
         uint32_t node = s->node_of[j];
         s->has_fold[j] = fold_of(s, &fc, node, s->fold[j]);
@@ -363,12 +354,15 @@ static ossa_status build_joints(gltf_scene *s)
         ossa__transform_to_mat4d(&s->rest[j], m);
         if (pj >= 0) ossa__mat4d_mul(world[pj], m, world[j]);
         else memcpy(world[j], m, sizeof m);
+        if (pj >= 0) ossa__mat4d_mul(s->rest_world[pj], m, s->rest_world[j]);
+        else memcpy(s->rest_world[j], m, sizeof m);
         s->bind[j] = s->rest[j];
         bool found;
         st = inverse_bind(s, j, first_skin, first_slot, cache, &found, ibm);
         if (st || !found || !ossa__mat4d_invert_affine(ibm, b)) continue;
         /* The skin was bound in another pose than the nodes' rest: the
-         * bind pose must follow the skin for the vertices to fit. */
+         * bind pose follows the skin for the vertices to fit, the rest
+         * pose stays what the nodes say (the model keeps both). */
         if (mat_distance(world[j], b) > 1e-4) {
             double inv_parent[16], l[16];
             if (pj >= 0 && ossa__mat4d_invert_affine(world[pj], inv_parent))
@@ -385,7 +379,6 @@ static ossa_status build_joints(gltf_scene *s)
             ossa__transform_to_mat4d(&s->bind[j], m);
             if (pj >= 0) ossa__mat4d_mul(world[pj], m, world[j]);
             else memcpy(world[j], m, sizeof m);
-            if (replaced < 3) named[replaced] = j;
             replaced++;
         }
     }
@@ -395,7 +388,6 @@ static ossa_status build_joints(gltf_scene *s)
     ossa__free(r->alloc, fc.done, 0);
     ossa__free(r->alloc, fc.chain, 0);
     if (st) return st;
-    if (replaced) warn_rebound(s, named, replaced);
     for (uint32_t j = 0; j < J; j++) {
         uint32_t node = s->node_of[j];
         int32_t pn = gltf_joint_parent(s, node);
@@ -405,7 +397,7 @@ static ossa_status build_joints(gltf_scene *s)
         if (ossa_model_add_joint(s->m, name ? name : "", pn >= 0 ? s->joint_of[pn] : -1, &t, r->error) < 0)
             return OSSA_FAILED;
     }
-    return OSSA_OK;
+    return replaced ? set_rest_pose(s) : OSSA_OK;
 }
 
 ossa_status ossa__gltf_read_skeleton(gltf_scene *s)

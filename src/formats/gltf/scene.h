@@ -28,6 +28,7 @@ typedef struct gltf_scene {
     double (*fold)[16];   /* per joint: the non-joint nodes above it */
     ossa_transform *rest; /* per joint: folded rest transform */
     ossa_transform *bind; /* per joint: bind transform */
+    double (*rest_world)[16], (*bind_world)[16]; /* per joint: the two poses, world space */
     int32_t **skin_map;   /* per skin: joint list as model joints */
     uint32_t *skin_size;
     bool warned_static;

@@ -5,9 +5,9 @@
  *
  * Layout of the document:
  *  - nodes 0..J-1 are the joints, in model order, so that a joint index is
- *    also its node index and its index in skins[0].joints; a model with
- *    several root joints gets one more node above them (the validator
- *    wants the joints of a skin under one common root, SKIN_NO_COMMON_ROOT);
+ *    also its node index and its index in skins[0].joints, with the rest
+ *    pose as their transforms (the skin's inverse bind matrices hold the
+ *    bind pose); node J is the armature above the root joints;
  *  - one glTF mesh with one primitive per ossa mesh, each in a node of its
  *    own at the scene root without a transform (skinned meshes ignore node
  *    transforms: NODE_SKINNED_MESH_NON_ROOT, _LOCAL_TRANSFORMS);
@@ -62,6 +62,13 @@ static void tidy_rotation(float q[4])
 
 /* -- Skeleton -- */
 
+/* Where joint j rests (its node's transform): the model's rest pose, or
+ * its bind pose when the model has none. */
+static const ossa_transform *rest_of(const ossa_model *m, uint32_t j)
+{
+    return m->rest_pose ? &m->rest_pose[j] : &m->joints[j].bind;
+}
+
 static void joint_to_gltf(const ossa_transform *in, ossa_transform *out)
 {
     ossa__gltf_transform_to_gltf(in, out);
@@ -82,7 +89,6 @@ static void put_trs(gw *w, cJSON *node, const ossa_transform *t)
 static void write_joints(gw *w, cJSON *scene_nodes)
 {
     const ossa_model *m = w->m;
-    uint32_t roots = 0;
     /* Each joint's node, and its children once every node exists (in
      * joint order, as a walk over the later joints would give them). */
     cJSON **nodes = ossa__alloc(w->alloc, (w->J ? w->J : 1) * 2 * sizeof *nodes);
@@ -97,9 +103,8 @@ static void write_joints(gw *w, cJSON *scene_nodes)
         w->nnodes++;
         put_name(w, node, m->joints[j].name);
         ossa_transform t;
-        joint_to_gltf(&m->joints[j].bind, &t);
+        joint_to_gltf(rest_of(m, j), &t);
         put_trs(w, node, &t);
-        if (m->joints[j].parent < 0) roots++;
     }
     for (uint32_t c = 0; c < w->J; c++) {
         int32_t p = m->joints[c].parent;
@@ -108,22 +113,23 @@ static void write_joints(gw *w, cJSON *scene_nodes)
         put_int(w, children[p], NULL, c);
     }
     ossa__free(w->alloc, nodes, 0);
+    /* The root joints hang from one armature node without a transform,
+     * as Blender's exporter and the Khronos samples have them: loaders
+     * rely on a joint's parent node (raylib 6.0's LoadModelAnimations reads
+     * the first joint's parent without checking it), and the validator
+     * wants one common root (SKIN_NO_COMMON_ROOT). The reader folds it
+     * away (an identity). Named "Armature" whatever the file: the same
+     * model gives the same bytes under any name. */
     w->skeleton_node = -1;
-    if (roots == 1) {
-        for (uint32_t j = 0; j < w->J; j++)
-            if (m->joints[j].parent < 0) {
-                w->skeleton_node = (int)j;
-                put_int(w, scene_nodes, NULL, j);
-            }
-    } else if (roots > 1) {
-        cJSON *node = put(w, w->nodes, NULL, cJSON_CreateObject());
-        w->nnodes++;
-        cJSON *below = put(w, node, "children", cJSON_CreateArray());
-        for (uint32_t j = 0; j < w->J; j++)
-            if (m->joints[j].parent < 0) put_int(w, below, NULL, j);
-        w->skeleton_node = (int)w->J;
-        put_int(w, scene_nodes, NULL, w->J);
-    }
+    if (!w->J) return;
+    cJSON *node = put(w, w->nodes, NULL, cJSON_CreateObject());
+    w->nnodes++;
+    put_name(w, node, "Armature");
+    cJSON *below = put(w, node, "children", cJSON_CreateArray());
+    for (uint32_t j = 0; j < w->J; j++)
+        if (m->joints[j].parent < 0 || (uint32_t)m->joints[j].parent >= j) put_int(w, below, NULL, j);
+    w->skeleton_node = (int)w->J;
+    put_int(w, scene_nodes, NULL, w->J);
 }
 
 /* World bind matrices in glTF axes, inverted: the skin's
@@ -576,14 +582,16 @@ static bool same_channel(const ossa_transform *a, const ossa_transform *b, int p
     return memcmp(a->scale, b->scale, 12) == 0;
 }
 
-/* Adds a sampler and the channel that uses it; *count counts them. */
+/* Adds a sampler (LINEAR, also for a track of one key: raylib 6.0 takes
+ * one interpolation per joint, its last channel's, so a STEP key holding a
+ * joint's scale made its turns jump from key to key) and the channel that
+ * uses it; *count counts them. */
 static void add_channel(gw *w, cJSON *channels, cJSON *samplers, int *count, uint32_t joint,
-                        int path, int input, int output, bool step)
+                        int path, int input, int output)
 {
     static const char *const paths[] = {"translation", "rotation", "scale"};
     cJSON *s = put(w, samplers, NULL, cJSON_CreateObject());
     put_int(w, s, "input", input);
-    if (step) put(w, s, "interpolation", cJSON_CreateString("STEP"));
     put_int(w, s, "output", output);
     cJSON *c = put(w, channels, NULL, cJSON_CreateObject());
     put_int(w, c, "sampler", (*count)++);
@@ -593,8 +601,8 @@ static void add_channel(gw *w, cJSON *channels, cJSON *samplers, int *count, uin
 }
 
 /* Whether a channel of an animation needs a track of its own: the source
- * animates it and it moves, or it holds a value other than the bind pose's
- * (a channel the source does not animate holds the bind value). */
+ * animates it and it moves, or it holds a value other than its node's (a
+ * channel the source does not animate holds the rest value). */
 static bool channel_moves(const gw *w, const ossa_animation *an, uint32_t j, int path, bool *constant)
 {
     uint32_t J = w->J, nf = an->num_frames;
@@ -604,7 +612,7 @@ static bool channel_moves(const gw *w, const ossa_animation *an, uint32_t j, int
     const ossa_transform *f0 = &an->frames[j];
     for (uint32_t f = 1; f < nf && *constant; f++)
         *constant = same_channel(&an->frames[(size_t)f * J + j], f0, path);
-    return !*constant || !same_channel(f0, &w->m->joints[j].bind, path);
+    return !*constant || !same_channel(f0, rest_of(w->m, j), path);
 }
 
 /* The channels every animation keys. Players that blend or switch
@@ -630,10 +638,10 @@ static void plan_channels(gw *w)
 }
 
 /* One glTF animation. Every track is written at the animation's frames
- * (LINEAR); a track that never changes is one STEP key. By default every
+ * (LINEAR); a track that never changes is one key. By default every
  * channel of plan_channels is keyed; with the option gltf.sparse_channels
  * only the channels this animation moves (channel_moves). glTF has no
- * empty animation: one with no track left keeps one STEP key of joint 0's
+ * empty animation: one with no track left keeps one key of joint 0's
  * rotation. */
 static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
 {
@@ -656,10 +664,10 @@ static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
             bool constant, moves = channel_moves(w, an, j, path, &constant);
             if (sparse ? !moves : !(w->keyed[j] & (1u << path))) continue;
             uint32_t keys = constant ? 1 : nf, ncomp = path == 1 ? 4 : 3;
-            /* a channel this animation does not animate holds the bind
+            /* a channel this animation does not animate holds the rest
              * value in its frames; an animation without frames keys it */
             for (uint32_t f = 0; f < keys; f++)
-                channel_value(nf ? &an->frames[(size_t)f * J + j] : &m->joints[j].bind, path,
+                channel_value(nf ? &an->frames[(size_t)f * J + j] : rest_of(m, j), path,
                               values + (size_t)f * ncomp);
             int input;
             if (constant) {
@@ -687,17 +695,17 @@ static void write_animation(gw *w, cJSON *animations, const ossa_animation *an)
             }
             int view = add_view(w, values, (size_t)keys * ncomp * 4, 0, 0);
             int output = add_accessor(w, view, GLTF_FLOAT, keys, type_name(ncomp), false, NULL, NULL, 0);
-            add_channel(w, channels, samplers, &tracks, j, path, input, output, constant);
+            add_channel(w, channels, samplers, &tracks, j, path, input, output);
         }
     }
     if (tracks == 0 && !w->nomem) {
         float zero = 0;
         int view = add_view(w, &zero, 4, 0, 0);
         int input = add_accessor(w, view, GLTF_FLOAT, 1, "SCALAR", false, &zero, &zero, 1);
-        channel_value(nf ? &an->frames[0] : &m->joints[0].bind, 1, values);
+        channel_value(nf ? &an->frames[0] : rest_of(m, 0), 1, values);
         view = add_view(w, values, 16, 0, 0);
         add_channel(w, channels, samplers, &tracks, 0, 1, input,
-                    add_accessor(w, view, GLTF_FLOAT, 1, "VEC4", false, NULL, NULL, 0), true);
+                    add_accessor(w, view, GLTF_FLOAT, 1, "VEC4", false, NULL, NULL, 0));
     }
     ossa__free(w->alloc, values, 0);
     /* What glTF cannot say: the frame rate the key times were made at,
