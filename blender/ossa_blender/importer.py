@@ -38,8 +38,12 @@ def input_order(paths):
 
 
 def load_options(paths, fps=0, obj_axes="blender"):
-    """ossa.load's options for these files."""
+    """ossa.load's options for these files. A model that rests otherwise
+    than it is bound (a glTF skin bound lying down) has its mesh skinned into
+    the rest pose, which an armature's rest then holds: the character stands
+    as ossa and other viewers show it."""
     options = {"fps": fps} if fps else {}
+    options["apply_rest_pose"] = True
     if any(p.lower().endswith(".obj") for p in paths):
         options["obj_axes"] = obj_axes
     return options

@@ -704,24 +704,43 @@ def load(source, **options):
     large text files), and each format's reading options by keyword:
     ``fbx_keep_units=True``, ``obj_axes="blender"`` (the option
     "FAMILY.NAME" is the keyword FAMILY_NAME; ``ossa.format_options()``
-    lists them). Unknown keywords raise TypeError.
+    lists them). Unknown keywords raise TypeError. ``apply_rest_pose=True``
+    makes a model that rests otherwise than it is bound (a glTF whose skin
+    was bound lying down) rest in its bind pose: the mesh skinned into the
+    rest pose, which becomes the bind pose, as the writers of formats with
+    one pose see it (for programs with one pose per joint, as Blender's
+    armatures).
 
     Bad input raises an ``ossa.Error`` subclass whose text is the tool's
     message; warnings go through ``warnings`` (``ossa.OssaWarning``)."""
+    apply_rest = bool(options.pop("apply_rest_pose", False))
     if not options and isinstance(source, str):
         # The common call, on the shortest path.
         err = E.error_buffer()
         ptr = _lib.ossa_load_file(E.c_string(source), None, err)
         if not ptr:
             E.raise_error(err, source)
+        if apply_rest:
+            _apply_rest_pose(ptr, source)
         return Model._wrap(ptr, source, warn_level=2)
     settings = O.LoadSettings(options)
     if settings.extra:
         settings.refuse_rest()
     if isinstance(source, (list, tuple)):
-        return _load_merged(list(source), settings)
+        return _load_merged(list(source), settings, apply_rest)
     ptr, path, label = _load_one(source, settings)
+    if apply_rest:
+        _apply_rest_pose(ptr, label)
     return Model._wrap(ptr, path, warn_level=2, label=label)
+
+
+def _apply_rest_pose(ptr, label):
+    """ossa_model_apply_rest_pose on a model no Model wraps yet (freed on
+    failure)."""
+    err = S.Diagnostic()
+    if _lib.ossa_model_apply_rest_pose(ptr, ctypes.byref(err)) != 0:
+        _lib.ossa_model_free(ptr)
+        E.raise_error(err, label or "")
 
 
 def _copy(model):
@@ -748,7 +767,7 @@ def _warnings_of(ptr, first, file):
             for k in range(first, m.num_warnings)]
 
 
-def _load_merged(sources, settings):
+def _load_merged(sources, settings, apply_rest=False):
     """Each source loaded (its warnings given), then merged into the first
     (the merge's warnings given with the name of the source merged in)."""
     if not sources:
@@ -771,6 +790,10 @@ def _load_merged(sources, settings):
                 _lib.ossa_model_free(ptr)
             for w in _warnings_of(dst, before, label):
                 E.warn(w, 4)
+        if apply_rest:
+            err = S.Diagnostic()
+            if _lib.ossa_model_apply_rest_pose(dst, ctypes.byref(err)) != 0:
+                E.raise_error(err, dst_path or "")
         model, dst = Model._wrap(dst, dst_path), None
         return model
     finally:

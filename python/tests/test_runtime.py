@@ -216,6 +216,14 @@ def test_rest_pose_beside_bind_pose():
     np.testing.assert_allclose(m.bind_matrices, chain(m.parents, m.bind_pose), atol=2e-5)
     np.testing.assert_allclose(m.bind_matrices @ m.inverse_bind_matrices,
                                np.broadcast_to(np.eye(4), (m.num_joints, 4, 4)), atol=1e-4)
+    # apply_rest_pose: the mesh skinned into the rest pose, which becomes the
+    # bind pose; the character stands where it stood
+    a = ossa.load(shared("gltf/CesiumMan.glb"), apply_rest_pose=True)
+    assert a.info()["rest_pose_joints"] == 0
+    np.testing.assert_allclose(a.bind_matrices, chain(m.parents, m.rest_pose), atol=2e-5)
+    np.testing.assert_allclose(a.skin(a.pose().model).positions, m.skin(m.pose().model).positions,
+                               atol=1e-4)
+    np.testing.assert_allclose(a.positions[:, :3], m.skin(m.pose().model).positions, atol=1e-4)
     # a model that rests in its bind pose: the same array
     guy = ossa.load(shared("iqm/guy.iqm"))
     assert guy.info()["rest_pose_joints"] == 0

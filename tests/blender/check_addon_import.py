@@ -43,8 +43,11 @@ def check_case(case):
                                     directory=os.path.dirname(case["files"][0]))
     if res != {"FINISHED"}:
         return dict(r, ok=False, failures=["import: %s" % res])
-    # OBJ files as the add-on reads them by default: Blender's axes.
+    # OBJ files as the add-on reads them by default: Blender's axes; a model
+    # that rests otherwise than it is bound with its mesh in the rest pose
+    # (whose matrices `ossa pose --json` gives without an animation).
     options = {"obj_axes": "blender"} if case["files"][0].lower().endswith(".obj") else {}
+    options["apply_rest_pose"] = True
     model = ossa.load(case["files"] if len(case["files"]) > 1 else case["files"][0], **options)
     names, bind = C.pose(case["bind"])
     size = float(np.ptp(bind[:, :3, 3], axis=0).max()) if len(names) else 0.0

@@ -140,7 +140,9 @@ int main(int argc, char **argv)
         print_name(m->joints[j].name, "joint", j);
     }
     ossa_transform *bind = calloc(J ? J : 1, sizeof *bind);
-    for (uint32_t j = 0; j < J; j++) bind[j] = m->joints[j].bind;
+    /* The writer skins a model that rests otherwise than it is bound
+     * (glTF) into its rest pose, which the FBX binds. */
+    for (uint32_t j = 0; j < J; j++) bind[j] = m->rest_pose ? m->rest_pose[j] : m->joints[j].bind;
     printf("],\n\"bind\": ");
     print_pose(m, bind);
     printf(",\n\"animations\": [");
