@@ -2,11 +2,12 @@
  * joints as written, their model-space bind poses, each frame's
  * parent-relative poses, and MD5's number and name text.
  *
- * - id needs one root at index 0, and drops an animation root's absolute
- *   translation (§7): when the model has several roots, none, a root away
- *   from the origin in the bind pose or in any animation's frame 0, or
- *   vertices that no joint moves, a joint "origin" with the identity pose
- *   is inserted at index 0 and the old roots hang from it.
+ * - id needs one root at index 0: when the model has several roots or
+ *   none, or vertices that no joint moves while its root moves, a joint
+ *   "origin" with the identity pose is inserted at index 0 and the old
+ *   roots hang from it. A skeleton with one root is never changed, even
+ *   when that root stands away from the origin (id then plays its motion
+ *   from the baseframe, §7).
  * - MD5 holds no scale. A model with scale is written through model
  *   space: each joint where its full transforms put it, turned by its
  *   rotations alone, made relative to its parent again. Joint positions
@@ -273,10 +274,27 @@ static ossa_status all_weighted(const md5_skeleton *s, bool *out, ossa_error *er
     return OSSA_OK;
 }
 
-static bool at_origin(const float t[3])
+/* Whether a root keeps its bind pose in every frame of every animation
+ * (vertices bound to it then never move, as unweighted vertices must not). */
+static bool root_still(const ossa_model *m, uint32_t j)
 {
-    return fabs(t[0]) <= ORIGIN_TOLERANCE && fabs(t[1]) <= ORIGIN_TOLERANCE &&
-           fabs(t[2]) <= ORIGIN_TOLERANCE;
+    const ossa_transform *b = &m->joints[j].bind;
+    for (uint32_t a = 0; a < m->num_animations; a++) {
+        const ossa_animation *an = &m->animations[a];
+        for (uint32_t f = 0; f < an->num_frames; f++) {
+            const ossa_transform *t = &an->frames[(size_t)f * m->num_joints + j];
+            for (int i = 0; i < 3; i++)
+                if (fabsf(t->translation[i] - b->translation[i]) > ORIGIN_TOLERANCE ||
+                    fabsf(t->scale[i] - b->scale[i]) > ORIGIN_TOLERANCE)
+                    return false;
+            double qt[4], qb[4], d = 0;
+            unit_quat(t->rotation, qt);
+            unit_quat(b->rotation, qb);
+            for (int i = 0; i < 4; i++) d += qt[i] * qb[i];
+            if (!(fabs(d) >= 1 - ORIGIN_TOLERANCE)) return false;
+        }
+    }
+    return true;
 }
 
 static ossa_status check_finite(const ossa_model *m, const ossa_transform *t, const char *where,
@@ -318,19 +336,14 @@ ossa_status ossa__md5_skeleton_init(md5_skeleton *s, const ossa_model *m,
         }
     }
 
-    /* An "origin" root (§11). */
+    /* An "origin" root (§11) only where MD5 needs one: a skeleton with
+     * one root (at index 0, parents coming first) is written as it is,
+     * wherever that root stands, so that MD5 -> MD5 keeps the skeleton. */
     uint32_t roots = 0;
-    bool moved = false, weighted = true;
-    for (uint32_t j = 0; j < nj; j++)
-        if (m->joints[j].parent < 0) {
-            roots++;
-            moved |= !at_origin(bind[j].translation);
-            for (uint32_t a = 0; a < m->num_animations; a++)
-                if (m->animations[a].num_frames)
-                    moved |= !at_origin(m->animations[a].frames[j].translation);
-        }
-    if (!st) st = all_weighted(s, &weighted, error);
-    s->shift = nj == 0 || roots > 1 || moved || !weighted;
+    bool weighted = true;
+    for (uint32_t j = 0; j < nj; j++) roots += m->joints[j].parent < 0;
+    if (!st && roots == 1) st = all_weighted(s, &weighted, error);
+    s->shift = nj == 0 || roots > 1 || (!weighted && !root_still(m, 0));
     s->num_joints = nj + s->shift;
 
     double *world = NULL;
