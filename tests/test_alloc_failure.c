@@ -397,16 +397,19 @@ static long sweep(step *s)
     return total;
 }
 
-/* A small model every writer can write: three joints in a chain, two
- * quads (positions, normals, texcoords, ubyte blend data), two meshes,
- * two animations, a comment. */
+/* A small model every writer can write: three joints in a chain (the
+ * root scaled by 2 in every pose, the head by 1.5 in one frame, so that
+ * writers without scale bake it: core/scale.c), two quads (positions,
+ * normals, texcoords, ubyte blend indexes, float blend weights, which
+ * IQM converts), two meshes, two animations, a comment. */
 static ossa_model *small_model(const ossa_allocator *alloc)
 {
     ossa_error err;
     ossa_model *m = ossa_model_create(alloc);
     assert_non_null(m);
-    ossa_transform up = translated(0, 0, 1);
-    assert_int_equal(ossa_model_add_joint(m, "root", -1, NULL, &err), 0);
+    ossa_transform up = translated(0, 0, 1), root = ossa_transform_identity();
+    for (int k = 0; k < 3; k++) root.scale[k] = 2;
+    assert_int_equal(ossa_model_add_joint(m, "root", -1, &root, &err), 0);
     assert_int_equal(ossa_model_add_joint(m, "spine", 0, &up, &err), 1);
     assert_int_equal(ossa_model_add_joint(m, "head", 1, &up, &err), 2);
     enum { NV = 8 };
@@ -436,7 +439,7 @@ static ossa_model *small_model(const ossa_allocator *alloc)
                                                        NULL, nrm, &err));
     assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE,
                                                        4, NULL, idx, &err));
-    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_UBYTE,
+    assert_non_null(ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT,
                                                        4, NULL, wgt, &err));
     assert_int_equal(ossa_model_set_triangles(m, 4, tris, &err), OSSA_OK);
     assert_true(ossa_model_add_mesh(m, "lower", "skin", 0, 4, 0, 2, &err) >= 0);
@@ -450,6 +453,8 @@ static ossa_model *small_model(const ossa_allocator *alloc)
             ossa_transform *t = &an->frames[f * 3 + 1 + (uint32_t)a];
             t->rotation[0] = sinf(angle / 2);
             t->rotation[3] = cosf(angle / 2);
+            if (a && f == 2)
+                for (int k = 0; k < 3; k++) t->scale[k] = 1.5f;
         }
     }
     return m;

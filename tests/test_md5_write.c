@@ -633,7 +633,7 @@ static void test_scale(void **state)
     for (int i = 0; i < 3; i++) a->frames[2].scale[i] = 3;
     msg.count = 0;
     anim = write_text(m, OSSA_FORMAT_MD5ANIM, 0, OSSA_BOUNDS_DEFAULT, &msg);
-    assert_true(has_message(&msg, "animation 'turn': MD5 stores no scale"));
+    assert_true(has_message(&msg, "animation 'turn': md5anim files store no scale"));
     ba = mt_load(anim, "s.md5anim");
     double w1[2 * MT_WORLD], w2[2 * MT_WORLD];
     mt_model_space(m, a->frames + 2, w1);

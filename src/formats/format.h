@@ -4,6 +4,7 @@
 #define OSSA_FORMAT_H
 
 #include "core/files.h"
+#include "core/scale.h"
 #include "formats/options.h"
 
 struct ossa_format_ops {
@@ -36,6 +37,12 @@ struct ossa_format_ops {
      * the format stores images itself (glTF). 0: none; a write reports
      * the model's images as dropped. */
     uint8_t images;
+    /* What the format does with joint scale (ossa__scale_rule of
+     * core/scale.h): 0 stored; OSSA__SCALE_NONE (the format has none) and
+     * OSSA__SCALE_IGNORED (its players ignore it) bake it before the
+     * writer sees the model, the latter unless the write option
+     * "FAMILY.keep_scale" is on (io.c). */
+    uint8_t scale;
     /* The family name of the format's options ("fbx" of "fbx.keep_units"),
      * shared by the formats of one family ("ill" for the four illEngine
      * files), and its options for reading and for writing (options.h).

@@ -111,6 +111,33 @@ static ossa_status write_options_copy(ossa_write_options *out, const ossa_write_
     return OSSA_OK;
 }
 
+/* The model as the format's writer gets it: joint scale baked by the
+ * format's rule (core/scale.h); "FAMILY.keep_scale" keeps it where the
+ * format stores it. Baked once, right before the writer runs. */
+static ossa_status bake_scale(const ossa_model *model, const ossa_format_ops *ops,
+                              const ossa_write_options *o, ossa__scale_baked *baked,
+                              ossa_error *error)
+{
+    ossa__scale_rule rule = (ossa__scale_rule)ops->scale;
+    if (rule == OSSA__SCALE_IGNORED && ops->option_family) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.keep_scale", ops->option_family);
+        if (ossa__option_on(OSSA__OPTIONS(o), name)) rule = OSSA__SCALE_STORED;
+    }
+    return ossa__scale_bake(model, rule, ops->name, o, baked, error);
+}
+
+static ossa_status write_files_baked(const ossa_model *model, const char *path,
+                                     const ossa_format_ops *ops, const ossa_write_options *o,
+                                     ossa_error *error)
+{
+    ossa__scale_baked baked;
+    ossa_status st = bake_scale(model, ops, o, &baked, error);
+    if (!st) st = ops->write_files(&baked.view, path, o, error);
+    ossa__scale_release(&baked);
+    return st;
+}
+
 ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options *options,
                               void **out_data, size_t *out_size, ossa_error *error)
 {
@@ -130,7 +157,11 @@ ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options 
     if (!ops->write_files) ossa__report_unheld(model, ops, options);
     ossa_buf buf;
     ossa__buf_init(&buf, options->allocator);
-    if (ops->write(model, options, &buf, error) != OSSA_OK) {
+    ossa__scale_baked baked;
+    ossa_status st = bake_scale(model, ops, options, &baked, error);
+    if (!st) st = ops->write(&baked.view, options, &buf, error);
+    ossa__scale_release(&baked);
+    if (st != OSSA_OK) {
         ossa__buf_release(&buf);
         return OSSA_FAILED;
     }
@@ -170,7 +201,7 @@ static ossa_status write_with_images(const ossa_model *model, const char *path,
     ossa_status st = ossa__image_outputs_prepare(model, path, ops->name, opts, &img, error);
     if (!st && ops->write_files) {
         ossa__report_unheld(model, ops, opts);
-        st = ops->write_files(&img.view, path, opts, error);
+        st = write_files_baked(&img.view, path, ops, opts, error);
         if (!st && img.count_files) st = ossa__write_files_atomic(img.files, img.count_files, opts, error);
     } else if (!st) {
         void *data = NULL;
@@ -213,7 +244,7 @@ ossa_status ossa_write_file(const ossa_model *model, const char *path,
     if (ops && ops->write && !ops->images) report_unheld_images(model, ops, &opts);
     if (ops && ops->write_files) {
         ossa__report_unheld(model, ops, &opts);
-        return ops->write_files(model, path, &opts, error);
+        return write_files_baked(model, path, ops, &opts, error);
     }
 
     void *data;

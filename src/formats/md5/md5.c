@@ -143,6 +143,7 @@ const ossa_format_ops ossa__md5mesh_format = {
     .write = write_mesh,
     .write_files = write_files,
     .images = OSSA__IMAGES_NAMED, /* a shader may name an image file */
+    .scale = OSSA__SCALE_NONE,
     /* the md5mesh and one md5anim beside it per animation */
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
 };
@@ -156,4 +157,5 @@ const ossa_format_ops ossa__md5anim_format = {
     .sniff = md5_sniff,
     .read = md5_read,
     .write = write_anim,
+    .scale = OSSA__SCALE_NONE,
 };

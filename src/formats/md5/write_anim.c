@@ -210,16 +210,7 @@ ossa_status ossa__md5_write_anim_text(const md5_skeleton *s, uint32_t a, ossa_bu
     ossa_bounds *bounds = ossa__temp_calloc(m, frames, sizeof *bounds);
     ossa_status st = OSSA_OK;
     if (!poses || !bounds) st = ossa__fail_nomem(error);
-    md5_stretch stretch = {0, 0, 0};
-    for (uint32_t f = 0; f < an->num_frames && !st; f++)
-        st = ossa__md5_frame(s, a, f, poses + f * per, &stretch, error);
-    if (!st && stretch.amount > 1e-5)
-        ossa__write_warn(s->options, OSSA_WARNING_DROPPED,
-                             "animation '%s': MD5 stores no scale; joint %u '%s' is scaled against "
-                             "its bind pose (by up to %.3g%%, frame %u): joints keep their places "
-                             "and rotations, skinned vertices lose the scaling",
-                             an->name, stretch.joint, m->joints[stretch.joint].name,
-                             stretch.amount * 100, stretch.frame);
+    for (uint32_t f = 0; f < an->num_frames && !st; f++) ossa__md5_frame(s, a, f, poses + f * per);
     if (!st && frames > an->num_frames)
         memcpy(poses + (size_t)an->num_frames * per, poses, per * sizeof *poses);
     if (!st) st = frame_bounds(s, a, poses, frames, bounds, error);

@@ -79,6 +79,7 @@ const ossa_format_ops ossa__smd_format = {
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS |
              OSSA_HOLDS_PICKS_ANIMATION,
     .images = OSSA__IMAGES_NAMED, /* a triangle's material is its texture file */
+    .scale = OSSA__SCALE_NONE,
     .option_family = "smd",
     .load_options = smd_load_options,
     .num_load_options = sizeof smd_load_options / sizeof *smd_load_options,
