@@ -158,7 +158,7 @@ static const char hand_md5mesh[] = "MD5Version 10\n"
                                    "}\n";
 
 static const char hand_md5anim[] = "MD5Version 10\n"
-                                   "commandline \"ossa --name wave\"\n"
+                                   "commandline \"ossa --loop --name wave\"\n"
                                    "\n"
                                    "numFrames 4\n"
                                    "numJoints 2\n"
@@ -254,10 +254,12 @@ static void test_exact_text(void **state)
     assert_string_equal(anim, hand_md5anim);
     assert_int_equal(msg.count, 0);
 
-    /* and it reads back as the model: the name from the command line */
+    /* and it reads back as the model: the name and loop flag from the
+     * command line, the closing copy of frame 0 dropped */
     ossa_model *back = mt_load(anim, "whatever.md5anim");
     assert_string_equal(back->animations[0].name, "wave");
-    assert_int_equal(back->animations[0].num_frames, 4);
+    assert_int_equal(back->animations[0].num_frames, 3);
+    assert_int_equal(back->animations[0].flags, OSSA_ANIMATION_LOOP);
     ossa_model_free(back);
     free(mesh);
     free(anim);
@@ -386,9 +388,11 @@ static void test_round_trip_md5(void **state)
     char *t1 = write_text(a, OSSA_FORMAT_MD5MESH, 0, OSSA_BOUNDS_DEFAULT, &msg);
     char *t2 = write_text(a, OSSA_FORMAT_MD5ANIM, 0, OSSA_BOUNDS_EXACT, &msg);
     assert_string_equal(t1, hand_md5mesh);
-    /* the loop's closing frame is an ordinary frame now: no other added */
+    /* the loop's closing frame was dropped on reading and is added again:
+     * the same four frames */
     ossa_model *b = mt_load(t2, "b.md5anim");
-    assert_int_equal(b->animations[0].num_frames, 4);
+    assert_int_equal(b->animations[0].num_frames, 3);
+    assert_int_equal(b->animations[0].flags, OSSA_ANIMATION_LOOP);
     ossa_model_free(b);
     free(t1);
     free(t2);

@@ -18,6 +18,7 @@
 #define OSSA_ILL_H
 
 #include "formats/format.h"
+#include "text/text.h"
 
 #define ILL_MAGIC_SIZE 8
 
@@ -150,9 +151,13 @@ typedef struct ill_frames {
     const float *values;
 } ill_frames;
 
+/* `tag`: the name and loop flag ossa's writer leaves after the last frame
+ * (text.h's animation tag), or NULL: the animation is named after the
+ * file and loops, as the engine loops everything. */
 ossa_status ossa__ill_build_fixed(ossa_model *model, float framerate, uint32_t num_frames,
                                   const ill_frames *tracks, uint32_t count,
-                                  const ossa_load_options *options, ossa_error *error);
+                                  const ossa_anim_tag *tag, const ossa_load_options *options,
+                                  ossa_error *error);
 
 /* -- Readers ----------------------------------------------------------------- */
 

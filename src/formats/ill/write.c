@@ -464,6 +464,15 @@ static ossa_status write_anim(const ossa_model *m, const ossa_write_options *opt
         newline(&w);
     }
     ossa__free(opt->allocator, names, 0);
+    /* The name and loop flag, which ILLANIM0 has no place for, after the
+     * last frame, where the engine stops reading (ill.md §2); ossa's
+     * reader takes them back (text.c). */
+    flush(&w);
+    ossa_text_out tag;
+    ossa__out_init(&tag, out);
+    ossa__anim_tag_write(&tag, a->name, 0, (a->flags & OSSA_ANIMATION_LOOP) != 0, 0);
+    ossa__out_char(&tag, '\n');
+    ossa__out_flush(&tag);
     return finish(&w, error);
 }
 

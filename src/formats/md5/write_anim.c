@@ -7,7 +7,8 @@
  * values; the others get firstComponent 0 (a running total equal to
  * numAnimatedComponents is fatal to id's loader). A looping animation gets
  * a copy of frame 0 at its end, because id plays the last frame as the
- * first frame of the next cycle. Bounds are the skinned mesh's per frame
+ * first frame of the next cycle, and "--loop" in the command line, by
+ * which ossa's reader drops that copy again. Bounds are the skinned mesh's per frame
  * (ossa_model_compute_bounds, conservative unless the write options ask
  * for exact or stored ones), or the joints' box for a model without mesh. */
 #include "formats/md5/md5.h"
@@ -118,28 +119,19 @@ static ossa_status write_text(const md5_skeleton *s, uint32_t a, const float *po
     if (fabsf((float)rate - fps) > 1e-3f)
         ossa__write_warn(s->options, OSSA_WARNING_DROPPED,
                              "animation '%s': %g frames per second written as %ld (frameRate is "
-                             "an integer)",
-                             an->name, fps, rate);
+                             "an integer; the command line keeps %g for ossa)",
+                             an->name, fps, rate, fps);
 
     ossa_text_out o;
     ossa__out_init(&o, out);
-    /* The name in the command line, which id and the IQM SDK ignore,
-     * so that ossa reads it back (read_anim.c). */
-    ossa__out_str(&o, "MD5Version 10\ncommandline ");
-    if (an->name[0]) {
-        char *quoted = ossa__temp_alloc(m, strlen(an->name) + 16);
-        if (!quoted) {
-            ossa__temp_free(m, flags);
-            ossa__temp_free(m, first);
-            return OSSA_FAILED;
-        }
-        strcpy(quoted, "ossa --name ");
-        strcat(quoted, an->name);
-        ossa__md5_out_name(&o, quoted);
-        ossa__temp_free(m, quoted);
-    } else {
-        ossa__out_str(&o, "\"\"");
-    }
+    /* The name, the loop flag and a rate frameRate cannot hold in the
+     * command line, which id and the IQM SDK ignore, so that ossa reads
+     * them back (read_anim.c; text.h's animation tag). */
+    ossa__out_str(&o, "MD5Version 10\ncommandline \"");
+    bool loop = (an->flags & OSSA_ANIMATION_LOOP) != 0;
+    if (an->name[0] || loop || (float)rate != fps)
+        ossa__anim_tag_write(&o, an->name, (float)rate != fps ? fps : 0, loop, '"');
+    ossa__out_char(&o, '"');
     ossa__out_format(&o,
                      "\n\nnumFrames %u\nnumJoints %u\nframeRate %ld\nnumAnimatedComponents %u\n\n"
                      "hierarchy {\n",

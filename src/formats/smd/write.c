@@ -101,9 +101,19 @@ static ossa_status make_names(smd_writer *w)
 
 /* -- Shared blocks -- */
 
-static void put_header(smd_writer *w, ossa_text_out *o)
+/* `a`: the animation of a sequence file, whose name, frame rate and loop
+ * flag (SMD has no place for them) go into a comment after `version`,
+ * which studiomdl skips and ossa's reader reads (read.c); NULL for the
+ * reference. */
+static void put_header(smd_writer *w, ossa_text_out *o, const ossa_animation *a)
 {
-    ossa__out_str(o, "version 1\nnodes\n");
+    ossa__out_str(o, "version 1\n");
+    if (a) {
+        ossa__out_str(o, "// ");
+        ossa__anim_tag_write(o, a->name, a->framerate, (a->flags & OSSA_ANIMATION_LOOP) != 0, 0);
+        ossa__out_char(o, '\n');
+    }
+    ossa__out_str(o, "nodes\n");
     for (uint32_t j = 0; j < w->num_bones; j++) {
         ossa__out_int(o, j);
         ossa__out_str(o, " \"");
@@ -424,7 +434,7 @@ static ossa_status write_reference(smd_writer *w, ossa_buf *out)
     const ossa_model *m = w->m;
     ossa_text_out o;
     ossa__out_init(&o, out);
-    put_header(w, &o);
+    put_header(w, &o, NULL);
     ossa__out_str(&o, "time 0\n");
     ossa_status st = OSSA_OK;
     for (uint32_t j = 0; j < w->num_bones && !st; j++) {
@@ -444,7 +454,7 @@ static ossa_status write_animation(smd_writer *w, uint32_t index, ossa_buf *out)
     const ossa_animation *a = &m->animations[index];
     ossa_text_out o;
     ossa__out_init(&o, out);
-    put_header(w, &o);
+    put_header(w, &o, a);
     ossa_status st = OSSA_OK;
     char where[300];
     snprintf(where, sizeof where, "animation '%s'", a->name);
@@ -468,7 +478,8 @@ static ossa_status write_animation(smd_writer *w, uint32_t index, ossa_buf *out)
     ossa__out_flush(&o);
     if (!st && a->framerate > 0 && a->framerate != OSSA_DEFAULT_FRAMERATE)
         ossa__write_warn(w->options, OSSA_WARNING_DROPPED,
-             "animation '%s' plays at %g fps: SMD stores no rate (give it to $sequence in the QC)",
+             "animation '%s' plays at %g fps: SMD stores no rate (give it to $sequence in the QC; "
+             "ossa reads it back from the file's comment)",
              a->name, (double)a->framerate);
     return st;
 }
