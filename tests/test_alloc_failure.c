@@ -397,7 +397,8 @@ static long sweep(step *s)
     return total;
 }
 
-/* A small model every writer can write: three joints in a chain (the
+/* A small model every writer can write, facing -Y (so that writers of
+ * formats facing +X turn it: core/front.c): three joints in a chain (the
  * root scaled by 2 in every pose, the head by 1.5 in one frame, so that
  * writers without scale bake it: core/scale.c), two quads (positions,
  * normals, texcoords, ubyte blend indexes, float blend weights, which
@@ -407,6 +408,7 @@ static ossa_model *small_model(const ossa_allocator *alloc)
     ossa_error err;
     ossa_model *m = ossa_model_create(alloc);
     assert_non_null(m);
+    ossa_model_set_front(m, OSSA_FRONT_NEG_Y);
     ossa_transform up = translated(0, 0, 1), root = ossa_transform_identity();
     for (int k = 0; k < 3; k++) root.scale[k] = 2;
     assert_int_equal(ossa_model_add_joint(m, "root", -1, &root, &err), 0);

@@ -188,6 +188,7 @@ static ossa_model *through(const ossa_model *m, const char *name, const char *op
     ts_options_parse(&o, options);
     ossa_write_options wo;
     memset(&wo, 0, sizeof wo);
+    wo.flags = OSSA_WRITE_KEEP_FRONT; /* compared with the model as it is */
     wo.format_options = o.list;
     wo.num_format_options = o.count;
     wo.wrote = on_wrote;

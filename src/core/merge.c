@@ -518,5 +518,7 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
         st = ossa_model_add_extra(dst, e->key, e->data, e->size, error);
     }
     ossa__temp_free(dst, map);
+    /* the first input with a known front gives the merged model's */
+    if (!st && dst->front == OSSA_FRONT_UNKNOWN) dst->front = src->front;
     return st;
 }

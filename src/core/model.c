@@ -367,6 +367,11 @@ const ossa_vertex_array *ossa_model_find_array(const ossa_model *model, ossa_ver
     return NULL;
 }
 
+void ossa_model_set_front(ossa_model *model, ossa_front front)
+{
+    if (model && (unsigned)front <= OSSA_FRONT_NEG_X) model->front = front;
+}
+
 int32_t ossa_model_find_joint(const ossa_model *model, const char *name)
 {
     for (uint32_t j = 0; model && name && j < model->num_joints && j < INT32_MAX; j++)

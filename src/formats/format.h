@@ -4,6 +4,7 @@
 #define OSSA_FORMAT_H
 
 #include "core/files.h"
+#include "core/front.h"
 #include "core/scale.h"
 #include "formats/options.h"
 
@@ -43,6 +44,13 @@ struct ossa_format_ops {
      * writer sees the model, the latter unless the write option
      * "FAMILY.keep_scale" is on (io.c). */
     uint8_t scale;
+    /* Where a character faces in the format's files, in model space after
+     * the reader's axis change (ossa_front; 0 unknown): readers' models
+     * get it, writers turn models to it (io.c, core/front.h). `front_of`,
+     * when set, gives it for a load's or a write's format options instead
+     * (OBJ's axes, SMD's turn, FBX's kept axes). */
+    uint8_t front;
+    ossa_front (*front_of)(const ossa_option *options, uint32_t count, bool writing);
     /* The family name of the format's options ("fbx" of "fbx.keep_units"),
      * shared by the formats of one family ("ill" for the four illEngine
      * files), and its options for reading and for writing (options.h).

@@ -27,6 +27,7 @@ const ossa_format_ops ossa__iqm_format = {
     .write = ossa__iqm_write,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
     .images = OSSA__IMAGES_NAMED,
+    .front = OSSA_FRONT_POS_X, /* the IQM SDK's demo looks from +X; mrfixit faces it */
     .scale = OSSA__SCALE_IGNORED, /* raylib composes frames without the parent's scale */
     .option_family = "iqm",
     .write_options = iqm_write_options,

@@ -144,6 +144,7 @@ const ossa_format_ops ossa__md5mesh_format = {
     .write_files = write_files,
     .images = OSSA__IMAGES_NAMED, /* a shader may name an image file */
     .scale = OSSA__SCALE_NONE,
+    .front = OSSA_FRONT_POS_X, /* id's models face +X (docs/formats/md5.md §9) */
     /* the md5mesh and one md5anim beside it per animation */
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
 };
@@ -158,4 +159,5 @@ const ossa_format_ops ossa__md5anim_format = {
     .read = md5_read,
     .write = write_anim,
     .scale = OSSA__SCALE_NONE,
+    .front = OSSA_FRONT_POS_X,
 };
