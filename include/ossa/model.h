@@ -226,8 +226,8 @@ typedef enum ossa_front {
     OSSA_FRONT_UNKNOWN = 0, /* no convention: never turned; drawn as if it faced -Y */
     OSSA_FRONT_NEG_Y,       /* -Y: glTF (+Z, turned Z up), FBX (the file's front axis), SMD
                                (studiomdl turns it to +X), Blender's front view */
-    OSSA_FRONT_POS_X,       /* +X: IQM, IQE, MD5, illEngine (id Tech, Quake, the IQM SDK's
-                               demo), OBJ (+Z, by the IQM SDK's axes) */
+    OSSA_FRONT_POS_X,       /* +X: IQM, IQE (the IQM SDK's demo), MD5, illEngine (id
+                               Tech 4), OBJ (+Z, by the IQM SDK's axes) */
     OSSA_FRONT_POS_Y,       /* +Y */
     OSSA_FRONT_NEG_X        /* -X */
 } ossa_front;
@@ -653,7 +653,8 @@ typedef struct ossa_load_options {
     /* Where the file's characters face, when they break their format's
      * convention (a Blender export to MD5 faces -Y: OSSA_FRONT_NEG_Y);
      * UNKNOWN (0) = the format's convention (ossa_format_front). Sets
-     * ossa_model.front. */
+     * ossa_model.front. Newer than ossa 0.2: read only when struct_size
+     * is sizeof(ossa_load_options). */
     ossa_front front;
 } ossa_load_options;
 

@@ -148,7 +148,9 @@ typedef struct ossa_render_camera_options {
     float margin; /* room kept around the bounds, a fraction of their size; 0 = 0.05 */
     /* Where the model faces (ossa_model.front, Z-up models only): the
      * views and the yaw are measured from that side, so that FRONT looks
-     * at the face whatever the format's convention. UNKNOWN (0) = -Y. */
+     * at the face whatever the format's convention. UNKNOWN (0) = -Y.
+     * Newer than ossa 0.2: read only when struct_size is
+     * sizeof(ossa_render_camera_options). */
     ossa_front front;
 } ossa_render_camera_options;
 
