@@ -116,8 +116,9 @@ test: build deps-node
 # The layers (base < math, text < core < formats; runtime on base and math;
 # render on top through public APIs): no folder includes or calls one above
 # it, no format module another, no two source files depend on each other
-# (includes, and calls read from the built objects). Only the library's
-# objects are needed (not the tests, benchmarks or CLI).
+# (includes, and calls read from the built objects), and no function is
+# over 150 lines. Only the library's objects are needed (not the tests,
+# benchmarks or CLI).
 check-layout: configure
 	cmake --build $(BUILD) -j$(JOBS) --target ossa_all
 	python3 tests/tools/check_layout.py . $(BUILD)

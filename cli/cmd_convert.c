@@ -47,6 +47,8 @@ static const char usage_output[] =
     "  --keep-front       write the model facing where it faces (default: turned\n"
     "                     about Z to face the output format's front, as its\n"
     "                     players show it: README \"Where a model faces\")\n"
+    "  --level N          OUT.png from a texture (.nto): its mip level N (default 0;\n"
+    "                     an OUT ending in .png takes the one image the input holds)\n"
     "  -n, --no-clobber   replace no existing file: when any file of the output\n"
     "                     exists (OUT, or the files written beside it: .bin,\n"
     "                     one file per animation, ...), write nothing and fail.\n"

@@ -11,8 +11,8 @@ static const char usage[] =
     "would not (parents after children, indices out of range, weight sums,\n"
     "non-unit quaternions, NaN or infinite values, bounds). Each problem goes\n"
     "to stderr; a line 'FILE: N errors, M warnings' per file to stdout.\n"
-    "Load warnings count as warnings. Exit status 1 when a file cannot be\n"
-    "loaded or has errors.\n"
+    "Load warnings count as warnings (load notes do not). Exit status 1 when a\n"
+    "file cannot be loaded or has errors.\n"
     "\n"
     "Options:\n"
     "  --json      print one JSON object per file (an array for several files)\n"
@@ -93,6 +93,8 @@ static int validate_file(const char *file, int json, const char *ind,
         /* Load warnings first: they are about the bytes, the checks below
          * about the model built from them. */
         for (uint32_t i = 0; i < model->num_warnings; i++) {
+            /* notes (a frame rate rounded) are information, not problems */
+            if (model->warnings[i].severity == OSSA_SEVERITY_NOTE) continue;
             if (json) json_problem(&r, "warning", model->warnings[i].message);
             r.warnings++;
         }

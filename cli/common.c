@@ -190,8 +190,8 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
         const ossa_diagnostic *w = &model->warnings[i];
         char where[48];
         cli_where(where, sizeof where, w->offset, w->line, w->column);
-        fprintf(cli_err(), "ossa: %s:%s%swarning: %s\n", file, where, where[0] ? ": " : " ",
-                w->message);
+        fprintf(cli_err(), "ossa: %s:%s%s%s: %s\n", file, where, where[0] ? ": " : " ",
+                w->severity == OSSA_SEVERITY_NOTE ? "note" : "warning", w->message);
     }
 }
 

@@ -50,6 +50,7 @@ typedef struct convert_plan {
     int keep_dirs;            /* --keep-dirs: inputs' folders kept under --out-dir */
     int each;                 /* --each: every input converted on its own */
     int jobs;                 /* -j: conversions at once (--each) */
+    int image_output;         /* -o OUT.png: the model's one image (convert_image.c) */
 } convert_plan;
 
 /* Parses convert's command line into `plan`. Prints usage errors (and the
@@ -77,6 +78,10 @@ void convert_output_free(convert_output *kept);
  * `kept`, the files are not written but kept there for convert_commit. */
 int convert_run(const convert_plan *plan, const convert_input *inputs, int n, const char *out,
                 int list_all, convert_output *kept);
+/* -o OUT.png: loads the inputs as convert_run does and writes the one
+ * image the model holds (a .nto texture's level), which must be a PNG.
+ * Returns an exit code. */
+int convert_image(const convert_plan *plan, const convert_input *inputs, int n, const char *out);
 /* Writes kept files (as ossa_write_file would have), prints a "wrote"
  * line per file and errors, frees them. Returns an exit code. */
 int convert_commit(const convert_plan *plan, const char *out, convert_output *kept);

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 enum {
@@ -40,7 +41,8 @@ enum {
     OPT_SHELL,
     OPT_NO_CLOBBER,
     OPT_KEEP_DIRS,
-    OPT_KEEP_FRONT
+    OPT_KEEP_FRONT,
+    OPT_LEVEL
 };
 
 #define ORDERED_VALUE (CLI_VALUE | CLI_ORDERED)
@@ -77,6 +79,7 @@ static const cli_option options[] = {
     [OPT_NO_CLOBBER] = {"--no-clobber", "-n", 0},
     [OPT_KEEP_DIRS] = {"--keep-dirs", NULL, 0},
     [OPT_KEEP_FRONT] = {"--keep-front", NULL, 0},
+    [OPT_LEVEL] = {"--level", NULL, CLI_VALUE},
     CLI_LOAD_OPTIONS,
     {NULL, NULL, 0},
 };
@@ -262,7 +265,11 @@ static int output_options(const cli_args *args, convert_plan *plan)
         return usage_error("-o - (standard output) needs --format NAME");
     } else {
         w->format = ossa_format_from_name(out);
-        if (w->format == OSSA_FORMAT_AUTO)
+        /* OUT.png: the image of a texture (.nto), not a model format. */
+        size_t n = strlen(out);
+        plan->image_output =
+            w->format == OSSA_FORMAT_AUTO && n > 4 && strcasecmp(out + n - 4, ".png") == 0;
+        if (w->format == OSSA_FORMAT_AUTO && !plan->image_output)
             return usage_error("cannot tell the output format from '%s'; use --format", out);
     }
 
@@ -341,6 +348,17 @@ int convert_plan_parse(int argc, char **argv, void (*print_usage)(void), convert
         memcpy(plan->load_options, args.load_options, args.num_load_options * sizeof *args.load_options);
         plan->load.format_options = plan->load_options;
     }
+    /* --level N: the mip level of a .nto texture that an OUT.png takes. */
+    const char *level = args.value[OPT_LEVEL];
+    long long lv;
+    if (!rc && level && (!parse_integer(level, &lv) || lv < 0 || lv > 14))
+        rc = usage_error("--level wants a mip level, 0 to 14, not '%s'", level);
+    else if (!rc && level && !plan->image_output)
+        rc = usage_error("--level picks the mip level of a texture written as OUT.png");
+    else if (!rc && level && plan->load.num_format_options >= CLI_MAX_FORMAT_OPTIONS)
+        rc = usage_error("too many format options");
+    else if (!rc && level)
+        plan->load_options[plan->load.num_format_options++] = (ossa_option){"sotc.nto_level", level};
     if (!rc) {
         /* One conversion reads and writes on every CPU; a batch runs one
          * conversion per thread instead. */

@@ -424,6 +424,7 @@ int convert_commit(const convert_plan *plan, const char *out, convert_output *ke
 int convert_run(const convert_plan *plan, const convert_input *inputs, int n, const char *out,
                 int list_all, convert_output *kept)
 {
+    if (plan->image_output) return convert_image(plan, inputs, n, out);
     ossa_model *model = convert_load(plan, inputs, n);
     if (!model) return CLI_EXIT_INPUT;
     ossa_write_options w = plan->write;

@@ -62,4 +62,53 @@ expect_problem "an include cycle" "include cycle" \
 expect_problem "a folder that is no layer" "src/python/ is no layer" \
     "$(tree t9 'python/x.c=')"
 
+# Function length: at most 150 lines from the signature's first line to
+# the closing brace. fn NAME LINES [TYPE]: a function of exactly LINES
+# lines returning TYPE (default "static int") whose body has braces in
+# comments, strings and characters.
+fn() {
+    local i
+    printf '%s %s(int x,\n                  int y)\n{\n' "${3:-static int}" "$1"
+    for ((i = 0; i < $2 - 5; i++)); do
+        case $((i % 3)) in
+        0) printf '    x += %d; /* } */\n' "$i" ;;
+        1) printf "    x += '}' + (int)sizeof \"{{\";\n" ;;
+        2) printf '    if (x) { y++; }\n' ;;
+        esac
+    done
+    printf '    return x + y;\n}\n'
+}
+# A table initializer and a struct longer than any function, and a
+# function-like macro with braces, are not functions; nor is a struct whose
+# tag a macro makes.
+table() {
+    local i
+    printf 'static const int table[] = {\n'
+    for ((i = 0; i < 200; i++)); do printf '    %d,\n' "$i"; done
+    printf '};\nstruct big {\n'
+    for ((i = 0; i < 200; i++)); do printf '    int f%d;\n' "$i"; done
+    printf '};\ntypedef struct K(big) {\n'
+    for ((i = 0; i < 200; i++)); do printf '    int f%d;\n' "$i"; done
+    printf '} K(big);\n#define LOOP(n) \\\n    for (int i = 0; i < (n); i++) { \\\n    }\n'
+}
+check "a function of 150 lines, long tables and structs pass" python3 "$checker" \
+    "$(tree long_ok "$base" "core/tables.c=$(table)
+$(fn just_right 150)")"
+# The count starts at the signature, not at the macro call before it
+# (line 1) that has no semicolon.
+expect_problem "a function of 151 lines" "core/long.c:3: too_long is 151 lines (at most 150)" \
+    "$(tree t10 "$base" "core/long.c=MAKE_GROUP(sse2)
+
+$(fn too_long 151 "struct pair")")"
+expect_problem "braces that do not balance" "core/open.c: its braces do not balance" \
+    "$(tree t11 "$base" 'core/open.c=static int f(void)
+{
+#if A
+    if (1) {
+#else
+    if (0) {
+#endif
+    }
+}')"
+
 summary

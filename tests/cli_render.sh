@@ -198,22 +198,24 @@ png_rows() {
     cat <<'EOF'
 import struct, sys, zlib
 def rows_of(path):
+    """Width, height and rows of RGBA bytes of an 8-bit RGB or RGBA PNG."""
     b = open(path, "rb").read()
     w, h, depth, ctype = struct.unpack(">IIBB", b[16:26])
-    assert depth == 8 and ctype == 6
+    assert depth == 8 and ctype in (2, 6)
+    bpp = 4 if ctype == 6 else 3
     at, idat = 8, b""
     while at < len(b):
         n, kind = struct.unpack(">I4s", b[at:at + 8])
         if kind == b"IDAT":
             idat += b[at + 8:at + 8 + n]
         at += 12 + n
-    raw, rows, prev, at = zlib.decompress(idat), [], bytearray(w * 4), 0
+    raw, rows, prev, at = zlib.decompress(idat), [], bytearray(w * bpp), 0
     for y in range(h):
-        f, line = raw[at], bytearray(raw[at + 1:at + 1 + w * 4])
-        at += 1 + w * 4
-        for x in range(w * 4):
-            a = line[x - 4] if x >= 4 else 0
-            c = prev[x - 4] if x >= 4 else 0
+        f, line = raw[at], bytearray(raw[at + 1:at + 1 + w * bpp])
+        at += 1 + w * bpp
+        for x in range(w * bpp):
+            a = line[x - bpp] if x >= bpp else 0
+            c = prev[x - bpp] if x >= bpp else 0
             up = prev[x]
             if f == 1: line[x] = (line[x] + a) & 255
             elif f == 2: line[x] = (line[x] + up) & 255
@@ -222,8 +224,10 @@ def rows_of(path):
                 p = a + up - c
                 pa, pb, pc = abs(p - a), abs(p - up), abs(p - c)
                 line[x] = (line[x] + (a if pa <= pb and pa <= pc else up if pb <= pc else c)) & 255
-        rows.append(line)
         prev = line
+        if bpp == 3:
+            line = bytearray(b"".join(bytes(line[3 * i:3 * i + 3]) + b"\xff" for i in range(w)))
+        rows.append(line)
     return w, h, rows
 EOF
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Every model file in ../shared/data (IQM, IQE, glTF) and the demo model,
-# converted to .glb, .gltf with a .bin and .gltf with an embedded buffer,
-# must pass the Khronos glTF validator with no error and no warning; so
-# must glTF files converted to IQM and back. Run by ctest with
+# Every model file in ../shared/data (IQM, IQE, glTF, OBJ with its
+# materials, BVH) and the demo model, converted to .glb, .gltf with a .bin and
+# .gltf with an embedded buffer, must pass the Khronos glTF validator with
+# no error and no warning; so must glTF files converted to IQM and back,
+# an IQE with TGA textures beside it (written as PNG) and a SOTC .nmo with
+# its .nto texture. Run by ctest with
 #   OSSA_CLI              path to the ossa binary
 #   OSSA_SHARED_DIR       path to ../shared (real model files in data/)
 #   OSSA_TEST_TMP         a scratch directory
@@ -37,7 +39,8 @@ convert() {
 inputs=()
 if [ -d "$shared/data" ]; then
     for f in "$shared"/data/iqm/*.iqm "$shared"/data/iqe/*.iqe "$shared"/data/gltf/*.gltf \
-        "$shared"/data/gltf/*.glb; do
+        "$shared"/data/gltf/*.glb "$shared"/data/obj/*.obj \
+        "$shared"/data/bvh/*.bvh; do
         [ -f "$f" ] && inputs+=("$f")
     done
 else
@@ -97,6 +100,65 @@ PY
     fi
 else
     skip_part "$gen or python3 missing: the benchmark model is not checked"
+fi
+
+# TGA textures (tests/gen_tga.py's files) beside an IQE whose materials
+# name them with and without the extension: glTF gets them as PNG.
+if command -v python3 >/dev/null 2>&1 && python3 "$here/gen_tga.py" "$tmp/tga_gen" >/dev/null; then
+    mkdir -p "$tmp/tga"
+    cp "$tmp/tga_gen/rle_mapped8_32_cross_rows.tga" "$tmp/tga/skin.tga"
+    cp "$tmp/tga_gen/true16_alpha_bit.tga" "$tmp/tga/face.tga"
+    cat >"$tmp/tga/tga.iqe" <<'IQE'
+# Inter-Quake Export
+mesh body
+material skin
+vp 0 0 0
+vt 0 0
+vp 1 0 0
+vt 1 0
+vp 0 0 1
+vt 0 1
+fm 0 1 2
+mesh face
+material face.tga
+vp 0 1 0
+vt 0 0
+vp 1 1 0
+vt 1 0
+vp 0 1 1
+vt 0 1
+fm 0 1 2
+IQE
+    convert "$tmp/tga/tga.iqe" "$tmp/tga/out.glb"
+    convert "$tmp/tga/tga.iqe" "$tmp/tga/out.gltf"
+    convert "$tmp/tga/tga.iqe" "$tmp/tga/out_embedded.gltf" --embed
+    outputs+=("$tmp/tga/out.glb" "$tmp/tga/out.gltf" "$tmp/tga/out_embedded.gltf")
+    if grep -q '"uri":.*"skin.png"' "$tmp/tga/out.gltf" && grep -q '"uri":.*"face.png"' "$tmp/tga/out.gltf" &&
+        [ -f "$tmp/tga/skin.png" ] && [ -f "$tmp/tga/face.png" ]; then
+        ok
+    else
+        fail "the TGA textures are not beside the .gltf as skin.png and face.png"
+    fi
+else
+    skip_part "python3 tests/gen_tga.py could not run: TGA textures are not checked"
+fi
+
+# A SOTC mesh (the demo written as an .nmo) with the .nto texture its
+# TEX record names beside it (tests/gen_nto.py): glTF gets it as PNG.
+if command -v python3 >/dev/null 2>&1 &&
+    python3 "$here/gen_nto.py" texture "$tmp/demo/demo_texture.png.nto" 0x13 64 32 0x01 1; then
+    convert "$tmp/demo/demo.iqm" "$tmp/demo/knight.nmo"
+    convert "$tmp/demo/knight.nmo" "$tmp/demo/knight.glb"
+    convert "$tmp/demo/knight.nmo" "$tmp/demo/knight.gltf"
+    if grep -q '"uri":.*"demo_texture.png.png"' "$tmp/demo/knight.gltf" &&
+        [ -f "$tmp/demo/demo_texture.png.png" ]; then
+        ok
+    else
+        fail "the .nto texture is not a PNG beside knight.gltf"
+    fi
+    outputs+=("$tmp/demo/knight.glb" "$tmp/demo/knight.gltf")
+else
+    skip_part "python3 tests/gen_nto.py could not run: SOTC textures are not checked"
 fi
 
 present=()

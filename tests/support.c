@@ -151,6 +151,20 @@ char *ts_tmp_path(const char *name)
     return ts_path_join(tmp && *tmp ? tmp : "/tmp", name);
 }
 
+char *ts_generate_tga(const char *name)
+{
+    const char *src = getenv("OSSA_TEST_SOURCE");
+    char *dir = ts_tmp_path(name);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "python3 '%s/gen_tga.py' '%s' >/dev/null 2>&1", src ? src : "tests", dir);
+    if (!src || system(cmd) != 0) {
+        free(dir);
+        ts_skip("python3 tests/gen_tga.py could not be run");
+        return NULL;
+    }
+    return dir;
+}
+
 /* -- Loading and writing ---------------------------------------------------- */
 
 ossa_model *ts_load(const void *data, size_t size)

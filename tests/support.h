@@ -41,6 +41,11 @@ void ts_skip(const char *reason);
 unsigned char *ts_read_shared(const char *rel, size_t *size);
 /* $OSSA_TEST_TMP/<name> (or /tmp/<name>), malloc'd. */
 char *ts_tmp_path(const char *name);
+/* Runs tests/gen_tga.py (TGA files of every kind with known pixels, made
+ * by Python from the specification alone) into $OSSA_TEST_TMP/<name>/ and
+ * returns that directory (malloc'd); skips the test when python3 or the
+ * script cannot be run. */
+char *ts_generate_tga(const char *name);
 
 /* -- Loading and writing ---------------------------------------------------- */
 

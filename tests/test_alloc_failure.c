@@ -570,6 +570,19 @@ static void test_every_reader(void **state)
     ossa_free(data, NULL);
     assert_true(readers >= 10);
     ossa_model_free(m);
+    /* .nto has no writer: seeds of fuzz_nto (beside this file's folder),
+     * read with their image decoded and encoded as PNG (zlib's memory too). */
+    static const char *const textures[] = {"pal8_swz.nto", "pal4_swz.nto", "rgba32_mips.nto"};
+    const char *here = __FILE__, *slash = strrchr(here, '/');
+    for (size_t i = 0; i < sizeof textures / sizeof textures[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%.*s/../fuzz/corpus/nto/%s", slash ? (int)(slash - here) : 1,
+                 slash ? here : ".", textures[i]);
+        unsigned char *bytes = ts_read_file(path, &size);
+        assert_non_null(bytes);
+        sweep_reader(OSSA_FORMAT_SOTC_NTO, textures[i], bytes, size);
+        free(bytes);
+    }
     if (!ts_shared_data_available()) return;
     static const char *const shared[] = {"fbx/box.fbx", "fbx/box_ascii.fbx",
                                          "gltf/SimpleSkin.gltf", "iqm/guyanim.iqm"};

@@ -400,6 +400,56 @@ static void test_material_descriptions(void **state)
     free(text);
 }
 
+/* A Video's Content in an ASCII file is base64 (docs/formats/fbx.md,
+ * embedded textures): spaces, line breaks and '=' anywhere are skipped and
+ * bits short of a byte at the end are dropped; any other character fails
+ * at the string, naming its index. Expected bytes from Python's
+ * base64.b64decode of the same characters, padded. */
+static void test_video_content_base64(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *content;
+        size_t size;
+        const char *bytes;
+    } good[] = {
+        {"iVBORw0KGgo=", 8, "\x89PNG\r\n\x1a\n"},
+        {"iVBO Rw0K Ggo", 8, "\x89PNG\r\n\x1a\n"},
+        {"iVBORw==0KGgo", 8, "\x89PNG\r\n\x1a\n"},
+        {"iVBORw0KGgoA", 9, "\x89PNG\r\n\x1a\n\x00"},   /* b64decode("iVBORw0KGgoA") */
+        {"iVBORw0KGgoAAAB", 11, "\x89PNG\r\n\x1a\n\x00\x00\x00"}, /* 90 bits: the last 2 dropped */
+    };
+    char body[512];
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        snprintf(body, sizeof body,
+                 "Objects:  {\n\tVideo: 6, \"Video::clip\", \"Clip\" {\n"
+                 "\t\tFilename: \"D:/textures/skin.png\"\n\t\tContent: , \"%s\"\n\t}\n}\n",
+                 good[i].content);
+        char *text = fbx_text("", body);
+        ossa_model *m = must_load(text, RAW);
+        size_t size;
+        const void *img = ossa_model_get_image(m, "skin.png", &size);
+        assert_non_null(img);
+        assert_int_equal(size, good[i].size);
+        assert_memory_equal(img, good[i].bytes, good[i].size);
+        ossa_model_free(m);
+        free(text);
+    }
+    /* Content is line 13: header 5 lines, GlobalSettings 4, Objects,
+     * Video, Filename; the string starts at column 14. */
+    snprintf(body, sizeof body,
+             "Objects:  {\n\tVideo: 6, \"Video::clip\", \"Clip\" {\n"
+             "\t\tFilename: \"D:/textures/skin.png\"\n\t\tContent: , \"iVBO#Rw0K\"\n\t}\n}\n");
+    char *text = fbx_text("", body);
+    ossa_error err;
+    assert_null(load_text(text, RAW, &err));
+    assert_int_equal(err.code, OSSA_ERROR_CORRUPT);
+    assert_string_equal(err.message, "Video 'clip': Content is not base64 (byte 4)");
+    assert_int_equal(err.line, 13);
+    assert_int_equal(err.column, 14);
+    free(text);
+}
+
 /* -- Animation: interpolation and layers (§7.6, §10.4) -- */
 
 static char *anim_text(const char *extra_objects, const char *extra_conns)
@@ -739,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_mesh_by_polygon_and_all_same),
         cmocka_unit_test(test_mesh_materials),
         cmocka_unit_test(test_material_descriptions),
+        cmocka_unit_test(test_video_content_base64),
         cmocka_unit_test(test_interpolation),
         cmocka_unit_test(test_pose_budget),
         cmocka_unit_test(test_layers_blend),

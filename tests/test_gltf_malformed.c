@@ -177,6 +177,70 @@ static void glb_truncation(void **state)
     ossa_model_free(a);
 }
 
+/* Base64 in a data URI (RFC 4648, padding optional, nothing else allowed):
+ * the error names the character of the URI where the data stops being
+ * base64; the prefix "data:application/octet-stream;base64," is 37
+ * characters. Base64 that does not decode in the root extras drops that
+ * extra with a warning. */
+static void base64_in_json(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *data, *message;
+    } bad[] = {
+        {"AA!A", "buffers[0].uri: invalid base64 at character 39 of the data"},
+        {"AA=A", "buffers[0].uri: invalid base64 at character 39 of the data"},
+        {"AA AAAAAAAAAAAAAA", "buffers[0].uri: invalid base64 at character 39 of the data"},
+        {"AAAAAAAAAAAAAAAA\n", "buffers[0].uri: invalid base64 at character 53 of the data"},
+        /* 17 characters: the last one holds 6 bits, which make no byte */
+        {"AAAAAAAAAAAAAAAAA", "buffers[0].uri: invalid base64 at character 53 of the data"},
+        /* two '=' are padding, a third is not */
+        {"AAAAAAAAAAAAAAAA===", "buffers[0].uri: invalid base64 at character 53 of the data"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char json[1024];
+        snprintf(json, sizeof json,
+                 "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":12,\"uri\":"
+                 "\"data:application/octet-stream;base64,%s\"}],\"bufferViews\":[{\"buffer\":0,"
+                 "\"byteLength\":12}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+                 "\"count\":1,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":"
+                 "{\"POSITION\":0}}]}],\"nodes\":[{\"mesh\":0}]}",
+                 bad[i].data);
+        gt_expect_error(json, OSSA_ERROR_CORRUPT, bad[i].message);
+    }
+    /* Unpadded: 18 characters are 13 bytes (108 bits), here the floats
+     * 1, 2, 3 and a zero byte (Python: base64.b64encode(struct.pack(
+     * "<3fx", 1, 2, 3)) is "AACAPwAAAEAAAEBAAA==") */
+    const char *ok = "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":13,\"uri\":"
+                     "\"data:application/octet-stream;base64,AACAPwAAAEAAAEBAAA\"}],\"bufferViews\":"
+                     "[{\"buffer\":0,\"byteLength\":12}],\"accessors\":[{\"bufferView\":0,"
+                     "\"componentType\":5126,\"count\":1,\"type\":\"VEC3\",\"min\":[1,2,3],"
+                     "\"max\":[1,2,3]}],\"meshes\":[{\"primitives\":[{\"attributes\":"
+                     "{\"POSITION\":0}}]}],\"nodes\":[{\"mesh\":0}]}";
+    ossa_model *m = gt_load_json(ok);
+    assert_int_equal(m->num_vertices, 1);
+    float p[3];
+    ossa_vertex_array_read(m, ossa_model_find_array(m, OSSA_VERTEX_POSITION, NULL), 0, 1, p);
+    /* glTF's +Y up is the model's +Z: (x, y, z) -> (x, -z, y) */
+    assert_true(p[0] == 1 && p[1] == -3 && p[2] == 2);
+    ossa_model_free(m);
+    /* root extras: "AQID" is 01 02 03; "AQ!D" is dropped with a warning */
+    m = gt_load_json("{\"asset\":{\"version\":\"2.0\"},\"extras\":{\"ossa\":{\"extras\":["
+                     "{\"key\":\"iqm.extension:a\",\"data\":\"AQID\"},"
+                     "{\"key\":\"iqm.extension:b\",\"data\":\"AQ!D\"}]}}}");
+    assert_int_equal(m->num_extras, 1);
+    assert_string_equal(m->extras[0].key, "iqm.extension:a");
+    assert_int_equal(m->extras[0].size, 3);
+    assert_memory_equal(m->extras[0].data, "\x01\x02\x03", 3);
+    bool warned = false;
+    for (uint32_t i = 0; i < m->num_warnings; i++)
+        warned |= m->warnings[i].code == OSSA_WARNING_DROPPED &&
+                  strstr(m->warnings[i].message,
+                         "extras.ossa.extras: 'iqm.extension:b' is not base64: dropped") != NULL;
+    assert_true(warned);
+    ossa_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +248,7 @@ int main(void)
         cmocka_unit_test(malformed_glb),
         cmocka_unit_test(glb_truncation),
         cmocka_unit_test(glb_without_magic),
+        cmocka_unit_test(base64_in_json),
     };
     return cmocka_run_group_tests_name("gltf_malformed", tests, NULL, NULL);
 }

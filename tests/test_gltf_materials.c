@@ -537,25 +537,40 @@ static void image_references(void **state)
     ossa_model_free(m);
 }
 
-/* A glTF image of a kind glTF cannot hold stays out of the output (the
- * validator would reject it); a name with a directory is written beside
- * the output as a plain file name. */
+/* A glTF image of a kind glTF cannot hold, or a TGA that does not decode
+ * (one that does becomes a PNG: test_textures_beside), stays out of the
+ * output (the validator would reject it); a name with a directory is
+ * written beside the output as a plain file name. */
 static void odd_images(void **state)
 {
     (void)state;
     ossa_model *m = quad("tga", true);
     ossa_error err;
-    assert_int_equal(ossa_model_add_extra(m, OSSA_EXTRA_MATERIAL "tga", "base_color_texture skin.tga\n", 28, &err),
+    assert_int_equal(ossa_model_add_extra(m, OSSA_EXTRA_MATERIAL "tga", "base_color_texture skin.bmp\n", 28, &err),
                      OSSA_OK);
-    assert_int_equal(ossa_model_add_extra(m, OSSA_EXTRA_IMAGE "skin.tga", "\0\0\2\0\0\0\0\0", 8, &err), OSSA_OK);
+    assert_int_equal(ossa_model_add_extra(m, OSSA_EXTRA_IMAGE "skin.bmp", "BM\0\0\0\0\0\0", 8, &err), OSSA_OK);
     notes n;
     ossa_write_options o = options_for(OSSA_FORMAT_GLB, OSSA_IMAGES_DEFAULT, &n);
     void *data;
     size_t size;
     assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_OK);
     assert_int_equal(n.count, 1);
-    assert_true(noted(&n, "PNG and JPEG only): 'skin.tga'"));
+    assert_true(noted(&n, "PNG and JPEG only): 'skin.bmp'"));
     cJSON *root = gt_json_of(data, size);
+    assert_null(cJSON_GetObjectItemCaseSensitive(root, "images"));
+    cJSON_Delete(root);
+    ossa_free(data, NULL);
+    ossa_model_free(m);
+    /* 8 bytes of a TGA header: cut, so not converted; the byte is said */
+    m = quad("tga", true);
+    assert_int_equal(ossa_model_add_extra(m, OSSA_EXTRA_MATERIAL "tga", "base_color_texture skin.tga\n", 28, &err),
+                     OSSA_OK);
+    assert_int_equal(ossa_model_add_extra(m, OSSA_EXTRA_IMAGE "skin.tga", "\0\0\2\0\0\0\0\0", 8, &err), OSSA_OK);
+    o = options_for(OSSA_FORMAT_GLB, OSSA_IMAGES_DEFAULT, &n);
+    assert_int_equal(ossa_write_memory(m, &o, &data, &size, &err), OSSA_OK);
+    assert_int_equal(n.count, 1);
+    assert_true(noted(&n, "cannot become PNG: 'skin.tga' (byte 8: TGA: the file has 8 bytes"));
+    root = gt_json_of(data, size);
     assert_null(cJSON_GetObjectItemCaseSensitive(root, "images"));
     cJSON_Delete(root);
     ossa_free(data, NULL);

@@ -151,10 +151,22 @@ typedef struct ossa_extra {
  *   (glTF holds PNG and JPEG; the formats that name image files copy any
  *   kind). The glTF reader keeps every image that a material of the file
  *   uses, under a plain file name; loading a format whose mesh materials
- *   name image files (IQM, IQE, MD5, SMD: "skin.png") reads those found
- *   beside the file, under the material's name. Writers put them in the
- *   file (glTF) or beside it under their plain file name (the others), as
- *   ossa_write_options.images says. OSSA_LOAD_NO_IMAGES reads none.
+ *   name image files (IQM, IQE, MD5, SMD: "skin.png", or "Body" for
+ *   Body.tga) reads, for each material, the first file beside the model
+ *   of the names it may mean: the material's name when it ends in an
+ *   image extension, then the name (without that extension) with .tga,
+ *   .png and .jpg ("Body" finds Body.tga, Body.png, Body.jpg; "x.tga"
+ *   finds x.tga, x.png, x.jpg), under the file's name; the OBJ reader
+ *   keeps the images its MTL files' textures name, under their names
+ *   relative to the OBJ; the SOTC .nmo reader decodes level 0 of the
+ *   texture NAME.nto beside the model for each material NAME, kept as the
+ *   PNG image NAME.png, and a .nto load keeps its level as the PNG
+ *   STEM.png (docs/formats/sotc.md §8.6).
+ *   Writers put them in the file (glTF, which holds
+ *   PNG and JPEG only: a TGA image becomes a PNG of the same pixels, named
+ *   NAME.png) or beside it under their plain file name (the others, OBJ's
+ *   MTL file naming them), as ossa_write_options.images says.
+ *   OSSA_LOAD_NO_IMAGES reads none.
  * OSSA_EXTRA_MATERIAL + NAME: how the material NAME (an ossa_mesh's
  *   `material`) looks, glTF's metallic-roughness model, as UTF-8 lines
  *   "key value...", one per value that differs from glTF's default:
@@ -165,8 +177,15 @@ typedef struct ossa_extra {
  *     SLOT_texcoord N (the TEXCOORD set), SLOT_sampler MAG MIN WRAP_S
  *     WRAP_T (glTF's numbers, 0 = unspecified) and SLOT_texture IMAGE
  *     (last on its line, the rest of which is the image's NAME).
- *   Readers skip keys they do not know. A material without this extra but
- *   named like an image file has that image as its base colour texture. */
+ *   The glTF and FBX readers describe their materials; the OBJ reader
+ *   those its MTL files define, as Blender 3.4 maps them
+ *   (docs/formats/obj.md §9); the SOTC .nmo reader those whose .nto
+ *   texture it read (that image, metallic 0).
+ *   Readers skip keys they do not know. A
+ *   material without this extra has as its base colour texture the first
+ *   image of the model among the names it may mean (above: "Body" has
+ *   Body.tga when the model has it), else, when it is named like an image
+ *   file, that name. */
 #define OSSA_EXTRA_IMAGE "ossa.image:"
 #define OSSA_EXTRA_MATERIAL "ossa.material:"
 
@@ -191,7 +210,8 @@ typedef enum ossa_format {
     OSSA_FORMAT_OBJ = 15,      /* Wavefront OBJ: static polygon meshes */
     OSSA_FORMAT_MD5MESH = 16,  /* id Tech 4 .md5mesh (version 10): skeleton and meshes */
     OSSA_FORMAT_MD5ANIM = 17,  /* id Tech 4 .md5anim (version 10): one animation */
-    OSSA_FORMAT_OSSACLIP = 18  /* a compressed clip (.ossaclip): one animation of unnamed joints */
+    OSSA_FORMAT_OSSACLIP = 18, /* a compressed clip (.ossaclip): one animation of unnamed joints */
+    OSSA_FORMAT_BVH = 19       /* Biovision Hierarchy: a skeleton and one motion */
 } ossa_format;
 
 /* The model's joints were made from an animation-only file's poses: they
@@ -214,6 +234,15 @@ enum { OSSA_MODEL_NAMES_ONLY = 4 };
  * them. The renderer converts linear ones before it draws; the values
  * themselves are kept as the file has them. */
 enum { OSSA_MODEL_LINEAR_COLORS = 8 };
+/* The model's animations pose its joints about a rest pose of their own
+ * (a BVH's offsets with no rotation, usually a T-pose), not about a
+ * character's bind pose. Merging it into a model with joints retargets
+ * its motion onto that model's bind pose instead of copying the poses
+ * (docs/formats/bvh.md §10): rotations are carried over as world-space
+ * changes from the rest pose, each joint first turned so that its bone
+ * points where the rest pose's does, and root positions are scaled by the
+ * ratio of the two skeletons' heights. */
+enum { OSSA_MODEL_REST_POSE_REFERENCE = 16 };
 
 /* Where a character faces in model space (Z up, after the reader's axis
  * change): the convention of a format (ossa_format_front), and of the file
@@ -264,7 +293,9 @@ typedef struct ossa_model {
     uint32_t num_extras;
     ossa_extra *extras;
 
-    /* Non-fatal problems met while loading (severity WARNING, file ""). */
+    /* Non-fatal problems met while loading (severity WARNING, file ""),
+     * and information about the reading (severity NOTE: a BVH frame rate
+     * rounded to a plausible one). */
     uint32_t num_warnings;
     ossa_diagnostic *warnings;
 
@@ -665,8 +696,8 @@ enum {
      * refused with OSSA_ERROR_ACCESS (see ossa_load_memory). */
     OSSA_LOAD_ALLOW_PARENT_PATHS = 1u << 0,
     /* Keep no image bytes (OSSA_EXTRA_IMAGE): neither the images a glTF
-     * file holds or names nor those that IQM-style materials name beside
-     * the file are read. Materials are kept. */
+     * file holds or names nor those that IQM-style materials or OBJ's MTL
+     * files name beside the file are read. Materials are kept. */
     OSSA_LOAD_NO_IMAGES = 1u << 1
 };
 
@@ -674,7 +705,9 @@ enum {
  * buffer is not kept after the call.
  *
  * Files that name other files are read with them: external glTF buffers
- * (.bin) and images named by uri are read from the directory of
+ * (.bin) and images named by uri, OBJ's mtllib files and the images they
+ * name, the images IQM, IQE, MD5 and SMD materials name (see
+ * OSSA_EXTRA_IMAGE) are read from the directory of
  * options->file_name (the current directory when it has none), through
  * options->read_file when it is set. A name that leaves that directory
  * (absolute, or a ".." that climbs above it: "../secret.bin") is refused
@@ -692,10 +725,10 @@ typedef enum ossa_images {
      * the option "gltf.embed", else BESIDE; FBX: EMBED; other formats:
      * BESIDE. */
     OSSA_IMAGES_DEFAULT = 0,
-    /* Image files beside the output, named by the glTF uri, or by the
-     * mesh's material in formats whose material names an image file (IQM,
-     * IQE, MD5, SMD), which then name the image of the material's base
-     * colour. An existing file of that name with other bytes is left
+    /* Image files beside the output, named by the glTF uri, by OBJ's MTL
+     * file, or by the mesh's material in formats whose material names an
+     * image file (IQM, IQE, MD5, SMD), which then name the image of the
+     * material's base colour. An existing file of that name with other bytes is left
      * alone: the image gets a free name (NAME_2.png) instead. Only
      * ossa_write_file writes files beside: from ossa_write_memory glTF
      * keeps its images inside, the other formats their material names

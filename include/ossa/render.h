@@ -102,12 +102,14 @@ ossa_status ossa_render_scene_set_material(ossa_render_scene *scene, uint32_t me
  * the readers keep (a glTF file's images; for IQM, IQE, MD5 and the like,
  * the files their materials name beside the model). With `path`, the
  * model file's path (may be NULL), what the model lacks is looked for
- * beside it: the image a material names, else the material's name with
- * the extension .png, then .jpg. PNG and JPEG images are decoded (through
- * libpng and libjpeg); other kinds, missing files and undecodable images
- * leave the mesh as it was
- * and are reported to `diagnostic` (may be NULL) as OSSA_WARNING_IGNORED,
- * one per material. Returns the number of meshes whose material was set. */
+ * beside it (never outside its folder), by the names the image may have:
+ * the name a material gives (its image, or for a material without a
+ * description its own name) when it ends in an image extension, then that
+ * name with .tga, .png and .jpg. PNG, JPEG and TGA images are decoded
+ * (through libpng, libjpeg and ossa_render_tga_decode); other kinds,
+ * missing files and undecodable images leave the mesh as it was and are
+ * reported to `diagnostic` (may be NULL) as OSSA_WARNING_IGNORED, one per
+ * material. Returns the number of meshes whose material was set. */
 uint32_t ossa_render_scene_load_materials(ossa_render_scene *scene, const ossa_model *model,
                                           const char *path, ossa_diagnostic_fn diagnostic,
                                           void *user);
@@ -270,8 +272,10 @@ uint32_t ossa_render_text(ossa_render_image *image, int32_t x, int32_t y, uint32
 
 /* -- Image files -- */
 
-/* PNG through libpng. encode: a new buffer (from `allocator`, may be
- * NULL = malloc) holding the image as an 8-bit RGBA PNG. decode: any PNG
+/* PNG. encode (the library's own encoder on zlib): a new buffer (from
+ * `allocator`, may be NULL = malloc) holding the image as an 8-bit PNG,
+ * RGB when every alpha is 255, else RGBA, unfiltered, zlib level 3; it
+ * decodes to the image's pixels exactly. decode (libpng): any PNG
  * that libpng reads, converted to RGBA8, into out->pixels (a new buffer
  * from `allocator`, stride width * 4; out->depth NULL); images over 16384
  * pixels on a side or 2^26 pixels in all are refused. Free the buffers
@@ -288,6 +292,23 @@ ossa_status ossa_render_png_write(const ossa_render_image *image, const char *pa
  * decoder reached, instead of being filled in. */
 ossa_status ossa_render_jpeg_decode(const void *data, size_t size, const ossa_allocator *allocator,
                                     ossa_render_image *out, ossa_error *error);
+/* A Truevision TGA file (types 1, 2, 3 and their run-length encoded 9,
+ * 10, 11: colour-mapped with 8- or 16-bit indices into 15-, 16-, 24- or
+ * 32-bit entries, true-colour of 15, 16, 24 or 32 bits, greyscale of 8
+ * bits or 8 + 8 alpha; any origin) decoded by the library itself into
+ * out->pixels as RGBA8, as png_decode does, with the same size limits
+ * (refused before any pixel memory is taken). 5-bit channels become the
+ * nearest 8-bit level (v * 255 / 31, rounded). Alpha comes from the pixel
+ * (or the colour map entry) only when the header's descriptor gives alpha
+ * bits, else it is 255; a picture whose alpha would be 0 everywhere is
+ * read as opaque. The TGA 2.0 extension area and footer are ignored.
+ * Failures give the byte offset in error->offset: FORMAT or CORRUPT for a
+ * bad header or damaged data (a colour index outside the map, a packet
+ * past the last pixel), TRUNCATED, UNSUPPORTED (types 0, 32, 33,
+ * interleaved rows, too large), NOMEM. docs/formats/tga.md has the
+ * details. */
+ossa_status ossa_render_tga_decode(const void *data, size_t size, const ossa_allocator *allocator,
+                                   ossa_render_image *out, ossa_error *error);
 
 /* Animated GIF through libgif: add frames one by one, then finish (to a
  * buffer) or write (to a file, atomically). Each frame gets its own

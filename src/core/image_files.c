@@ -10,50 +10,81 @@
 
 /* -- Loading ----------------------------------------------------------------- */
 
-ossa_status ossa__images_load_beside(ossa_model *m, const ossa_load_options *options, ossa_error *error)
+/* Reads the first image candidate of material `name` that is beside the
+ * model (ossa__image_candidate: the name, then .tga, .png, .jpg) into an
+ * OSSA_EXTRA_IMAGE extra under the candidate's name. Missing files are
+ * passed over silently (writers and the renderer say what they lack); a
+ * name outside the model's folder is not read, with a warning. */
+static ossa_status load_material_image(ossa_model *m, const ossa_load_options *options,
+                                       const ossa_extra_index *have, ossa_intern *loaded,
+                                       const char *name, ossa_error *error)
 {
-    if (!options->file_name || !options->file_name[0] || (options->flags & OSSA_LOAD_NO_IMAGES))
-        return OSSA_OK;
     const ossa_allocator *alloc = &m->internal->arena.allocator;
-    /* Each material name once (a file of many meshes names few images). */
-    ossa_intern seen;
-    memset(&seen, 0, sizeof seen);
-    ossa_extra_index have;
-    ossa__extra_index_build(m, &have);
-    ossa_status st = OSSA_OK;
-    for (uint32_t i = 0; i < m->num_meshes && !st; i++) {
-        const char *name = m->meshes[i].material;
-        if (!name || !ossa__is_image_name(name)) continue;
-        size_t before = ossa__intern_count(&seen);
-        if (ossa__intern(m, &seen, name, strlen(name)) < 0) {
-            st = ossa__fail_nomem(error);
-            break;
-        }
-        if (ossa__intern_count(&seen) == before || ossa__extra_lookup(&have, OSSA_EXTRA_IMAGE, name))
-            continue;
+    char candidate[OSSA_IMAGE_NAME_MAX];
+    for (unsigned k = 0; ossa__image_candidate(name, k, candidate); k++) {
+        if (ossa__extra_lookup(have, OSSA_EXTRA_IMAGE, candidate) ||
+            ossa__intern_find(loaded, candidate, strlen(candidate)) >= 0)
+            return OSSA_OK;
         char what[300];
         snprintf(what, sizeof what, "material '%.200s'", name);
         ossa_sibling file;
         ossa_error sub;
         memset(&sub, 0, sizeof sub);
-        if (ossa__open_sibling(options, options->file_name, name, what, alloc, &file, &sub)) {
-            if (sub.code == OSSA_ERROR_NOMEM) st = ossa__fail_nomem(error);
-            else if (sub.code == OSSA_ERROR_ACCESS)
+        if (ossa__open_sibling(options, options->file_name, candidate, what, alloc, &file, &sub)) {
+            if (sub.code == OSSA_ERROR_NOMEM) return ossa__fail_nomem(error);
+            if (sub.code == OSSA_ERROR_ACCESS) {
+                /* every candidate lies in the same folder */
                 ossa__warn(m, OSSA_WARNING_IGNORED, OSSA_NO_OFFSET, 0, 0, "%s", sub.message);
-            continue; /* missing: the writers say what they lack */
+                return OSSA_OK;
+            }
+            continue;
         }
-        size_t klen = strlen(OSSA_EXTRA_IMAGE) + strlen(name) + 1;
+        size_t klen = strlen(OSSA_EXTRA_IMAGE) + strlen(candidate) + 1;
         char *key = ossa__alloc(alloc, klen);
-        if (!key) st = ossa__fail_nomem(error);
-        else {
-            snprintf(key, klen, "%s%s", OSSA_EXTRA_IMAGE, name);
+        ossa_status st;
+        if (!key) {
+            st = ossa__fail_nomem(error);
+        } else {
+            snprintf(key, klen, "%s%s", OSSA_EXTRA_IMAGE, candidate);
             st = ossa_model_add_extra(m, key, file.data, file.size, error);
             ossa__free(alloc, key, klen);
+            if (!st && ossa__intern(m, loaded, candidate, strlen(candidate)) < 0)
+                st = ossa__fail_nomem(error);
         }
         ossa__close_sibling(&file);
+        return st;
+    }
+    return OSSA_OK;
+}
+
+ossa_status ossa__images_load_beside(ossa_model *m, const ossa_load_options *options, ossa_error *error)
+{
+    if (!options->file_name || !options->file_name[0] || (options->flags & OSSA_LOAD_NO_IMAGES))
+        return OSSA_OK;
+    /* Each material name once (a file of many meshes names few images);
+     * the index holds the extras of the file, `loaded` the images added. */
+    ossa_intern seen, loaded;
+    memset(&seen, 0, sizeof seen);
+    memset(&loaded, 0, sizeof loaded);
+    ossa_extra_index have;
+    ossa__extra_index_build(m, &have);
+    ossa_status st = OSSA_OK;
+    for (uint32_t i = 0; i < m->num_meshes && !st; i++) {
+        const char *name = m->meshes[i].material;
+        if (!name || !name[0]) continue;
+        size_t before = ossa__intern_count(&seen);
+        if (ossa__intern(m, &seen, name, strlen(name)) < 0) {
+            st = ossa__fail_nomem(error);
+            break;
+        }
+        /* A material the file describes brings its own images. */
+        if (ossa__intern_count(&seen) == before || ossa__extra_lookup(&have, OSSA_EXTRA_MATERIAL, name))
+            continue;
+        st = load_material_image(m, options, &have, &loaded, name, error);
     }
     ossa__extra_index_free(&have);
     ossa__intern_free(m, &seen);
+    ossa__intern_free(m, &loaded);
     return st;
 }
 

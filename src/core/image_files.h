@@ -9,12 +9,14 @@
 #include "core/lists.h"
 #include "core/materials.h"
 
-/* After a load: reads the image files that the model's mesh materials name
- * (names with an image extension) from beside options->file_name, through
- * ossa__open_sibling, into OSSA_EXTRA_IMAGE extras. Missing files are
- * skipped silently (writers say what they lack); a name outside the
- * model's folder is skipped with a warning. Nothing is read without a
- * file name or with OSSA_LOAD_NO_IMAGES. */
+/* After a load: reads the image file that each mesh material means from
+ * beside options->file_name, through ossa__open_sibling, into an
+ * OSSA_EXTRA_IMAGE extra under the file's name: the first of the
+ * material's candidates (ossa__image_candidate: "Body.tga", else
+ * "Body.png", "Body.jpg"; "Body" gives "Body.tga", ...) that is there.
+ * Missing files are skipped silently (writers say what they lack); a name
+ * outside the model's folder is skipped with a warning. Nothing is read
+ * without a file name or with OSSA_LOAD_NO_IMAGES. */
 ossa_status ossa__images_load_beside(ossa_model *model, const ossa_load_options *options,
                                      ossa_error *error);
 

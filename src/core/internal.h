@@ -71,6 +71,13 @@ void ossa__write_warn(const ossa_write_options *options, ossa_code code, const c
     OSSA_PRINTF(3, 4);
 void ossa__write_note(const ossa_write_options *options, const char *fmt, ...) OSSA_PRINTF(2, 3);
 
+/* Fills da (an animation just added to dst) from sa, an animation of a
+ * model with OSSA_MODEL_REST_POSE_REFERENCE, retargeted onto dst's bind
+ * pose (retarget.c); map[src joint] = dst joint or -1. */
+ossa_status ossa__retarget_animation(ossa_model *dst, const ossa_model *src, const int32_t *map,
+                                     const ossa_animation *sa, ossa_animation *da,
+                                     ossa_error *error);
+
 /* -- Vertex component conversion (vertex.c) -------------------------------- */
 
 float ossa__half_to_float(uint16_t h);

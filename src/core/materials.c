@@ -305,6 +305,14 @@ bool ossa__material_in(const ossa_extra_index *ix, const char *name, ossa_materi
         ossa__material_parse(e->data, e->size, d);
         return true;
     }
+    /* The IQM convention: an image of the model that the name means, or
+     * the name when it is an image file's. */
+    char candidate[OSSA_IMAGE_NAME_MAX];
+    for (unsigned k = 0; ossa__image_candidate(name, k, candidate); k++)
+        if (ossa__extra_lookup(ix, OSSA_EXTRA_IMAGE, candidate)) {
+            strcpy(d->textures[OSSA_TEXTURE_BASE_COLOR].image, candidate);
+            return true;
+        }
     if (!ossa__is_image_name(name) || strlen(name) >= OSSA_IMAGE_NAME_MAX) return false;
     strcpy(d->textures[OSSA_TEXTURE_BASE_COLOR].image, name);
     return true;
@@ -326,36 +334,4 @@ const void *ossa_model_get_image(const ossa_model *model, const char *name, size
     const ossa_extra *e = name ? ossa__model_image(model, name) : NULL;
     if (size) *size = e ? e->size : 0;
     return e ? e->data : NULL;
-}
-
-/* -- Images ------------------------------------------------------------------ */
-
-bool ossa__is_image_name(const char *name)
-{
-    static const char *const exts[] = {".png", ".jpg", ".jpeg", ".tga", ".bmp", ".dds",
-                                       ".gif", ".webp", ".ktx", ".ktx2"};
-    size_t n = strlen(name);
-    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
-        size_t e = strlen(exts[i]);
-        if (n <= e) continue;
-        bool same = true;
-        for (size_t k = 0; k < e && same; k++) {
-            char c = name[n - e + k];
-            same = (c >= 'A' && c <= 'Z' ? (char)(c + 32) : c) == exts[i][k];
-        }
-        if (same) return true;
-    }
-    return false;
-}
-
-void ossa__image_file_name(const char *name, char *out)
-{
-    const char *base = name;
-    for (const char *p = name; *p; p++)
-        if (*p == '/' || *p == '\\') base = p + 1;
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)base; *p && n + 1 < OSSA_IMAGE_NAME_MAX; p++)
-        out[n++] = *p < 0x20 || *p == 0x7F || strchr(":*?\"<>|", *p) ? '_' : (char)*p;
-    out[n] = 0;
-    if (strcmp(out, ".") == 0 || strcmp(out, "..") == 0) out[0] = 0;
 }

@@ -8,6 +8,7 @@
 #define OSSA_MATERIALS_H
 
 #include "core/internal.h"
+#include "image/image.h"
 
 /* The text keys of the texture slots (ossa_texture_slot order):
  * "base_color", "metallic_roughness", ... */
@@ -47,24 +48,18 @@ const ossa_extra *ossa__extra_lookup(const ossa_extra_index *index, const char *
 /* ossa__material_of through an index. */
 bool ossa__material_in(const ossa_extra_index *index, const char *name, ossa_material *d);
 
+
 /* The model's extra OSSA_EXTRA_MATERIAL + name / OSSA_EXTRA_IMAGE + name
  * (the first one), or NULL: a walk over the extras. */
 const ossa_extra *ossa__model_material(const ossa_model *model, const char *name);
 const ossa_extra *ossa__model_image(const ossa_model *model, const char *name);
 /* The description of material `name`: its extra when there is one, else
- * the IQM convention (a material named like an image file has it as its
- * base colour texture). False when neither says anything. */
+ * the IQM convention: the first of the material's image candidates
+ * (ossa__image_candidate) that the model has an image of is its base
+ * colour texture ("Body" with an image "Body.tga"), or, when it has none,
+ * a material named like an image file has that name. False when neither
+ * says anything. */
 bool ossa__material_of(const ossa_model *model, const char *name, ossa_material *d);
 
-/* "image/png" or "image/jpeg" from the first bytes, else NULL. */
-const char *ossa__image_mime(const void *data, size_t size);
-/* A name that ends in an image file extension (.png .jpg .jpeg .tga .bmp
- * .dds .gif .webp .ktx .ktx2, any case). */
-bool ossa__is_image_name(const char *name);
-/* A plain file name made from `name` (which may hold directories or
- * anything): the part after the last slash or backslash, control
- * characters, ':' and the like replaced by '_', "" when nothing is left
- * (or it is "." or ".."). `out` holds OSSA_IMAGE_NAME_MAX bytes. */
-void ossa__image_file_name(const char *name, char *out);
 
 #endif

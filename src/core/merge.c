@@ -379,7 +379,7 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
                                      &src->joints[j].bind, error) < 0)
                 return OSSA_FAILED;
         dst->flags |= src->flags & (OSSA_MODEL_SKELETON_FROM_POSES | OSSA_MODEL_PARENTS_UNKNOWN |
-                                    OSSA_MODEL_NAMES_ONLY);
+                                    OSSA_MODEL_NAMES_ONLY | OSSA_MODEL_REST_POSE_REFERENCE);
         took_skeleton = true;
     }
     int32_t *map = ossa__temp_calloc(dst, (size_t)src->num_joints + 1, sizeof *map);
@@ -477,6 +477,11 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
         if (!da) {
             st = OSSA_FAILED;
             break;
+        }
+        /* Poses about a rest pose of their own: retargeted (retarget.c). */
+        if ((src->flags & OSSA_MODEL_REST_POSE_REFERENCE) && !took_skeleton) {
+            if ((st = ossa__retarget_animation(dst, src, map, sa, da, error)) != OSSA_OK) break;
+            continue;
         }
         for (uint32_t f = 0; f < sa->num_frames; f++)
             for (uint32_t j = 0; j < src->num_joints; j++) {

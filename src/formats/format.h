@@ -91,5 +91,6 @@ extern const ossa_format_ops ossa__obj_format;
 extern const ossa_format_ops ossa__md5mesh_format;
 extern const ossa_format_ops ossa__md5anim_format;
 extern const ossa_format_ops ossa__ossaclip_format;
+extern const ossa_format_ops ossa__bvh_format;
 
 #endif

@@ -22,6 +22,7 @@ static const ossa_format_ops *const formats[] = {
     &ossa__md5mesh_format,
     &ossa__md5anim_format,
     &ossa__ossaclip_format,
+    &ossa__bvh_format,
 };
 #define NUM_FORMATS (sizeof formats / sizeof formats[0])
 

@@ -1,14 +1,14 @@
 /* The renderer's materials from what the model holds: each mesh's
  * material (OSSA_EXTRA_MATERIAL: glTF's base colour, double-sidedness and
  * base colour texture; or the IQM convention, a material named like an
- * image file) and the image's bytes (OSSA_EXTRA_IMAGE, kept by the
- * readers: the images of a glTF file, the files IQM-style materials name
- * beside the model). Given the model file's path, what the model lacks is
- * looked for beside it: the image a material names, or an image named
- * after the material with ".png" or ".jpg". Images are PNG or JPEG, the
- * kinds glTF allows. Everything here is best effort: a
- * picture that cannot be had leaves the mesh's palette colour and says
- * why. */
+ * image file or after one) and the image's bytes (OSSA_EXTRA_IMAGE, kept
+ * by the readers: the images of a glTF file, the files IQM-style materials
+ * name beside the model). Given the model file's path, what the model
+ * lacks is looked for beside it, by the names ossa__image_candidate gives
+ * (the image named, then its name with .tga, .png and .jpg). Images are
+ * PNG, JPEG (the kinds glTF allows) or TGA. Everything here is best
+ * effort: a picture that cannot be had leaves the mesh's palette colour
+ * and says why. */
 #include "render/render.h"
 
 #include <math.h>
@@ -58,80 +58,86 @@ static void missed(miss *m, const char *file, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Decodes image bytes: PNG through libpng, JPEG through libjpeg. */
-static bool decode(const loader *l, miss *m, const char *file, const char *what, const void *data,
-                   size_t size, ossa_render_image *out)
+/* Decodes image bytes: PNG through libpng, JPEG through libjpeg, TGA
+ * (by its name or its TGA 2.0 footer) through src/image. */
+static bool decode(const loader *l, miss *m, const char *file, const char *what, const char *name,
+                   const void *data, size_t size, ossa_render_image *out)
 {
-    const char *mime = ossa__image_mime(data, size);
-    bool png = mime && strcmp(mime, "image/png") == 0;
-    if (!png && !(mime && strcmp(mime, "image/jpeg") == 0)) {
-        missed(m, file, "%s is %s, not PNG or JPEG (the texture kinds read)", what,
-               mime ? mime : "not a known image kind");
+    ossa_image_kind kind = ossa__image_kind(data, size, name);
+    if (kind == OSSA_IMAGE_UNKNOWN) {
+        missed(m, file, "%s is not PNG, JPEG or TGA (the texture kinds read)", what);
         return false;
     }
     ossa_error err;
-    ossa_status st = png ? ossa_render_png_decode(data, size, &l->scene->allocator, out, &err)
-                         : ossa_render_jpeg_decode(data, size, &l->scene->allocator, out, &err);
+    const ossa_allocator *a = &l->scene->allocator;
+    ossa_status st = kind == OSSA_IMAGE_PNG    ? ossa_render_png_decode(data, size, a, out, &err)
+                     : kind == OSSA_IMAGE_JPEG ? ossa_render_jpeg_decode(data, size, a, out, &err)
+                                               : ossa_render_tga_decode(data, size, a, out, &err);
     if (st != OSSA_OK) {
-        missed(m, file, "%s: %s", what, err.message);
+        if (err.offset != OSSA_NO_OFFSET)
+            missed(m, file, "%s: byte %llu: %s", what, (unsigned long long)err.offset, err.message);
+        else
+            missed(m, file, "%s: %s", what, err.message);
         return false;
     }
     return true;
 }
 
-/* The file `name` beside the model, decoded. */
+/* The file `name` beside the model, decoded. Names that leave the
+ * model's folder are not read: loading reads those only with
+ * OSSA_LOAD_ALLOW_PARENT_PATHS, into the model. */
 static bool beside(const loader *l, miss *m, const char *name, ossa_render_image *out)
 {
     char file[4096];
-    if (!l->path || ossa__sibling_path(l->path, name, file, sizeof file) >= sizeof file) return false;
+    if (!l->path || !ossa__reference_is_inside(name) ||
+        ossa__sibling_path(l->path, name, file, sizeof file) >= sizeof file)
+        return false;
     unsigned char *data;
     size_t size;
     if (ossa__read_file(file, NULL, &data, &size, NULL) != OSSA_OK) return false;
     char what[OSSA_IMAGE_NAME_MAX + 16];
     snprintf(what, sizeof what, "'%s'", name);
-    bool ok = decode(l, m, file, what, data, size, out);
+    bool ok = decode(l, m, file, what, name, data, size, out);
     ossa__free(NULL, data, size + 1);
     return ok;
 }
 
 
-/* The texture of a material (name): the image it names, from the model
- * or beside it; failing that, an image named after it with ".png", then
- * ".jpg", instead of any extension beside the model (IQM files often name
- * a material after its picture, without the extension or with another). */
+/* The texture of a material (name): the image its description names, or
+ * for an undescribed one the material's own name, taken through its
+ * candidates (ossa__image_candidate): each from the model's images, else
+ * from beside the model. */
 static bool find_image(const loader *l, const char *material, const ossa_material *d,
                        bool described, ossa_render_image *img)
 {
     miss m;
     memset(&m, 0, sizeof m);
     const char *image = described ? d->textures[OSSA_TEXTURE_BASE_COLOR].image : "";
-    if (image[0]) {
-        size_t bytes_size;
-        const void *bytes = ossa_model_get_image(l->model, image, &bytes_size);
-        char what[OSSA_IMAGE_NAME_MAX + 16];
-        snprintf(what, sizeof what, "image '%s'", image);
-        if (bytes && decode(l, &m, NULL, what, bytes, bytes_size, img)) return true;
-        if (!bytes && beside(l, &m, image, img)) return true;
-    } else if (described) {
-        return false; /* a material without a texture */
-    }
+    if (!image[0] && described) return false; /* a material without a texture */
     const char *name = image[0] ? image : material;
-    char alt[1024];
-    const char *slash = strrchr(name, '/'), *dot = strrchr(name, '.');
-    size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - name) : strlen(name);
-    static const char *const kinds[] = {".png", ".jpg"};
-    for (int k = 0; k < 2 && stem < sizeof alt - 5; k++) {
-        snprintf(alt, sizeof alt, "%.*s%s", (int)stem, name, kinds[k]);
-        if (strcmp(alt, image) != 0 && beside(l, &m, alt, img)) return true;
+    char candidate[OSSA_IMAGE_NAME_MAX], what[OSSA_IMAGE_NAME_MAX + 16];
+    for (unsigned k = 0; ossa__image_candidate(name, k, candidate); k++) {
+        size_t bytes_size;
+        const void *bytes = ossa_model_get_image(l->model, candidate, &bytes_size);
+        snprintf(what, sizeof what, "image '%s'", candidate);
+        if (bytes ? decode(l, &m, NULL, what, candidate, bytes, bytes_size, img)
+                  : beside(l, &m, candidate, img))
+            return true;
+    }
+    /* What was looked for: the name, and the kinds its stem was tried with. */
+    char tried[3 * OSSA_IMAGE_NAME_MAX] = "", next[OSSA_IMAGE_NAME_MAX];
+    for (unsigned k = 0; ossa__image_candidate(name, k, candidate); k++) {
+        size_t n = strlen(tried);
+        const char *dot = k ? strrchr(candidate, '.') : NULL;
+        const char *sep = !k ? "" : ossa__image_candidate(name, k + 1, next) ? ", " : " or ";
+        snprintf(tried + n, sizeof tried - n, "%s'%s'", sep, dot ? dot : candidate);
     }
     if (m.why[0])
         note(l, m.file[0] ? m.file : NULL, "material '%s': %s", material, m.why);
     else if (image[0])
-        note(l, NULL, "material '%s': image '%s' is neither in the model nor beside it", material,
-             image);
+        note(l, NULL, "material '%s': image %s is neither in the model nor beside it", material, tried);
     else if (l->path)
-        note(l, NULL, "material '%s': no image '%.*s.png' or '.jpg' beside the model", material,
-             (int)stem, name);
+        note(l, NULL, "material '%s': no image %s beside the model", material, tried);
     return false;
 }
 

@@ -5,6 +5,7 @@
 #define OSSA_RENDER_INTERNAL_H
 
 #include "base/base.h"
+#include "image/image.h"
 #include "math/math.h"
 #include "ossa/render.h"
 
@@ -28,9 +29,9 @@
 #define RD_MAX_SIDE 16384
 #define RD_MAX_IMAGE_SIDE 8192
 /* Pictures decoded for textures are capped so that a small hostile file
- * cannot ask for gigabytes. */
-#define RD_MAX_TEXTURE_SIDE 16384
-#define RD_MAX_TEXTURE_PIXELS (1u << 26)
+ * cannot ask for gigabytes: the limits of src/image's TGA decoder. */
+#define RD_MAX_TEXTURE_SIDE OSSA_IMAGE_MAX_SIDE
+#define RD_MAX_TEXTURE_PIXELS OSSA_IMAGE_MAX_PIXELS
 
 /* Attributes carried from vertices to pixels. Lighting is computed for
  * both sides of a vertex so that a triangle seen from behind can be lit

@@ -503,9 +503,265 @@ static int fit_segment(ctx *c, const int32_t *index, uint8_t *bumped, uint32_t f
     return 0;
 }
 
+/* -- Tracks ------------------------------------------------------------------------ */
+
+/* Rotations: the component rebuilt from the other three is the one that
+ * stays farthest from 0 (sqrt(1 - |v|^2) is steep near 0). */
+static uint32_t dropped_component(const ctx *c, uint32_t j)
+{
+    float least[4] = {1, 1, 1, 1};
+    for (uint32_t f = 0; f < c->nf; f++)
+        for (int q = 0; q < 4; q++) {
+            float a = fabsf(c->raw[(size_t)f * c->n + j].rotation[q]);
+            least[q] = a < least[q] ? a : least[q];
+        }
+    uint32_t dropped = 3;
+    for (uint32_t q = 0; q < 3; q++)
+        if (least[q] > least[dropped]) dropped = q;
+    return dropped;
+}
+
+/* The track's range over the whole clip, as its record stores it. */
+static void clip_range(const ctx *c, track *t)
+{
+    float lo[3], hi[3], x[3];
+    track_values(c, t, 0, x);
+    for (int q = 0; q < 3; q++) lo[q] = hi[q] = x[q];
+    for (uint32_t f = 1; f < c->nf; f++) {
+        track_values(c, t, f, x);
+        for (int q = 0; q < 3; q++) {
+            lo[q] = x[q] < lo[q] ? x[q] : lo[q];
+            hi[q] = x[q] > hi[q] ? x[q] : hi[q];
+        }
+    }
+    for (int q = 0; q < 3; q++) {
+        if (t->kind == OSSA_TRACK_ROTATION) {
+            /* 16-bit steps (ossa__packed_record): the start rounded down,
+             * the extent up, checked in the decoder's float arithmetic. */
+            long m = (long)floor(((double)lo[q] + 1) / OSSA_PACKED_ROT_STEP);
+            m = m < 0 ? 0 : m > 65535 ? 65535 : m;
+            while (m > 0 && (float)m * OSSA_PACKED_ROT_STEP - 1.0f > lo[q]) m--;
+            float mn = (float)m * OSSA_PACKED_ROT_STEP - 1.0f;
+            long e = (long)ceil(((double)hi[q] - mn) / OSSA_PACKED_ROT_STEP);
+            e = e < 0 ? 0 : e > 65535 ? 65535 : e;
+            while (e < 65535 && mn + (float)e * OSSA_PACKED_ROT_STEP < hi[q]) e++;
+            t->q16[q] = (uint16_t)m, t->q16[3 + q] = (uint16_t)e;
+            t->rec.min[q] = mn;
+            t->rec.extent[q] = (float)e * OSSA_PACKED_ROT_STEP;
+            continue;
+        }
+        float e = hi[q] - lo[q];
+        /* min + extent must reach hi in float. */
+        while (lo[q] + e < hi[q]) e = nextafterf(e, INFINITY);
+        t->rec.min[q] = lo[q], t->rec.extent[q] = e;
+    }
+}
+
+/* Chooses the constants, then makes a track of every kind of every joint
+ * that is not constant; index[j * 3 + kind] is its number, or -1. */
+static void make_tracks(ctx *c, int32_t *index)
+{
+    uint32_t n = c->n, groups = (n + OSSA_CLIP_LANES - 1) / OSSA_CLIP_LANES;
+    choose_constants(c);
+    c->num_tracks = 0;
+    for (uint32_t i = 0; i < n * 3; i++) index[i] = -1;
+    /* Tracks in SoA order within each group: translation, rotation, scale
+     * channels come at increasing float indices. */
+    static const uint32_t order[3] = {OSSA_TRACK_TRANSLATION, OSSA_TRACK_ROTATION,
+                                      OSSA_TRACK_SCALE};
+    for (uint32_t g = 0; g < groups; g++)
+        for (int k = 0; k < 3; k++)
+            for (uint32_t lane = 0; lane < OSSA_CLIP_LANES; lane++) {
+                uint32_t j = g * OSSA_CLIP_LANES + lane, kind = order[k];
+                if (j >= n || c->constant[j * 3 + kind] == 1) continue;
+                track *t = &c->tracks[c->num_tracks];
+                memset(t, 0, sizeof *t);
+                t->joint = j, t->kind = kind;
+                if (kind == OSSA_TRACK_ROTATION) t->dropped = dropped_component(c, j);
+                t->rec.kind = kind | t->dropped << 2 | j << 4;
+                clip_range(c, t);
+                index[j * 3 + kind] = (int32_t)c->num_tracks++;
+            }
+}
+
+/* Segment [f0, f1) with its rates chosen: head, each track's info bytes,
+ * then the keys frame by frame, bit-packed. NULL when memory runs out. */
+static unsigned char *pack_segment(const ctx *c, uint32_t f0, uint32_t f1, size_t *size)
+{
+    uint64_t frame_bits = 0;
+    size_t head = OSSA_PACKED_SEGMENT_HEAD;
+    for (uint32_t t = 0; t < c->num_tracks; t++) {
+        frame_bits += 3u * OSSA_PACKED_BITS(c->tracks[t].info[0]);
+        head += ossa__packed_info_size(c->tracks[t].info[0]);
+    }
+    size_t bytes = head + (size_t)((frame_bits * (f1 - f0) + 7) / 8) + OSSA_PACKED_SLACK;
+    unsigned char *seg = ossa__calloc(c->alloc, bytes, 1);
+    if (!seg) return NULL;
+    *size = bytes;
+    ossa__wr32(seg, (uint32_t)frame_bits);
+    ossa__wr32(seg + 4, (uint32_t)head);
+    size_t at = OSSA_PACKED_SEGMENT_HEAD;
+    for (uint32_t t = 0; t < c->num_tracks; t++) {
+        size_t k = ossa__packed_info_size(c->tracks[t].info[0]);
+        memcpy(seg + at, c->tracks[t].info, k);
+        at += k;
+    }
+    uint64_t pos = 0;
+    for (uint32_t f = f0; f < f1; f++)
+        for (uint32_t t = 0; t < c->num_tracks; t++) {
+            float v[4];
+            uint32_t q[3], bits = OSSA_PACKED_BITS(c->tracks[t].info[0]);
+            decode(c, &c->tracks[t], f, v, q);
+            for (int k = 0; k < 3; k++, pos += bits)
+                if (bits) ossa__put_bits(seg + head, pos, q[k], bits);
+        }
+    return seg;
+}
+
+/* Chooses the rates of every segment and packs it into segs[s]
+ * (seg_size[s] bytes); the worst error goes to c->measured. Returns 0 when
+ * done, 1 when a constant track was promoted (the segments packed so far
+ * are freed: compression starts over), -1 when memory runs out. */
+static int encode_segments(ctx *c, const int32_t *index, uint8_t *bumped, unsigned char **segs,
+                           size_t *seg_size, ossa_error *error)
+{
+    uint32_t nseg = ossa__packed_num_segments(c->nf);
+    c->measured = 0;
+    for (uint32_t s = 0; s < nseg; s++) {
+        uint32_t f0 = s * OSSA_PACKED_SEGMENT;
+        uint32_t f1 = s + 1 < nseg ? f0 + OSSA_PACKED_SEGMENT : c->nf;
+        if (fit_segment(c, index, bumped, f0, f1)) {
+            for (uint32_t k = 0; k < s; k++) ossa__free(c->alloc, segs[k], 0), segs[k] = NULL;
+            return 1;
+        }
+        double worst = measure(c, f0, f1);
+        c->measured = worst > c->measured ? worst : c->measured;
+        segs[s] = pack_segment(c, f0, f1, &seg_size[s]);
+        if (!segs[s]) {
+            ossa__fail_nomem(error);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* -- The image ----------------------------------------------------------------------- */
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
+
+/* The header (packed.h): counts, then the offset of every part. Fails when
+ * the image would pass 4 GiB. */
+static ossa_status lay_out(const ctx *c, float max_error, float shell, uint32_t root_joint,
+                           ossa_axis up, const size_t *seg_size, ossa__packed_header *h,
+                           ossa_error *error)
+{
+    const ossa_clip_source *src = c->src;
+    uint32_t n = c->n, nf = c->nf, nseg = ossa__packed_num_segments(nf);
+    size_t name_len = strlen(src->name ? src->name : "");
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, OSSA_PACKED_MAGIC, 8);
+    h->version = OSSA_PACKED_VERSION;
+    h->num_joints = n;
+    h->num_frames = nf;
+    h->framerate = (isfinite(src->framerate) && src->framerate > 0) ? src->framerate
+                                                                      : OSSA_DEFAULT_FRAMERATE;
+    h->anim_flags = src->flags;
+    h->root_joint = n ? root_joint : 0;
+    h->up_axis = (uint32_t)up;
+    h->segment_frames = OSSA_PACKED_SEGMENT;
+    h->num_segments = nseg;
+    h->num_tracks = c->num_tracks;
+    h->max_error = max_error;
+    h->shell_distance = shell;
+    h->measured_error = (float)c->measured;
+    h->name_length = (uint32_t)name_len;
+    for (uint32_t i = 0; i < 3 * n; i++) {
+        h->constant_tracks += c->constant[i] == 1;
+        h->num_constants += c->constant[i] == 1 && !c->is_bind[i];
+    }
+    size_t off = sizeof *h;
+    h->off_name = (uint32_t)off, off = align16(off + name_len + 1);
+    h->off_parents = (uint32_t)off, off = align16(off + (size_t)n * 4);
+    h->off_order = (uint32_t)off, off = align16(off + (size_t)n * 4);
+    h->off_bind = (uint32_t)off, off = align16(off + (size_t)n * sizeof(ossa_transform));
+    h->off_root_track = (uint32_t)off, off = align16(off + ((size_t)nf + 64) / 64 * 16);
+    h->off_constants = (uint32_t)off,
+    off = align16(off + (size_t)h->num_constants * sizeof(ossa__packed_constant));
+    for (uint32_t t = 0; t < c->num_tracks; t++)
+        h->track_bytes += (uint32_t)ossa__packed_record_size(c->tracks[t].rec.kind);
+    h->off_tracks = (uint32_t)off, off = align16(off + h->track_bytes);
+    h->off_segments = (uint32_t)off, off = align16(off + ((size_t)nseg + 1) * 4);
+    h->off_data = (uint32_t)off;
+    for (uint32_t s = 0; s < nseg; s++) off += seg_size[s];
+    if (off > UINT32_MAX)
+        return ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET,
+                          "compressed clip larger than 4 GiB");
+    h->image_size = (uint32_t)off;
+    return OSSA_OK;
+}
+
+/* Fills the zeroed image at the header's offsets: name, parents, bind
+ * pose, constants, track records, the segment table and the segments. */
+static void fill_image(const ctx *c, const ossa__packed_header *h, unsigned char *const *segs,
+                       const size_t *seg_size, unsigned char *img)
+{
+    const ossa_clip_source *src = c->src;
+    uint32_t n = c->n;
+    memcpy(img, h, sizeof *h);
+    memcpy(img + h->off_name, src->name ? src->name : "", h->name_length);
+    int32_t *parents = (int32_t *)(void *)(img + h->off_parents);
+    ossa_transform *bind = (ossa_transform *)(void *)(img + h->off_bind);
+    for (uint32_t j = 0; j < n; j++) {
+        int32_t p = src->parents[j];
+        parents[j] = (p >= 0 && (uint32_t)p < j) ? p : -1;
+        bind[j] = src->bind_pose[j];
+        ossa__quat_normalize(bind[j].rotation);
+    }
+    ossa__packed_constant *consts = (ossa__packed_constant *)(void *)(img + h->off_constants);
+    for (uint32_t i = 0, k = 0; i < 3 * n; i++)
+        if (c->constant[i] == 1 && !c->is_bind[i]) {
+            /* Records sort by joint << 2 | kind; i is joint * 3 + kind. */
+            consts[k].kind = (i / 3) << 2 | (i % 3);
+            memcpy(consts[k].value, c->cval[i], sizeof consts[k].value);
+            k++;
+        }
+    unsigned char *rec = img + h->off_tracks;
+    for (uint32_t t = 0; t < c->num_tracks; t++) {
+        const track *tr = &c->tracks[t];
+        memcpy(rec, &tr->rec.kind, 4);
+        if (tr->kind == OSSA_TRACK_ROTATION) {
+            memcpy(rec + 4, tr->q16, 12);
+        } else {
+            memcpy(rec + 4, tr->rec.min, 12);
+            memcpy(rec + 16, tr->rec.extent, 12);
+        }
+        rec += ossa__packed_record_size(tr->rec.kind);
+    }
+    uint32_t *table = (uint32_t *)(void *)(img + h->off_segments);
+    size_t at = 0;
+    for (uint32_t s = 0; s < h->num_segments; s++) {
+        table[s] = (uint32_t)at;
+        memcpy(img + h->off_data + at, segs[s], seg_size[s]);
+        at += seg_size[s];
+    }
+    table[h->num_segments] = (uint32_t)at;
+}
+
+static void free_ctx(ctx *c)
+{
+    const ossa_allocator *a = c->alloc;
+    ossa__free(a, c->raw, 0);
+    ossa__free(a, c->rawm, 0);
+    ossa__free(a, c->radius, 0);
+    ossa__free(a, c->pscale, 0);
+    ossa__free(a, c->constant, 0);
+    ossa__free(a, c->is_bind, 0);
+    ossa__free(a, c->cval, 0);
+    ossa__free(a, c->tracks, 0);
+    ossa__free(a, c->lossy, 0);
+    ossa__free(a, c->lossym, 0);
+    ossa__free(a, c->joint_error, 0);
+}
 
 ossa_status ossa__compress(const ossa_clip_source *src, const ossa_allocator *alloc, float max_error,
                            float shell, uint32_t root_joint, ossa_axis up, unsigned char **image,
@@ -519,16 +775,14 @@ ossa_status ossa__compress(const ossa_clip_source *src, const ossa_allocator *al
     c.nf = src->num_frames ? src->num_frames : 1;
     c.bound = max_error;
     c.shell = shell;
-    uint32_t n = c.n, nf = c.nf;
-    uint32_t nseg = ossa__packed_num_segments(nf);
-    uint32_t groups = (n + OSSA_CLIP_LANES - 1) / OSSA_CLIP_LANES;
+    uint32_t n = c.n, nseg = ossa__packed_num_segments(c.nf);
     unsigned char **segs = NULL;
     size_t *seg_size = NULL;
     int32_t *index = NULL;
     uint8_t *bumped = NULL;
     ossa_status status = OSSA_FAILED;
     *image = NULL;
-    if ((uint64_t)nf * n * 200 > ((uint64_t)1 << 40)) {
+    if ((uint64_t)c.nf * n * 200 > ((uint64_t)1 << 40)) {
         ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET, "animation too large to compress");
         return OSSA_FAILED;
     }
@@ -541,210 +795,23 @@ ossa_status ossa__compress(const ossa_clip_source *src, const ossa_allocator *al
         ossa__fail_nomem(error);
         goto done;
     }
-
-restart:
-    choose_constants(&c);
-    c.num_tracks = 0;
-    for (uint32_t j = 0; j < n; j++) {
-        /* Tracks in SoA order within each group: translation, rotation,
-         * scale channels come at increasing float indices. */
-        static const uint32_t kinds[3] = {OSSA_TRACK_TRANSLATION, OSSA_TRACK_ROTATION,
-                                          OSSA_TRACK_SCALE};
-        for (int k = 0; k < 3; k++) index[j * 3 + kinds[k]] = -1;
-    }
-    for (uint32_t g = 0; g < groups; g++) {
-        static const uint32_t order[3] = {OSSA_TRACK_TRANSLATION, OSSA_TRACK_ROTATION,
-                                          OSSA_TRACK_SCALE};
-        for (int k = 0; k < 3; k++)
-            for (uint32_t lane = 0; lane < OSSA_CLIP_LANES; lane++) {
-                uint32_t j = g * OSSA_CLIP_LANES + lane, kind = order[k];
-                if (j >= n || c.constant[j * 3 + kind] == 1) continue;
-                track *t = &c.tracks[c.num_tracks];
-                memset(t, 0, sizeof *t);
-                t->joint = j, t->kind = kind;
-                if (kind == OSSA_TRACK_ROTATION) {
-                    /* Rebuild the component that stays farthest from 0:
-                     * sqrt(1 - |v|^2) is steep near 0. */
-                    float least[4] = {1, 1, 1, 1};
-                    for (uint32_t f = 0; f < nf; f++)
-                        for (int q = 0; q < 4; q++) {
-                            float a = fabsf(c.raw[(size_t)f * n + j].rotation[q]);
-                            least[q] = a < least[q] ? a : least[q];
-                        }
-                    t->dropped = 3;
-                    for (uint32_t q = 0; q < 3; q++)
-                        if (least[q] > least[t->dropped]) t->dropped = q;
-                }
-                t->rec.kind = kind | t->dropped << 2 | j << 4;
-                float lo[3], hi[3], x[3];
-                track_values(&c, t, 0, x);
-                for (int q = 0; q < 3; q++) lo[q] = hi[q] = x[q];
-                for (uint32_t f = 1; f < nf; f++) {
-                    track_values(&c, t, f, x);
-                    for (int q = 0; q < 3; q++) {
-                        lo[q] = x[q] < lo[q] ? x[q] : lo[q];
-                        hi[q] = x[q] > hi[q] ? x[q] : hi[q];
-                    }
-                }
-                for (int q = 0; q < 3; q++) {
-                    if (kind == OSSA_TRACK_ROTATION) {
-                        /* 16-bit steps (ossa__packed_record): the start
-                         * rounded down, the extent up, checked in the
-                         * decoder's float arithmetic. */
-                        long m = (long)floor(((double)lo[q] + 1) / OSSA_PACKED_ROT_STEP);
-                        m = m < 0 ? 0 : m > 65535 ? 65535 : m;
-                        while (m > 0 && (float)m * OSSA_PACKED_ROT_STEP - 1.0f > lo[q]) m--;
-                        float mn = (float)m * OSSA_PACKED_ROT_STEP - 1.0f;
-                        long e = (long)ceil(((double)hi[q] - mn) / OSSA_PACKED_ROT_STEP);
-                        e = e < 0 ? 0 : e > 65535 ? 65535 : e;
-                        while (e < 65535 && mn + (float)e * OSSA_PACKED_ROT_STEP < hi[q]) e++;
-                        t->q16[q] = (uint16_t)m, t->q16[3 + q] = (uint16_t)e;
-                        t->rec.min[q] = mn;
-                        t->rec.extent[q] = (float)e * OSSA_PACKED_ROT_STEP;
-                        continue;
-                    }
-                    float e = hi[q] - lo[q];
-                    /* min + extent must reach hi in float. */
-                    while (lo[q] + e < hi[q]) e = nextafterf(e, INFINITY);
-                    t->rec.min[q] = lo[q], t->rec.extent[q] = e;
-                }
-                index[j * 3 + kind] = (int32_t)c.num_tracks++;
-            }
-    }
-
-    /* Segments: choose rates, then pack. */
-    c.measured = 0;
-    for (uint32_t s = 0; s < nseg; s++) {
-        uint32_t f0 = s * OSSA_PACKED_SEGMENT;
-        uint32_t f1 = s + 1 < nseg ? f0 + OSSA_PACKED_SEGMENT : nf;
-        if (fit_segment(&c, index, bumped, f0, f1)) {
-            for (uint32_t k = 0; k < s; k++) ossa__free(alloc, segs[k], 0), segs[k] = NULL;
-            goto restart;
-        }
-        double worst = measure(&c, f0, f1);
-        c.measured = worst > c.measured ? worst : c.measured;
-        uint64_t frame_bits = 0;
-        size_t head = OSSA_PACKED_SEGMENT_HEAD;
-        for (uint32_t t = 0; t < c.num_tracks; t++) {
-            frame_bits += 3u * OSSA_PACKED_BITS(c.tracks[t].info[0]);
-            head += ossa__packed_info_size(c.tracks[t].info[0]);
-        }
-        size_t bytes = head + (size_t)((frame_bits * (f1 - f0) + 7) / 8) + OSSA_PACKED_SLACK;
-        unsigned char *seg = ossa__calloc(alloc, bytes, 1);
-        if (!seg) {
-            ossa__fail_nomem(error);
-            goto done;
-        }
-        segs[s] = seg, seg_size[s] = bytes;
-        ossa__wr32(seg, (uint32_t)frame_bits);
-        ossa__wr32(seg + 4, (uint32_t)head);
-        size_t at = OSSA_PACKED_SEGMENT_HEAD;
-        for (uint32_t t = 0; t < c.num_tracks; t++) {
-            size_t k = ossa__packed_info_size(c.tracks[t].info[0]);
-            memcpy(seg + at, c.tracks[t].info, k);
-            at += k;
-        }
-        uint64_t pos = 0;
-        for (uint32_t f = f0; f < f1; f++)
-            for (uint32_t t = 0; t < c.num_tracks; t++) {
-                float v[4];
-                uint32_t q[3], bits = OSSA_PACKED_BITS(c.tracks[t].info[0]);
-                decode(&c, &c.tracks[t], f, v, q);
-                for (int k = 0; k < 3; k++, pos += bits)
-                    if (bits) ossa__put_bits(seg + head, pos, q[k], bits);
-            }
-    }
-
-    /* Layout (packed.h). */
-    const char *name = src->name ? src->name : "";
-    size_t name_len = strlen(name);
+    /* A promoted constant track changes the tracks: start over. */
+    int step;
+    do {
+        make_tracks(&c, index);
+        step = encode_segments(&c, index, bumped, segs, seg_size, error);
+    } while (step > 0);
+    if (step < 0) goto done;
     ossa__packed_header h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, OSSA_PACKED_MAGIC, 8);
-    h.version = OSSA_PACKED_VERSION;
-    h.num_joints = n;
-    h.num_frames = nf;
-    h.framerate = (isfinite(src->framerate) && src->framerate > 0) ? src->framerate
-                                                                     : OSSA_DEFAULT_FRAMERATE;
-    h.anim_flags = src->flags;
-    h.root_joint = n ? root_joint : 0;
-    h.up_axis = (uint32_t)up;
-    h.segment_frames = OSSA_PACKED_SEGMENT;
-    h.num_segments = nseg;
-    h.num_tracks = c.num_tracks;
-    h.max_error = max_error;
-    h.shell_distance = shell;
-    h.measured_error = (float)c.measured;
-    h.name_length = (uint32_t)name_len;
-    for (uint32_t i = 0; i < 3 * n; i++) {
-        h.constant_tracks += c.constant[i] == 1;
-        h.num_constants += c.constant[i] == 1 && !c.is_bind[i];
-    }
-    size_t off = sizeof h;
-    h.off_name = (uint32_t)off, off = align16(off + name_len + 1);
-    h.off_parents = (uint32_t)off, off = align16(off + (size_t)n * 4);
-    h.off_order = (uint32_t)off, off = align16(off + (size_t)n * 4);
-    h.off_bind = (uint32_t)off, off = align16(off + (size_t)n * sizeof(ossa_transform));
-    h.off_root_track = (uint32_t)off, off = align16(off + ((size_t)nf + 64) / 64 * 16);
-    h.off_constants = (uint32_t)off,
-    off = align16(off + (size_t)h.num_constants * sizeof(ossa__packed_constant));
-    for (uint32_t t = 0; t < c.num_tracks; t++)
-        h.track_bytes += (uint32_t)ossa__packed_record_size(c.tracks[t].rec.kind);
-    h.off_tracks = (uint32_t)off, off = align16(off + h.track_bytes);
-    h.off_segments = (uint32_t)off, off = align16(off + ((size_t)nseg + 1) * 4);
-    h.off_data = (uint32_t)off;
-    for (uint32_t s = 0; s < nseg; s++) off += seg_size[s];
-    if (off > UINT32_MAX) {
-        ossa__fail(error, OSSA_ERROR_NOMEM, OSSA_NO_OFFSET,
-                   "compressed clip larger than 4 GiB");
-        goto done;
-    }
-    h.image_size = (uint32_t)off;
-    unsigned char *img = ossa__calloc(alloc, off, 1);
+    if (lay_out(&c, max_error, shell, root_joint, up, seg_size, &h, error) != OSSA_OK) goto done;
+    unsigned char *img = ossa__calloc(alloc, h.image_size, 1);
     if (!img) {
         ossa__fail_nomem(error);
         goto done;
     }
-    memcpy(img, &h, sizeof h);
-    memcpy(img + h.off_name, name, name_len);
-    int32_t *parents = (int32_t *)(void *)(img + h.off_parents);
-    ossa_transform *bind = (ossa_transform *)(void *)(img + h.off_bind);
-    for (uint32_t j = 0; j < n; j++) {
-        int32_t p = src->parents[j];
-        parents[j] = (p >= 0 && (uint32_t)p < j) ? p : -1;
-        bind[j] = src->bind_pose[j];
-        ossa__quat_normalize(bind[j].rotation);
-    }
-    ossa__packed_constant *consts = (ossa__packed_constant *)(void *)(img + h.off_constants);
-    for (uint32_t i = 0, k = 0; i < 3 * n; i++)
-        if (c.constant[i] == 1 && !c.is_bind[i]) {
-            /* Records sort by joint << 2 | kind; i is joint * 3 + kind. */
-            consts[k].kind = (i / 3) << 2 | (i % 3);
-            memcpy(consts[k].value, c.cval[i], sizeof consts[k].value);
-            k++;
-        }
-    unsigned char *rec = img + h.off_tracks;
-    for (uint32_t t = 0; t < c.num_tracks; t++) {
-        const track *tr = &c.tracks[t];
-        memcpy(rec, &tr->rec.kind, 4);
-        if (tr->kind == OSSA_TRACK_ROTATION) {
-            memcpy(rec + 4, tr->q16, 12);
-        } else {
-            memcpy(rec + 4, tr->rec.min, 12);
-            memcpy(rec + 16, tr->rec.extent, 12);
-        }
-        rec += ossa__packed_record_size(tr->rec.kind);
-    }
-    uint32_t *table = (uint32_t *)(void *)(img + h.off_segments);
-    size_t at = 0;
-    for (uint32_t s = 0; s < nseg; s++) {
-        table[s] = (uint32_t)at;
-        memcpy(img + h.off_data + at, segs[s], seg_size[s]);
-        at += seg_size[s];
-    }
-    table[nseg] = (uint32_t)at;
+    fill_image(&c, &h, segs, seg_size, img);
     *image = img;
-    *size = off;
+    *size = h.image_size;
     status = OSSA_OK;
 
 done:
@@ -754,16 +821,6 @@ done:
     ossa__free(alloc, seg_size, 0);
     ossa__free(alloc, index, 0);
     ossa__free(alloc, bumped, 0);
-    ossa__free(alloc, c.raw, 0);
-    ossa__free(alloc, c.rawm, 0);
-    ossa__free(alloc, c.radius, 0);
-    ossa__free(alloc, c.pscale, 0);
-    ossa__free(alloc, c.constant, 0);
-    ossa__free(alloc, c.is_bind, 0);
-    ossa__free(alloc, c.cval, 0);
-    ossa__free(alloc, c.tracks, 0);
-    ossa__free(alloc, c.lossy, 0);
-    ossa__free(alloc, c.lossym, 0);
-    ossa__free(alloc, c.joint_error, 0);
+    free_ctx(&c);
     return status;
 }

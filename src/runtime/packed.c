@@ -29,94 +29,114 @@ static ossa_status check_section(size_t size, uint32_t off, uint64_t count, uint
 
 #define HOFF(field) offsetof(ossa__packed_header, field)
 
-ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned char *scratch,
-                               ossa_error *error)
+/* The header's own fields: magic, version, sizes and counts. */
+static ossa_status check_header(const ossa__packed_header *h, size_t size, ossa_error *error)
 {
-    if (size < sizeof(ossa__packed_header))
-        FAIL(size, "a compressed clip needs a 128-byte header, the data has %zu bytes", size);
-    ossa__packed_header h;
-    memcpy(&h, image, sizeof h);
-    if (memcmp(h.magic, OSSA_PACKED_MAGIC, 8) != 0)
+    if (memcmp(h->magic, OSSA_PACKED_MAGIC, 8) != 0)
         FAIL(0, "not a compressed clip (expected the magic \"OSSACLIP\")");
-    if (h.version != OSSA_PACKED_VERSION)
+    if (h->version != OSSA_PACKED_VERSION)
         FAIL(HOFF(version), "compressed clip version %u (this library reads %u)",
-             (unsigned)h.version, OSSA_PACKED_VERSION);
-    if (h.image_size != size)
+             (unsigned)h->version, OSSA_PACKED_VERSION);
+    if (h->image_size != size)
         FAIL(HOFF(image_size), "the header gives %u bytes, the data has %zu",
-             (unsigned)h.image_size, size);
-    if (h.num_frames == 0) FAIL(HOFF(num_frames), "a clip needs at least one frame");
-    if (!(isfinite(h.framerate) && h.framerate > 0))
-        FAIL(HOFF(framerate), "frame rate %g is not a positive number", (double)h.framerate);
-    if (h.num_joints ? h.root_joint >= h.num_joints : h.root_joint != 0)
-        FAIL(HOFF(root_joint), "root joint %u out of range", (unsigned)h.root_joint);
-    if (h.up_axis > OSSA_AXIS_X) FAIL(HOFF(up_axis), "unknown up axis %u", (unsigned)h.up_axis);
-    if (h.segment_frames != OSSA_PACKED_SEGMENT)
+             (unsigned)h->image_size, size);
+    if (h->num_frames == 0) FAIL(HOFF(num_frames), "a clip needs at least one frame");
+    if (!(isfinite(h->framerate) && h->framerate > 0))
+        FAIL(HOFF(framerate), "frame rate %g is not a positive number", (double)h->framerate);
+    if (h->num_joints ? h->root_joint >= h->num_joints : h->root_joint != 0)
+        FAIL(HOFF(root_joint), "root joint %u out of range", (unsigned)h->root_joint);
+    if (h->up_axis > OSSA_AXIS_X) FAIL(HOFF(up_axis), "unknown up axis %u", (unsigned)h->up_axis);
+    if (h->segment_frames != OSSA_PACKED_SEGMENT)
         FAIL(HOFF(segment_frames), "%u frames per segment (expected %u)",
-             (unsigned)h.segment_frames, OSSA_PACKED_SEGMENT);
-    uint64_t segs = ossa__packed_num_segments(h.num_frames);
-    if (h.num_segments != segs)
+             (unsigned)h->segment_frames, OSSA_PACKED_SEGMENT);
+    uint64_t segs = ossa__packed_num_segments(h->num_frames);
+    if (h->num_segments != segs)
         FAIL(HOFF(num_segments), "%u segments for %u frames (expected %llu)",
-             (unsigned)h.num_segments, (unsigned)h.num_frames, (unsigned long long)segs);
+             (unsigned)h->num_segments, (unsigned)h->num_frames, (unsigned long long)segs);
     for (int i = 0; i < 3; i++)
-        if (h.reserved[i]) FAIL(HOFF(reserved) + 4 * i, "reserved word %d is not zero", i);
-    uint64_t n = h.num_joints;
+        if (h->reserved[i]) FAIL(HOFF(reserved) + 4 * i, "reserved word %d is not zero", i);
+    uint64_t n = h->num_joints;
     /* Sizes first, so that each product below stays far from overflow. */
-    if (n > size || h.num_frames > size || h.num_tracks > size)
+    if (n > size || h->num_frames > size || h->num_tracks > size)
         FAIL(HOFF(num_joints), "counts larger than the clip itself");
-    if (h.num_tracks > 3 * n)
-        FAIL(HOFF(num_tracks), "%u tracks for %u joints", (unsigned)h.num_tracks, (unsigned)n);
-    if (check_section(size, h.off_name, (uint64_t)h.name_length + 1, 1, "name", HOFF(off_name),
-                      error) ||
-        check_section(size, h.off_parents, n, 4, "parents", HOFF(off_parents), error) ||
-        check_section(size, h.off_order, n, 4, "order", HOFF(off_order), error) ||
-        check_section(size, h.off_bind, n, sizeof(ossa_transform), "bind pose", HOFF(off_bind),
-                      error) ||
-        check_section(size, h.off_root_track, ((uint64_t)h.num_frames + 64) / 64, 16,
-                      "root turns", HOFF(off_root_track), error) ||
-        check_section(size, h.off_constants, h.num_constants, sizeof(ossa__packed_constant),
-                      "constants", HOFF(off_constants), error) ||
-        check_section(size, h.off_segments, (uint64_t)h.num_segments + 1, 4, "segment table",
-                      HOFF(off_segments), error) ||
-        check_section(size, h.off_data, 0, 1, "segment data", HOFF(off_data), error))
-        return OSSA_FAILED;
-    if (image[h.off_name + h.name_length] != 0)
-        FAIL(h.off_name + h.name_length, "the name is not followed by a NUL");
+    if (h->num_tracks > 3 * n)
+        FAIL(HOFF(num_tracks), "%u tracks for %u joints", (unsigned)h->num_tracks, (unsigned)n);
+    return OSSA_OK;
+}
 
-    const int32_t *parents = (const int32_t *)(const void *)(image + h.off_parents);
-    const uint32_t *order = (const uint32_t *)(const void *)(image + h.off_order);
+/* Every section inside the image and aligned, the name NUL-terminated. */
+static ossa_status check_sections(const unsigned char *image, size_t size,
+                                  const ossa__packed_header *h, ossa_error *error)
+{
+    uint64_t n = h->num_joints;
+    if (check_section(size, h->off_name, (uint64_t)h->name_length + 1, 1, "name", HOFF(off_name),
+                      error) ||
+        check_section(size, h->off_parents, n, 4, "parents", HOFF(off_parents), error) ||
+        check_section(size, h->off_order, n, 4, "order", HOFF(off_order), error) ||
+        check_section(size, h->off_bind, n, sizeof(ossa_transform), "bind pose", HOFF(off_bind),
+                      error) ||
+        check_section(size, h->off_root_track, ((uint64_t)h->num_frames + 64) / 64, 16,
+                      "root turns", HOFF(off_root_track), error) ||
+        check_section(size, h->off_constants, h->num_constants, sizeof(ossa__packed_constant),
+                      "constants", HOFF(off_constants), error) ||
+        check_section(size, h->off_segments, (uint64_t)h->num_segments + 1, 4, "segment table",
+                      HOFF(off_segments), error) ||
+        check_section(size, h->off_data, 0, 1, "segment data", HOFF(off_data), error))
+        return OSSA_FAILED;
+    if (image[h->off_name + h->name_length] != 0)
+        FAIL(h->off_name + h->name_length, "the name is not followed by a NUL");
+    return OSSA_OK;
+}
+
+/* Parents before children, the order a parents-first permutation (n bytes
+ * of scratch), a finite bind pose, root turns one way at a time. */
+static ossa_status check_joints(const unsigned char *image, const ossa__packed_header *h,
+                                unsigned char *scratch, ossa_error *error)
+{
+    uint64_t n = h->num_joints;
+    const int32_t *parents = (const int32_t *)(const void *)(image + h->off_parents);
+    const uint32_t *order = (const uint32_t *)(const void *)(image + h->off_order);
     for (uint32_t j = 0; j < n; j++) {
         int32_t p = parents[j];
         if (p < -1 || (p >= 0 && (uint32_t)p >= j))
-            FAIL(h.off_parents + 4 * j, "joint %u: parent %d must be -1 or a smaller index",
+            FAIL(h->off_parents + 4 * j, "joint %u: parent %d must be -1 or a smaller index",
                  (unsigned)j, (int)p);
     }
-    if (n && parents[h.root_joint] != -1)
-        FAIL(HOFF(root_joint), "root-motion joint %u is not a root", (unsigned)h.root_joint);
+    if (n && parents[h->root_joint] != -1)
+        FAIL(HOFF(root_joint), "root-motion joint %u is not a root", (unsigned)h->root_joint);
     /* The order must put parents first: every joint once, after its parent. */
     unsigned char *seen = scratch;
     memset(seen, 0, n);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j = order[i];
         if (j >= n || seen[j] || (parents[j] >= 0 && !seen[parents[j]]))
-            FAIL(h.off_order + 4 * i, "order entry %u (%u) is not a parents-first permutation",
+            FAIL(h->off_order + 4 * i, "order entry %u (%u) is not a parents-first permutation",
                  (unsigned)i, (unsigned)j);
         seen[j] = 1;
     }
-    const float *bind = (const float *)(const void *)(image + h.off_bind);
+    const float *bind = (const float *)(const void *)(image + h->off_bind);
     for (uint64_t i = 0; i < n * 10; i++)
-        if (!isfinite(bind[i])) FAIL(h.off_bind + 4 * i, "bind pose value is not finite");
-    const uint64_t *turns = (const uint64_t *)(const void *)(image + h.off_root_track);
-    uint64_t words = ((uint64_t)h.num_frames + 64) / 64;
+        if (!isfinite(bind[i])) FAIL(h->off_bind + 4 * i, "bind pose value is not finite");
+    const uint64_t *turns = (const uint64_t *)(const void *)(image + h->off_root_track);
+    uint64_t words = ((uint64_t)h->num_frames + 64) / 64;
     for (uint64_t i = 0; i < words; i++)
         if (turns[i] & turns[words + i])
-            FAIL(h.off_root_track + 8 * i, "root turns: a frame turns both ways");
-    if (h.num_constants > 3 * n)
-        FAIL(HOFF(num_constants), "%u constants for %u joints", (unsigned)h.num_constants,
+            FAIL(h->off_root_track + 8 * i, "root turns: a frame turns both ways");
+    return OSSA_OK;
+}
+
+/* Constant records: sorted by joint and kind, finite values. */
+static ossa_status check_constants(const unsigned char *image, const ossa__packed_header *h,
+                                   ossa_error *error)
+{
+    uint64_t n = h->num_joints;
+    if (h->num_constants > 3 * n)
+        FAIL(HOFF(num_constants), "%u constants for %u joints", (unsigned)h->num_constants,
              (unsigned)n);
     const ossa__packed_constant *consts =
-        (const ossa__packed_constant *)(const void *)(image + h.off_constants);
-    for (uint32_t i = 0; i < h.num_constants; i++) {
-        size_t where = h.off_constants + (size_t)i * sizeof *consts;
+        (const ossa__packed_constant *)(const void *)(image + h->off_constants);
+    for (uint32_t i = 0; i < h->num_constants; i++) {
+        size_t where = h->off_constants + (size_t)i * sizeof *consts;
         if ((consts[i].kind & 3) > OSSA_TRACK_SCALE || (consts[i].kind >> 2) >= n ||
             (i && consts[i].kind <= consts[i - 1].kind))
             FAIL(where, "constant %u: bad or unsorted joint and kind", (unsigned)i);
@@ -124,22 +144,29 @@ ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned
             if (!isfinite(consts[i].value[c]))
                 FAIL(where + 4 + 4 * c, "constant %u: value is not finite", (unsigned)i);
     }
+    return OSSA_OK;
+}
 
-    if (check_section(size, h.off_tracks, h.track_bytes, 1, "tracks", HOFF(off_tracks), error))
+/* Track records: inside their section, known kinds of existing joints, in
+ * the samplers' order, finite ranges, and exactly track_bytes of them. */
+static ossa_status check_tracks(const unsigned char *image, size_t size,
+                                const ossa__packed_header *h, ossa_error *error)
+{
+    if (check_section(size, h->off_tracks, h->track_bytes, 1, "tracks", HOFF(off_tracks), error))
         return OSSA_FAILED;
     uint32_t prev_dest = 0;
     size_t rec = 0;
-    for (uint32_t t = 0; t < h.num_tracks; t++) {
-        size_t where = h.off_tracks + rec;
-        if (rec + 4 > h.track_bytes) FAIL(where, "track %u: past the track records", t);
+    for (uint32_t t = 0; t < h->num_tracks; t++) {
+        size_t where = h->off_tracks + rec;
+        if (rec + 4 > h->track_bytes) FAIL(where, "track %u: past the track records", t);
         ossa__packed_track tr;
         uint32_t word;
         memcpy(&word, image + where, 4);
-        if (rec + ossa__packed_record_size(word) > h.track_bytes)
+        if (rec + ossa__packed_record_size(word) > h->track_bytes)
             FAIL(where, "track %u: past the track records", t);
         rec += ossa__packed_record(image + where, &tr);
         uint32_t kind = OSSA_TRACK_KIND(tr.kind), joint = OSSA_TRACK_JOINT(tr.kind);
-        if (kind > OSSA_TRACK_SCALE || joint >= n ||
+        if (kind > OSSA_TRACK_SCALE || joint >= h->num_joints ||
             (kind != OSSA_TRACK_ROTATION && OSSA_TRACK_DROPPED(tr.kind)))
             FAIL(where, "track %u: bad kind or joint", t);
         uint32_t dest = ossa__packed_dest(tr.kind);
@@ -151,10 +178,81 @@ ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned
                 !isfinite(tr.min[c] + tr.extent[c]))
                 FAIL(where + 4, "track %u: range is not finite", t);
     }
-    if (rec != h.track_bytes)
+    if (rec != h->track_bytes)
         FAIL(HOFF(track_bytes), "%u bytes of track records, the tracks take %zu",
-             (unsigned)h.track_bytes, rec);
+             (unsigned)h->track_bytes, rec);
+    return OSSA_OK;
+}
 
+/* Segment s, whose table entries are [start, end) of the data: its track
+ * table walked as the samplers walk it, its size from its bit rates, and
+ * raw keys finite (samplers use them as they are). */
+static ossa_status check_segment(const unsigned char *image, const ossa__packed_header *h,
+                                 uint32_t s, uint32_t start, uint32_t end, ossa_error *error)
+{
+    size_t where = h->off_segments + 4 * (size_t)s;
+    size_t at = h->off_data + (size_t)start;
+    if (end < start || end - start < OSSA_PACKED_SEGMENT_HEAD)
+        FAIL(where, "segment %u: %u bytes, too short for its header", s, (unsigned)(end - start));
+    const unsigned char *seg = image + at;
+    uint32_t frame_bits = ossa__rd32(seg), head = ossa__rd32(seg + 4);
+    uint64_t sum = 0, info = OSSA_PACKED_SEGMENT_HEAD;
+    for (uint32_t t = 0; t < h->num_tracks; t++) {
+        if (info >= (uint64_t)(end - start))
+            FAIL(at + info, "segment %u: the track table runs past the segment", s);
+        unsigned char byte = seg[info];
+        uint32_t b = OSSA_PACKED_BITS(byte);
+        if (!(b == 0 || (b >= 3 && b <= OSSA_PACKED_MAX_BITS) || b == OSSA_PACKED_RAW_BITS) ||
+            (byte & 0x40) || (b == OSSA_PACKED_RAW_BITS && (byte & OSSA_PACKED_RANGED)))
+            FAIL(at + info, "segment %u, track %u: %u bits per component (byte 0x%02x)", s, t, b,
+                 byte);
+        sum += 3 * b;
+        info += ossa__packed_info_size(byte);
+    }
+    if (head != info)
+        FAIL(at + 4, "segment %u: keys at byte %u, the track table ends at %llu", s,
+             (unsigned)head, (unsigned long long)info);
+    if (sum != frame_bits)
+        FAIL(at, "segment %u: %u bits per frame, the tracks add up to %llu", s,
+             (unsigned)frame_bits, (unsigned long long)sum);
+    uint32_t frames = s + 1 < h->num_segments ? OSSA_PACKED_SEGMENT
+                                              : h->num_frames - s * OSSA_PACKED_SEGMENT;
+    uint64_t key_bytes = ((uint64_t)frame_bits * frames + 7) / 8;
+    if (head + key_bytes + OSSA_PACKED_SLACK != (uint64_t)(end - start))
+        FAIL(where, "segment %u: %u bytes, its keys need %llu", s, (unsigned)(end - start),
+             (unsigned long long)(head + key_bytes + OSSA_PACKED_SLACK));
+    info = OSSA_PACKED_SEGMENT_HEAD;
+    for (uint32_t t = 0, pos = 0; t < h->num_tracks; t++) {
+        unsigned char byte = seg[info];
+        uint32_t b = OSSA_PACKED_BITS(byte);
+        if (b == OSSA_PACKED_RAW_BITS)
+            for (uint32_t k = 0; k < frames; k++)
+                for (uint32_t c = 0; c < 3; c++) {
+                    uint32_t u =
+                        ossa__read_bits(seg + head, (uint64_t)k * frame_bits + pos + 32 * c, 32);
+                    float f;
+                    memcpy(&f, &u, 4);
+                    if (!isfinite(f))
+                        FAIL(at + head, "segment %u, track %u: raw key is not finite", s, t);
+                }
+        pos += 3 * b;
+        info += ossa__packed_info_size(byte);
+    }
+    return OSSA_OK;
+}
+
+ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned char *scratch,
+                               ossa_error *error)
+{
+    if (size < sizeof(ossa__packed_header))
+        FAIL(size, "a compressed clip needs a 128-byte header, the data has %zu bytes", size);
+    ossa__packed_header h;
+    memcpy(&h, image, sizeof h);
+    if (check_header(&h, size, error) || check_sections(image, size, &h, error) ||
+        check_joints(image, &h, scratch, error) || check_constants(image, &h, error) ||
+        check_tracks(image, size, &h, error))
+        return OSSA_FAILED;
+    /* The segment table: from 0 to the end of the data, each segment whole. */
     const uint32_t *segments = (const uint32_t *)(const void *)(image + h.off_segments);
     size_t data_size = size - h.off_data;
     if (segments[0] != 0) FAIL(h.off_segments, "the first segment must start at offset 0");
@@ -162,60 +260,8 @@ ossa_status ossa__packed_check(const unsigned char *image, size_t size, unsigned
         FAIL(h.off_segments + 4 * (size_t)h.num_segments,
              "segments end at %u, the data has %zu bytes", (unsigned)segments[h.num_segments],
              data_size);
-    for (uint32_t s = 0; s < h.num_segments; s++) {
-        size_t where = h.off_segments + 4 * (size_t)s;
-        uint32_t start = segments[s], end = segments[s + 1];
-        size_t at = h.off_data + (size_t)start;
-        if (end < start || end - start < OSSA_PACKED_SEGMENT_HEAD)
-            FAIL(where, "segment %u: %u bytes, too short for its header", s,
-                 (unsigned)(end - start));
-        const unsigned char *seg = image + at;
-        uint32_t frame_bits = ossa__rd32(seg), head = ossa__rd32(seg + 4);
-        /* The track table, walked as the samplers walk it. */
-        uint64_t sum = 0, info = OSSA_PACKED_SEGMENT_HEAD;
-        for (uint32_t t = 0; t < h.num_tracks; t++) {
-            if (info >= (uint64_t)(end - start))
-                FAIL(at + info, "segment %u: the track table runs past the segment", s);
-            unsigned char byte = seg[info];
-            uint32_t b = OSSA_PACKED_BITS(byte);
-            if (!(b == 0 || (b >= 3 && b <= OSSA_PACKED_MAX_BITS) || b == OSSA_PACKED_RAW_BITS) ||
-                (byte & 0x40) || (b == OSSA_PACKED_RAW_BITS && (byte & OSSA_PACKED_RANGED)))
-                FAIL(at + info, "segment %u, track %u: %u bits per component (byte 0x%02x)", s, t,
-                     b, byte);
-            sum += 3 * b;
-            info += ossa__packed_info_size(byte);
-        }
-        if (head != info)
-            FAIL(at + 4, "segment %u: keys at byte %u, the track table ends at %llu", s,
-                 (unsigned)head, (unsigned long long)info);
-        if (sum != frame_bits)
-            FAIL(at, "segment %u: %u bits per frame, the tracks add up to %llu", s,
-                 (unsigned)frame_bits, (unsigned long long)sum);
-        uint32_t frames = s + 1 < h.num_segments ? OSSA_PACKED_SEGMENT
-                                                 : h.num_frames - s * OSSA_PACKED_SEGMENT;
-        uint64_t key_bytes = ((uint64_t)frame_bits * frames + 7) / 8;
-        if (head + key_bytes + OSSA_PACKED_SLACK != (uint64_t)(end - start))
-            FAIL(where, "segment %u: %u bytes, its keys need %llu", s, (unsigned)(end - start),
-                 (unsigned long long)(head + key_bytes + OSSA_PACKED_SLACK));
-        /* Raw floats must be finite: samplers use them as they are. */
-        info = OSSA_PACKED_SEGMENT_HEAD;
-        for (uint32_t t = 0, pos = 0; t < h.num_tracks; t++) {
-            unsigned char byte = seg[info];
-            uint32_t b = OSSA_PACKED_BITS(byte);
-            if (b == OSSA_PACKED_RAW_BITS)
-                for (uint32_t k = 0; k < frames; k++)
-                    for (uint32_t c = 0; c < 3; c++) {
-                        uint32_t u = ossa__read_bits(seg + head,
-                                                     (uint64_t)k * frame_bits + pos + 32 * c, 32);
-                        float f;
-                        memcpy(&f, &u, 4);
-                        if (!isfinite(f))
-                            FAIL(at + head, "segment %u, track %u: raw key is not finite", s, t);
-                    }
-            pos += 3 * b;
-            info += ossa__packed_info_size(byte);
-        }
-    }
+    for (uint32_t s = 0; s < h.num_segments; s++)
+        if (check_segment(image, &h, s, segments[s], segments[s + 1], error)) return OSSA_FAILED;
     return OSSA_OK;
 }
 

@@ -1,7 +1,8 @@
 /* Text shared by every text format (IQE, illEngine, MD5, SMD, OBJ, glTF's
  * numbers): exact, locale-independent numbers both ways, a line lexer
- * that reports line:column, and a line writer over ossa_buf. Not
- * installed; no format knows another format's text rules, only these. */
+ * that reports line:column, a line writer over ossa_buf, and base64 for
+ * bytes inside text (glTF, FBX). Not installed; no format knows another
+ * format's text rules, only these. */
 #ifndef OSSA_TEXT_H
 #define OSSA_TEXT_H
 
@@ -176,6 +177,36 @@ uint32_t ossa__lex_column(const ossa_lexer *lx, const char *at);
  * appended to the message. */
 ossa_status ossa__lex_fail(ossa_lexer *lx, const char *at, bool found, const char *fmt, ...)
     OSSA_PRINTF(4, 5);
+
+/* -- Base64 (base64.c) ------------------------------------------------------
+ *
+ * RFC 4648 §4: the standard alphabet and '=' padding. */
+
+/* Characters that n bytes encode to: 4 per 3 bytes or part of 3. */
+size_t ossa__base64_encoded_size(size_t n);
+/* Writes ossa__base64_encoded_size(n) characters, padded (no NUL). */
+void ossa__base64_encode(const unsigned char *in, size_t n, char *out);
+/* The most bytes that `len` characters decode to in either mode: what
+ * `out` of ossa__base64_decode needs. */
+size_t ossa__base64_decoded_max(size_t len);
+
+typedef enum ossa_base64_mode {
+    /* Only the alphabet, with at most two '=' at the end and padding
+     * optional (glTF's data URIs and stored extras); a last group of one
+     * character, six bits, fails at that character. */
+    OSSA_BASE64_STRICT,
+    /* Spaces, CR, LF and '=' are skipped wherever they are, and bits short
+     * of a byte at the end are dropped (FBX's ASCII Video Content). */
+    OSSA_BASE64_LENIENT,
+} ossa_base64_mode;
+
+/* Decodes `len` characters into `out` (ossa__base64_decoded_max(len)
+ * bytes) and sets *out_size. Returns false, with the index of the
+ * offending character in *bad, at the first character the mode does not
+ * accept. */
+bool ossa__base64_decode(const char *in, size_t len, ossa_base64_mode mode, unsigned char *out,
+                         size_t *out_size, size_t *bad);
+
 /* -- Line writer (writer.c) --------------------------------------------------
  *
  * Text output through a small line buffer: numbers are written with the

@@ -2,13 +2,14 @@
 """Checks the source layout (README, "Layout"): the layers, by folder.
 
     base                      libc; the bottom
-    math, text                on base
-    core                      on base, math, text
+    math, text, image         on base
+    core                      on base, math, text, image
     formats                   on core and below; each module (formats/NAME/)
                               on no other module
     runtime                   on base and math only (libossa-runtime)
-    render                    on base and math, and on core and runtime
-                              through their public API only (libossa-render)
+    render                    on base, math and image, and on core and
+                              runtime through their public API only
+                              (libossa-render)
 
 - includes: a folder includes only folders it sits on (quoted paths below
   src/), and of the public headers only those of the libraries it may use
@@ -18,7 +19,9 @@
 - with a build directory, the same for calls, read from the object files:
   a symbol a file uses must be defined in its own folder or in one it sits
   on (or, across the libraries, be a public ossa_* name of one it may
-  call), and no two files may depend on each other through any chain.
+  call), and no two files may depend on each other through any chain;
+- no function in src/ is longer than 150 lines, counted from the first line
+  of its signature to its closing brace.
 
 Usage: check_layout.py [SOURCE_DIR] [BUILD_DIR]   (exit 1 on a violation)
 """
@@ -40,10 +43,11 @@ BELOW = {
     "base": set(),
     "math": {"base"},
     "text": {"base"},
-    "core": {"base", "math", "text"},
-    "formats": {"base", "math", "text", "core"},
+    "image": {"base"},
+    "core": {"base", "math", "text", "image"},
+    "formats": {"base", "math", "text", "image", "core"},
     "runtime": {"base", "math"},
-    "render": {"base", "math"},
+    "render": {"base", "math", "image"},
 }
 # Layers of another library a folder may call through their public API
 # (ossa_ names, never ossa__) and whose public header it may include.
@@ -57,6 +61,7 @@ HEADERS = {
     "base": {"ossa/common.h"},
     "math": {"ossa/common.h"},
     "text": {"ossa/common.h"},
+    "image": {"ossa/common.h"},
     "core": {"ossa/common.h", "ossa/model.h", "ossa/runtime.h"},
     "formats": {"ossa/common.h", "ossa/model.h", "ossa/runtime.h"},
     "runtime": {"ossa/common.h", "ossa/runtime.h"},
@@ -146,6 +151,103 @@ def cycles(g):
 
 for comp in cycles(graph):
     problems.append("include cycle: " + " <-> ".join(comp))
+
+
+# -- Function length ---------------------------------------------------------
+
+MAX_FUNCTION_LINES = 150
+
+
+def code_only(text):
+    """`text` with comments, the insides of string and character literals
+    and preprocessor lines (with their continuations) blanked; line breaks
+    stay where they were, so line numbers still hold."""
+    out, i, n = [], 0, len(text)
+    blank = lambda s: re.sub(r"[^\n]", " ", s)
+    while i < n:
+        c = text[i]
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] not in (c, "\n"):
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n)
+            out.append(c + blank(text[i + 1:j - 1]) + text[j - 1] if j - i >= 2 else c)
+            i = j
+            continue
+        else:
+            out.append(c)
+            i += 1
+            continue
+        out.append(blank(text[i:j]))
+        i = j
+    lines = "".join(out).split("\n")
+    continued = False
+    for k, line in enumerate(lines):
+        if continued or line.lstrip().startswith("#"):
+            continued = line.endswith("\\")
+            lines[k] = ""
+    return "\n".join(lines)
+
+
+def functions(text):
+    """(name, first line, last line) of every function defined in C source
+    `text`, or None when its braces do not balance outside comments,
+    literals and preprocessor lines. A definition is a brace at file level
+    after text that ends with a parameter list and holds no '=' outside
+    parentheses (initializers have one), and that is not a struct, union or
+    enum whose tag a macro makes ("struct K(name) {"). Its first line is
+    the first of the lines just above the brace that are not blank, so that
+    a macro call or a preprocessor line before it is not counted."""
+    code = code_only(text)
+    found, depth, start, current = [], 0, 0, None
+    for i, c in enumerate(code):
+        if c == "{":
+            if depth == 0:
+                head = code[start:i]
+                top, level = [], 0
+                for ch in head:
+                    level += (ch == "(") - (ch == ")")
+                    if level == 0 and ch not in "()":
+                        top.append(ch)
+                sig = re.split(r"\n[ \t]*\n", head.strip())[-1]
+                if head.rstrip().endswith(")") and "=" not in top and \
+                        not re.match(r"(typedef\s+)?(struct|union|enum)\s+\w+\s*\(", sig):
+                    first = start + head.rfind(sig)
+                    name = re.search(r"(\w+(?:\s*\(\s*\w+\s*\))?)\s*\(", sig)
+                    current = [name.group(1) if name else "?", code.count("\n", 0, first) + 1]
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth < 0:
+                return None
+            if depth == 0:
+                if current:
+                    found.append((current[0], current[1], code.count("\n", 0, i) + 1))
+                    current = None
+                start = i + 1
+        elif c == ";" and depth == 0:
+            start = i + 1
+    return found if depth == 0 else None
+
+
+for path in sorted(files):
+    rel = os.path.relpath(path, src)
+    with open(path, encoding="utf-8") as f:
+        found = functions(f.read())
+    if found is None:
+        problems.append(f"{rel}: its braces do not balance outside comments, strings and "
+                        f"preprocessor lines; the function length check cannot read it")
+        continue
+    for name, first, last in found:
+        if last - first + 1 > MAX_FUNCTION_LINES:
+            problems.append(f"{rel}:{first}: {name} is {last - first + 1} lines "
+                            f"(at most {MAX_FUNCTION_LINES}): split it into named steps")
 
 
 def object_of(path):

@@ -5,6 +5,7 @@
 #include "core/lists.h"
 #include "core/materials.h"
 #include "formats/fbx/fbx.h"
+#include "text/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -574,16 +575,6 @@ static ossa_status add_joints(fbx_scene *sc)
 
 /* -- Images, materials and notes -- */
 
-static int b64(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
 /* The name an image goes by: the base name (after either slash) of the
  * Video's or Texture's file name, else the object's name. */
 static void image_name(const fbx_object *o, char out[OSSA_IMAGE_NAME_MAX])
@@ -636,30 +627,18 @@ static ossa_status add_images(fbx_scene *sc)
             bytes = (const unsigned char *)v->v.s;
             n = v->count;
         } else if (v->type == 'S') {
-            decoded = ossa__fbx_alloc(doc, v->count / 4 * 3 + 3, 1);
+            decoded = ossa__fbx_alloc(doc, ossa__base64_decoded_max(v->count), 1);
             if (!decoded) {
                 st = OSSA_FAILED;
                 break;
             }
-            uint32_t acc = 0, bits = 0;
-            n = 0;
-            for (uint32_t k = 0; k < v->count; k++) {
-                unsigned char c = (unsigned char)v->v.s[k];
-                if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
-                int d = b64(c);
-                if (d < 0) {
-                    st = ossa__fbx_fail(doc, content, v, OSSA_ERROR_CORRUPT,
-                                        "Video '%s': Content is not base64 (byte %u)", o->name, k);
-                    break;
-                }
-                acc = (acc << 6) | (uint32_t)d;
-                bits += 6;
-                if (bits >= 8) {
-                    bits -= 8;
-                    decoded[n++] = (unsigned char)(acc >> bits);
-                }
+            /* Lenient: spaces, line breaks and '=' anywhere are skipped. */
+            size_t bad = 0;
+            if (!ossa__base64_decode(v->v.s, v->count, OSSA_BASE64_LENIENT, decoded, &n, &bad)) {
+                st = ossa__fbx_fail(doc, content, v, OSSA_ERROR_CORRUPT,
+                                    "Video '%s': Content is not base64 (byte %zu)", o->name, bad);
+                break;
             }
-            if (st) break;
             bytes = decoded;
         } else {
             continue;

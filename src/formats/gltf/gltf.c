@@ -23,11 +23,11 @@ static ossa_status read_root_extras(gltf_scene *s)
     for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next) {
         const char *key = ossa__gltf_string(e, "key"), *data = ossa__gltf_string(e, "data");
         if (!key || !data) continue;
-        size_t len = strlen(data), cap = len / 4 * 3 + 3, size = 0, bad = 0;
+        size_t len = strlen(data), cap = ossa__base64_decoded_max(len), size = 0, bad = 0;
         unsigned char *buf = ossa__alloc(s->r->alloc, cap);
         if (!buf) return ossa__fail_nomem(s->r->error);
         ossa_status st = OSSA_OK;
-        if (ossa__base64_decode(data, len, buf, &size, &bad))
+        if (ossa__base64_decode(data, len, OSSA_BASE64_STRICT, buf, &size, &bad))
             st = ossa_model_add_extra(s->m, key, buf, size, s->r->error);
         else
             ossa__warn(s->m, OSSA_WARNING_DROPPED, OSSA_NO_OFFSET, 0, 0, "extras.%s.extras: '%s' is not base64: dropped",

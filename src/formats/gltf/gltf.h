@@ -18,6 +18,7 @@
 #define OSSA_GLTF_H
 
 #include "formats/format.h"
+#include "text/text.h"
 
 /* GLB container (glTF 2.0 spec, section "Binary glTF Layout"). */
 #define GLB_MAGIC 0x46546C67u      /* "glTF" */
@@ -83,17 +84,6 @@ static inline void gltf_scale_swap(const float in[3], float out[3])
 
 void ossa__gltf_transform_to_gltf(const ossa_transform *in, ossa_transform *out);
 void ossa__gltf_transform_from_gltf(const ossa_transform *in, ossa_transform *out);
-
-/* -- Base64 (RFC 4648, standard alphabet, with padding) -- */
-
-size_t ossa__base64_encoded_size(size_t n);
-/* Writes ossa__base64_encoded_size(n) characters (no NUL). */
-void ossa__base64_encode(const unsigned char *in, size_t n, char *out);
-/* Decodes `len` characters; padding optional, whitespace not allowed.
- * `out` needs len / 4 * 3 + 3 bytes. Returns false at the first character
- * that is not base64 (its index in *bad). */
-bool ossa__base64_decode(const char *in, size_t len, unsigned char *out, size_t *out_size,
-                         size_t *bad);
 
 /* The shortest decimal text that reads back as the same float, whatever
  * the C locale (ossa__text_format_float: "%.9g" style at most, "-0" kept);

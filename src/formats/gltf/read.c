@@ -126,10 +126,10 @@ ossa_status ossa__gltf_data_uri(gltf_reader *r, const char *uri, const char *wha
                                what);
     const char *data = comma + 1;
     size_t len = strlen(data), n = 0, bad = 0;
-    *cap = len / 4 * 3 + 3;
+    *cap = ossa__base64_decoded_max(len);
     unsigned char *buf = ossa__alloc(r->alloc, *cap);
     if (!buf) return ossa__fail_nomem(r->error);
-    if (!ossa__base64_decode(data, len, buf, &n, &bad)) {
+    if (!ossa__base64_decode(data, len, OSSA_BASE64_STRICT, buf, &n, &bad)) {
         ossa__free(r->alloc, buf, *cap);
         *cap = 0;
         return ossa__gltf_fail(r, OSSA_ERROR_CORRUPT, "%s: invalid base64 at character %zu of the data",

@@ -43,8 +43,15 @@ typedef struct gw {
     ossa_output_file *beside; /* image files to write beside the output */
     char **beside_names;
     size_t nbeside;
-    char dropped[3][200];    /* names for one warning per kind of loss */
-    uint32_t ndropped[3];
+    char dropped[4][200];    /* names for one warning per kind of loss */
+    uint32_t ndropped[4];
+    char unconverted[200];   /* why the first TGA image could not become PNG */
+    /* TGA images turned into PNG (glTF holds PNG and JPEG only), per model
+     * extra; data NULL = none. Kept until the files are written. */
+    struct gw_png {
+        void *data;
+        size_t size;
+    } *png_of_extra;
     ossa_extra_index index;  /* the model's images and materials */
     ossa_intern material_names; /* written materials, in glTF order */
     ossa_intern texture_keys;   /* "image sampler" of each written texture */

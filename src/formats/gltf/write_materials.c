@@ -6,18 +6,22 @@
  * is not metallic (metallicFactor 0, as ossa has always written them).
  * Images come from the model's OSSA_EXTRA_IMAGE extras: inside the file
  * (a bufferView with its mimeType) or as files beside it (a uri), as
- * ossa_write_options.images says. A texture whose image the model lacks,
- * or whose image glTF cannot hold (PNG and JPEG only), is not referenced:
- * no reference to a file that is not there (the validator's IO_ERROR).
+ * ossa_write_options.images says. glTF holds PNG and JPEG only: a TGA
+ * image (the textures of most IQM, MD5 and SMD content) is decoded and
+ * written as a PNG of the same pixels, named with ".png" (src/image). A
+ * texture whose image the model lacks, or whose image glTF cannot hold
+ * (other kinds, a TGA that does not decode), is not referenced: no
+ * reference to a file that is not there (the validator's IO_ERROR).
  * Its image name stays in the material's extras ("ossa": {"SLOT_texture":
  * NAME}), which the reader takes back, and the write warns once. */
 #include "core/image_files.h"
 #include "formats/gltf/write.h"
+#include "image/image.h"
 
 #include <math.h>
 #include <stdio.h>
 
-enum { DROP_MISSING, DROP_KIND, DROP_TEXCOORD };
+enum { DROP_MISSING, DROP_KIND, DROP_TEXCOORD, DROP_UNCONVERTED };
 
 ossa_status ossa__gltfw_images_begin(gw *w, write_mode mode, const char *path)
 {
@@ -34,7 +38,11 @@ ossa_status ossa__gltfw_images_begin(gw *w, write_mode mode, const char *path)
     w->image_of_extra = ossa__alloc(w->alloc, m->num_extras * sizeof *w->image_of_extra);
     w->beside = ossa__alloc(w->alloc, m->num_extras * sizeof *w->beside);
     w->beside_names = ossa__alloc(w->alloc, m->num_extras * sizeof *w->beside_names);
-    if (!w->image_of_extra || !w->beside || !w->beside_names) return ossa__fail_nomem(w->error);
+    w->png_of_extra = ossa__alloc(w->alloc, m->num_extras * sizeof *w->png_of_extra);
+    /* cleared first: ossa__gltfw_images_end frees what it holds */
+    if (w->png_of_extra) memset(w->png_of_extra, 0, m->num_extras * sizeof *w->png_of_extra);
+    if (!w->image_of_extra || !w->beside || !w->beside_names || !w->png_of_extra)
+        return ossa__fail_nomem(w->error);
     for (uint32_t i = 0; i < m->num_extras; i++) w->image_of_extra[i] = -1;
     return OSSA_OK;
 }
@@ -50,9 +58,12 @@ void ossa__gltfw_images_end(gw *w)
         ossa__free(w->alloc, (void *)w->beside[i].path, 0);
         ossa__free(w->alloc, w->beside_names[i], 0);
     }
+    for (uint32_t i = 0; w->png_of_extra && i < w->m->num_extras; i++)
+        ossa__free(w->alloc, w->png_of_extra[i].data, w->png_of_extra[i].size);
     ossa__free(w->alloc, w->image_of_extra, 0);
     ossa__free(w->alloc, w->beside, 0);
     ossa__free(w->alloc, w->beside_names, 0);
+    ossa__free(w->alloc, w->png_of_extra, 0);
 }
 
 static void drop(gw *w, int kind, const char *name)
@@ -67,16 +78,23 @@ static void drop(gw *w, int kind, const char *name)
 
 void ossa__gltfw_images_report(gw *w)
 {
-    static const char *const what[3] = {
+    static const char *const what[4] = {
         "images the model does not have (not found beside the input?): %s%s: their names are kept "
         "in the materials' extras",
         "images glTF cannot hold (PNG and JPEG only): %s%s: their names are kept in the materials' "
         "extras",
-        "textures on texture coordinates the model lacks: %s%s: not written"};
-    for (int k = 0; k < 3; k++) {
+        "textures on texture coordinates the model lacks: %s%s: not written",
+        "TGA images that do not decode, so cannot become PNG: %s%s: their names are kept in the "
+        "materials' extras"};
+    for (int k = 0; k < 4; k++) {
         if (!w->ndropped[k]) continue;
-        char more[32] = "";
+        char more[240] = "";
         if (w->ndropped[k] > 3) snprintf(more, sizeof more, " and %u more", w->ndropped[k] - 3);
+        if (k == DROP_UNCONVERTED) {
+            size_t n = strlen(more);
+            snprintf(more + n, sizeof more - n, " (%s%s)", w->ndropped[k] > 1 ? "the first: " : "",
+                     w->unconverted);
+        }
         ossa__report(w->opt->diagnostic, w->opt->user, OSSA_SEVERITY_WARNING, OSSA_WARNING_DROPPED,
                      what[k], w->dropped[k], more);
     }
@@ -84,22 +102,66 @@ void ossa__gltfw_images_report(gw *w)
 
 /* -- Images, samplers, textures ------------------------------------------------ */
 
+/* Model image `name` (extra k), a TGA, as PNG bytes of the same pixels
+ * in png_of_extra[k] and the name with ".png" for ".tga" (or added) in
+ * png_name: 0, or -3 when memory ran out, -4 when it does not decode
+ * (w->unconverted says why, for the first). */
+static int tga_to_png(gw *w, size_t k, const char *name, char png_name[OSSA_IMAGE_NAME_MAX])
+{
+    const ossa_extra *e = &w->m->extras[k];
+    ossa_rgba_image im;
+    ossa_error err;
+    if (ossa__tga_decode(e->data, e->size, w->alloc, &im, &err)) {
+        if (err.code == OSSA_ERROR_NOMEM) {
+            w->nomem = true;
+            return -3;
+        }
+        if (!w->unconverted[0])
+            snprintf(w->unconverted, sizeof w->unconverted, "byte %llu: %.160s",
+                     (unsigned long long)err.offset, err.message);
+        return -4;
+    }
+    struct gw_png *p = &w->png_of_extra[k];
+    ossa_status st = ossa__png_encode(&im, 0, w->alloc, &p->data, &p->size, &err);
+    ossa__free(w->alloc, im.pixels, im.stride * im.height);
+    if (st) {
+        w->nomem = true; /* the picture is valid: only memory can fail */
+        return -3;
+    }
+    size_t stem = ossa__image_name_has(name, ".tga") ? strlen(name) - 4 : strlen(name);
+    if (stem > OSSA_IMAGE_NAME_MAX - 5) stem = OSSA_IMAGE_NAME_MAX - 5;
+    snprintf(png_name, OSSA_IMAGE_NAME_MAX, "%.*s.png", (int)stem, name);
+    return 0;
+}
+
 /* The glTF image of model image `name`: -1 when the model lacks it, -2
- * when glTF cannot hold its kind, -3 when memory ran out. */
+ * when glTF cannot hold its kind, -3 when memory ran out, -4 for a TGA
+ * that does not decode. */
 static int image_index(gw *w, const char *name)
 {
     const ossa_model *m = w->m;
     const ossa_extra *e = ossa__extra_lookup(&w->index, OSSA_EXTRA_IMAGE, name);
     if (!e) return -1;
-    const char *mime = ossa__image_mime(e->data, e->size);
-    if (!mime) return -2;
     size_t k = (size_t)(e - m->extras);
     if (w->image_of_extra[k] >= 0) return w->image_of_extra[k];
+    const void *data = e->data;
+    size_t size = e->size;
+    const char *mime = ossa__image_mime(data, size);
+    char png_name[OSSA_IMAGE_NAME_MAX];
+    if (!mime && ossa__image_kind(data, size, name) == OSSA_IMAGE_TGA) {
+        int r = tga_to_png(w, k, name, png_name);
+        if (r) return r;
+        data = w->png_of_extra[k].data;
+        size = w->png_of_extra[k].size;
+        mime = "image/png";
+        name = png_name;
+    }
+    if (!mime) return -2;
     cJSON *img = put(w, w->images, NULL, cJSON_CreateObject());
     if (w->images_mode == OSSA_IMAGES_BESIDE) {
         char file[OSSA_IMAGE_NAME_MAX];
         bool present;
-        if (ossa__image_beside_name(w->path, name, e->data, e->size, w->opt, &w->beside_taken, file,
+        if (ossa__image_beside_name(w->path, name, data, size, w->opt, &w->beside_taken, file,
                                     &present, w->error)) {
             w->failed = true; /* the error is filled in; the document is dropped */
             return -3;
@@ -120,12 +182,12 @@ static int image_index(gw *w, const char *name)
         ossa__sibling_path(w->path, file, full, cap);
         /* a file already there with these bytes is referenced, not written */
         w->beside[w->nbeside].path = full;
-        w->beside[w->nbeside].data = present ? NULL : e->data;
-        w->beside[w->nbeside].size = present ? 0 : e->size;
+        w->beside[w->nbeside].data = present ? NULL : data;
+        w->beside[w->nbeside].size = present ? 0 : size;
         w->beside_names[w->nbeside++] = copy;
         put(w, img, "uri", juri(w, file));
     } else {
-        put_int(w, img, "bufferView", add_view(w, e->data, e->size, 0, 0));
+        put_int(w, img, "bufferView", add_view(w, data, size, 0, 0));
         put(w, img, "mimeType", cJSON_CreateString(mime));
         put_name(w, img, name);
     }
@@ -201,6 +263,7 @@ static cJSON *texture_info(gw *w, cJSON *parent, const char *key, int slot, cons
             image = image_index(w, t->image);
             if (image == -1) drop(w, DROP_MISSING, t->image);
             if (image == -2) drop(w, DROP_KIND, t->image);
+            if (image == -4) drop(w, DROP_UNCONVERTED, t->image);
         }
     }
     if (image < 0) {

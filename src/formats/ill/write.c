@@ -11,9 +11,10 @@
  *   then a blank line                            frame (p, q x y z w, s)
  *   3 indices per line
  *
- * Numbers are the shortest decimals that read back as the same float
- * (ossa__text_format_float). Names are made whitespace-free and unique;
- * every change is reported through the write options' warn callback. */
+ * Text goes through the shared line writer (text/text.h, ossa_text_out);
+ * numbers are the shortest decimals that read back as the same float
+ * (ossa__out_float). Names are made whitespace-free and unique; every
+ * change is reported through the write options' warn callback. */
 #include "formats/ill/ill.h"
 #include "text/text.h"
 
@@ -24,9 +25,7 @@
 typedef struct writer {
     const ossa_model *m;
     const ossa_write_options *opt;
-    ossa_buf *out;
-    char line[512];
-    size_t n;
+    ossa_text_out out;
     bool at_line_start;
     /* The first value that is not finite, for the error. */
     bool bad;
@@ -34,42 +33,16 @@ typedef struct writer {
     uint32_t item;
 } writer;
 
-static void flush(writer *w)
-{
-    ossa__buf_append(w->out, w->line, w->n);
-    w->n = 0;
-}
-
-static void room(writer *w, size_t need)
-{
-    if (w->n + need > sizeof w->line) flush(w);
-}
-
-static void put_raw(writer *w, const char *s, size_t len)
-{
-    if (len > sizeof w->line / 2) {
-        flush(w);
-        ossa__buf_append(w->out, s, len);
-        return;
-    }
-    room(w, len);
-    memcpy(w->line + w->n, s, len);
-    w->n += len;
-}
-
+/* Tokens are separated by one space within a line. */
 static void sep(writer *w)
 {
-    if (!w->at_line_start) {
-        room(w, 1);
-        w->line[w->n++] = ' ';
-    }
+    if (!w->at_line_start) ossa__out_char(&w->out, ' ');
     w->at_line_start = false;
 }
 
 static void newline(writer *w)
 {
-    room(w, 1);
-    w->line[w->n++] = '\n';
+    ossa__out_char(&w->out, '\n');
     w->at_line_start = true;
 }
 
@@ -80,22 +53,19 @@ static void put_float(writer *w, float f)
         f = 0;
     }
     sep(w);
-    room(w, OSSA_FLOAT_CHARS);
-    w->n += ossa__text_format_float(w->line + w->n, f);
+    ossa__out_float(&w->out, f);
 }
 
 static void put_int(writer *w, int64_t v)
 {
-    char tmp[24];
-    int len = snprintf(tmp, sizeof tmp, "%lld", (long long)v);
     sep(w);
-    put_raw(w, tmp, (size_t)len);
+    ossa__out_int(&w->out, v);
 }
 
 static void put_word(writer *w, const char *s)
 {
     sep(w);
-    put_raw(w, s, strlen(s));
+    ossa__out_str(&w->out, s);
 }
 
 static void set_item(writer *w, const char *section, uint32_t item)
@@ -108,7 +78,7 @@ static void set_item(writer *w, const char *section, uint32_t item)
 
 static ossa_status finish(writer *w, ossa_error *error)
 {
-    flush(w);
+    ossa__out_flush(&w->out);
     if (w->bad)
         return ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
                           "%s %u holds a value that is not a finite number; illEngine files hold "
@@ -122,7 +92,7 @@ static void writer_init(writer *w, const ossa_model *m, const ossa_write_options
     memset(w, 0, sizeof *w);
     w->m = m;
     w->opt = opt;
-    w->out = out;
+    ossa__out_init(&w->out, out);
     w->at_line_start = true;
 }
 
@@ -467,12 +437,8 @@ static ossa_status write_anim(const ossa_model *m, const ossa_write_options *opt
     /* The name and loop flag, which ILLANIM0 has no place for, after the
      * last frame, where the engine stops reading (ill.md §2); ossa's
      * reader takes them back (text.c). */
-    flush(&w);
-    ossa_text_out tag;
-    ossa__out_init(&tag, out);
-    ossa__anim_tag_write(&tag, a->name, 0, (a->flags & OSSA_ANIMATION_LOOP) != 0, 0);
-    ossa__out_char(&tag, '\n');
-    ossa__out_flush(&tag);
+    ossa__anim_tag_write(&w.out, a->name, 0, (a->flags & OSSA_ANIMATION_LOOP) != 0, 0);
+    newline(&w);
     return finish(&w, error);
 }
 

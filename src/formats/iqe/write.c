@@ -9,118 +9,60 @@
  *   animation / framerate / loop / frame / pq
  *   comment                    the comment text, verbatim, last
  *
+ * Text goes through the shared line writer (text/text.h, ossa_text_out).
  * Floats are the shortest decimals that read back as the same float
- * (ossa__text_format_float), so reading the output gives the model's values
- * bit for bit; quaternions are written with w <= 0 (§6). The output
- * depends only on the model. */
+ * (ossa__out_float), so reading the output gives the model's values bit
+ * for bit; quaternions are written with w <= 0 (§6). The output depends
+ * only on the model. */
 #include "formats/iqe/iqe.h"
 
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct writer {
     const ossa_model *m;
-    ossa_buf *out;
+    ossa_text_out out;
     ossa_error *error;
     const ossa_allocator *alloc;
     const ossa_write_options *options;
     uint32_t renamed; /* names with '"' or line breaks */
-    char line[512]; /* the line being built; flushed when nearly full */
-    size_t n;
     /* Arrays by IQE slot (NULL: absent). */
     const ossa_vertex_array *slot[IQE_NUM_SLOTS];
 } writer;
 
-static void flush(writer *w)
-{
-    ossa__buf_append(w->out, w->line, w->n);
-    w->n = 0;
-}
+static void put(writer *w, const char *s) { ossa__out_str(&w->out, s); }
 
-static void room(writer *w, size_t need)
-{
-    if (w->n + need > sizeof w->line) flush(w);
-}
-
-static void put(writer *w, const char *s)
-{
-    size_t len = strlen(s);
-    if (len > sizeof w->line / 2) {
-        flush(w);
-        ossa__buf_append(w->out, s, len);
-        return;
-    }
-    room(w, len);
-    memcpy(w->line + w->n, s, len);
-    w->n += len;
-}
-
+/* Numbers and names follow their command or the number before them after
+ * one space. */
 static void put_float(writer *w, float f)
 {
-    room(w, OSSA_FLOAT_CHARS + 1);
-    w->line[w->n++] = ' ';
-    w->n += ossa__text_format_float(w->line + w->n, f);
-}
-
-static void put_uint(writer *w, uint64_t v)
-{
-    char tmp[24];
-    size_t k = 0;
-    do {
-        tmp[k++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    room(w, k + 1);
-    w->line[w->n++] = ' ';
-    while (k) w->line[w->n++] = tmp[--k];
+    ossa__out_char(&w->out, ' ');
+    ossa__out_float(&w->out, f);
 }
 
 static void put_int(writer *w, int64_t v)
 {
-    if (v >= 0) {
-        put_uint(w, (uint64_t)v);
-        return;
-    }
-    char tmp[24];
-    size_t k = 0;
-    uint64_t u = (uint64_t)0 - (uint64_t)v;
-    do {
-        tmp[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    room(w, k + 2);
-    w->line[w->n++] = ' ';
-    w->line[w->n++] = '-';
-    while (k) w->line[w->n++] = tmp[--k];
+    ossa__out_char(&w->out, ' ');
+    ossa__out_int(&w->out, v);
 }
 
 /* " \"name\"": '"' cannot be written inside a name (replaced by '\''),
  * and line breaks would end the line (replaced by spaces). */
 static void put_name(writer *w, const char *s)
 {
-    room(w, 2);
-    w->line[w->n++] = ' ';
-    w->line[w->n++] = '"';
+    ossa__out_mem(&w->out, " \"", 2);
     bool changed = false;
     for (; *s; s++) {
-        room(w, 2);
         char c = *s;
         if (c == '"') c = '\'';
         if (c == '\n' || c == '\r') c = ' ';
         changed |= c != *s;
-        w->line[w->n++] = c;
+        ossa__out_char(&w->out, c);
     }
     w->renamed += changed;
-    room(w, 1);
-    w->line[w->n++] = '"';
+    ossa__out_char(&w->out, '"');
 }
 
-static void newline(writer *w)
-{
-    room(w, 1);
-    w->line[w->n++] = '\n';
-}
+static void newline(writer *w) { ossa__out_char(&w->out, '\n'); }
 
 /* -- Checks -- */
 
@@ -184,7 +126,7 @@ static void write_declarations(writer *w)
         }
         put(w, " ");
         put(w, ossa_component_name(a->format));
-        if (a->size <= 4) put_uint(w, a->size); /* larger blend arrays: vb holds them */
+        if (a->size <= 4) put_int(w, a->size); /* larger blend arrays: vb holds them */
         if (custom) put_name(w, a->name);
         newline(w);
         any = true;
@@ -290,7 +232,7 @@ static void write_mesh(writer *w, geometry *g, uint32_t id, const char *name, co
     for (uint32_t i = 0; i < count; i++) {
         const ossa_triangle *t = &m->triangles[g->tris[i]];
         put(w, "fm");
-        for (int k = 0; k < 3; k++) put_uint(w, g->local[t->v[k]]);
+        for (int k = 0; k < 3; k++) put_int(w, g->local[t->v[k]]);
         newline(w);
     }
     newline(w);
@@ -384,7 +326,7 @@ ossa_status ossa__iqe_write(const ossa_model *model, const ossa_write_options *o
     writer w;
     memset(&w, 0, sizeof w);
     w.m = model;
-    w.out = out;
+    ossa__out_init(&w.out, out);
     w.error = error;
     w.alloc = options->allocator;
     w.options = options;
@@ -394,14 +336,14 @@ ossa_status ossa__iqe_write(const ossa_model *model, const ossa_write_options *o
     write_joints(&w);
     if (write_geometry(&w)) return OSSA_FAILED;
     write_animations(&w);
-    flush(&w);
     if (w.renamed)
         ossa__write_warn(w.options, OSSA_WARNING_RENAMED, "%u names held '\"' or line breaks, which IQE names cannot: written as ' and spaces",
              w.renamed);
     if (model->comment_size) {
-        ossa__buf_append(out, "comment\n", 8);
-        ossa__buf_append(out, model->comment, model->comment_size);
+        put(&w, "comment\n");
+        ossa__out_mem(&w.out, model->comment, model->comment_size);
     }
+    ossa__out_flush(&w.out);
     if (out->failed) return ossa__fail_nomem(error);
     return OSSA_OK;
 }

@@ -34,6 +34,7 @@ static ossa_status obj_read(ossa_model *model, const unsigned char *data, size_t
     obj_doc doc;
     ossa_status st = ossa__obj_parse(&doc, model, data, size, options, error);
     if (!st) st = ossa__obj_build(&doc);
+    if (!st) st = ossa__obj_materials(&doc);
     ossa__obj_doc_free(&doc);
     return st;
 }
@@ -72,6 +73,8 @@ const ossa_format_ops ossa__obj_format = {
     /* static meshes; `animation` (and obj.pose_time) pick the pose */
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_PICKS_ANIMATION,
     .front_of = obj_front,
+    /* the MTL file beside names the images, which are copied beside */
+    .images = OSSA__IMAGES_STORED,
     .option_family = "obj",
     .load_options = obj_load_options,
     .num_load_options = sizeof obj_load_options / sizeof *obj_load_options,

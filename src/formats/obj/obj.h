@@ -8,7 +8,11 @@
  *   build.c       raw lists -> ossa_model (indices checked, meshes keyed by
  *                 (name, material), axes, normals, welded vertices)
  *   pose.c        skinned positions and normals at an animation time
- *   write.c       ossa_model -> OBJ text (+ an MTL file beside it)
+ *   mtl.c         MTL text -> material records (newmtl and its statements)
+ *   materials.c   the mtllib files read beside the model, their records
+ *                 as ossa materials (Blender's mapping) and the images
+ *   write.c       ossa_model -> OBJ text
+ *   write_mtl.c   the MTL file and the images written beside the OBJ
  *
  * The raw lists keep what the file says in OBJ space; build.c maps axes,
  * winding and texture coordinates to ossa's. */
@@ -27,6 +31,11 @@
 /* Faces before any `s`: flat when the file has `s` lines, else one
  * smoothing group (§6) */
 #define OBJ_SMOOTH_UNSET INT64_MIN
+
+/* Bytes [at, at + len) of the prepared text. */
+typedef struct obj_span {
+    uint64_t at, len;
+} obj_span;
 
 /* A `v` line: position, and colour when it has 6 or 7 numbers. */
 typedef struct obj_vertex {
@@ -69,6 +78,7 @@ typedef struct obj_doc {
     ossa_intern meshes;  /* "name\nmaterial" */
     ossa_intern strings; /* mtllib names, warned keywords */
     ossa_list mtllib;    /* char: the `mtllib` file names, one per line */
+    ossa_list mtllib_at; /* obj_span: each `mtllib` statement's arguments */
 
     /* The state statements change. */
     char *group;     /* `g` names joined with one space */
@@ -113,6 +123,50 @@ ossa_status ossa__obj_build(obj_doc *doc);
 bool ossa__obj_triangulate(const float *const *points, uint32_t n, uint32_t *out, void *work,
                            uint64_t *budget);
 
+/* -- Materials (mtl.c, materials.c) -- */
+
+/* A texture statement of an MTL file (map_Kd and the like): the file name
+ * as written (options skipped, quotes removed), the -bm value (1 when
+ * absent), whether -o, -s or -t asked for a placement ossa cannot keep,
+ * and where the statement is, for messages. */
+typedef struct mtl_texture {
+    char *file; /* NULL = none */
+    float bump_scale;
+    bool placed;
+    uint32_t line, column;
+} mtl_texture;
+
+enum { MTL_MAP_KD, MTL_MAP_KE, MTL_MAP_BUMP, MTL_MAPS };
+
+/* One `newmtl` and what its statements set (has_*: given, and valid). */
+typedef struct mtl_material {
+    char *name;
+    float kd[3], ka[3], ke[3], ns, d, tr, pr, pm;
+    int illum;
+    bool has_kd, has_ka, has_ke, has_ns, has_d, has_tr, has_pr, has_pm, has_illum;
+    mtl_texture map[MTL_MAPS];
+} mtl_material;
+
+/* The materials of one MTL file. Names and file names are NUL-terminated
+ * copies in the model's temporary memory; free with ossa__mtl_free. */
+typedef struct mtl_file {
+    ossa_list materials; /* mtl_material */
+} mtl_file;
+
+/* Parses MTL text (file `name`, for messages). Never fails on the text:
+ * what cannot be read is skipped with a warning in the model ("x.mtl:3:7:
+ * ..."); only running out of memory fails. */
+ossa_status ossa__mtl_parse(ossa_model *model, const char *name, const unsigned char *data, size_t size,
+                            mtl_file *out, ossa_error *error);
+void ossa__mtl_free(ossa_model *model, mtl_file *file);
+
+/* After the model is built: reads the `mtllib` files beside the model
+ * (the rules of ossa__open_sibling), and gives every material a mesh uses
+ * and a file defines an OSSA_EXTRA_MATERIAL description (Blender 3.4's
+ * mapping, docs/formats/obj.md §9), with the images its textures name as
+ * OSSA_EXTRA_IMAGE. Missing and damaged files are warnings. */
+ossa_status ossa__obj_materials(obj_doc *doc);
+
 /* -- Posing (pose.c) -- */
 
 /* Skins bind-pose positions and normals (3 floats per vertex each, in
@@ -129,5 +183,16 @@ ossa_status ossa__obj_write(const ossa_model *model, const ossa_write_options *o
                             ossa_buf *out, ossa_error *error);
 ossa_status ossa__obj_write_files(const ossa_model *model, const char *path,
                                   const ossa_write_options *options, ossa_error *error);
+/* The OBJ text; `mtllib` names the MTL file written beside (NULL: none);
+ * report_unheld: warn about what OBJ cannot hold (memory writes). */
+ossa_status ossa__obj_write_text(const ossa_model *model, const ossa_write_options *options,
+                                 const char *mtllib, bool report_unheld, ossa_buf *out,
+                                 ossa_error *error);
+/* Whether a mesh of the model has a material (then an MTL is written). */
+bool ossa__obj_any_material(const ossa_model *model);
+/* Names go to the end of a line: line breaks would end it, a '#' would
+ * start a comment, and a '\' at the end would join the next line to it;
+ * they become ' ' and '_'. Returns whether the name changed. */
+bool ossa__obj_put_name(ossa_text_out *t, const char *s);
 
 #endif

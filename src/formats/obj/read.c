@@ -485,6 +485,8 @@ static ossa_status read_s(obj_doc *d)
 static ossa_status read_mtllib(obj_doc *d)
 {
     ossa_lexer *lx = &d->lx;
+    /* The whole argument text too: a name may hold blanks (materials.c) */
+    const char *start = more(d) ? lx->p : NULL;
     while (more(d)) {
         size_t n = ossa__lex_token_len(lx);
         size_t before = ossa__intern_count(&d->strings);
@@ -499,6 +501,12 @@ static ossa_status read_mtllib(obj_doc *d)
             d->mtllib.count += n + 1;
         }
         lx->p += n;
+    }
+    if (start) {
+        obj_span *span = ossa__list_push(d->model, &d->mtllib_at, sizeof *span);
+        if (!span) return ossa__fail_nomem(d->error);
+        span->at = offset_of(d, start);
+        span->len = (uint64_t)(lx->p - start);
     }
     return OSSA_OK;
 }
@@ -641,6 +649,7 @@ void ossa__obj_doc_free(obj_doc *d)
     ossa__intern_free(m, &d->meshes);
     ossa__intern_free(m, &d->strings);
     ossa__list_free(m, &d->mtllib);
+    ossa__list_free(m, &d->mtllib_at);
     ossa__temp_free(m, d->group);
     ossa__temp_free(m, d->object);
     ossa__temp_free(m, d->material);

@@ -3,7 +3,7 @@
  * only OBJ.
  *
  *   # ossa VERSION
- *   mtllib x.mtl           files only, when a mesh has a material
+ *   mtllib x.mtl           files only, when a mesh has a material (write_mtl.c)
  *   v x y z [r g b]        per model vertex, axes mapped back (§7)
  *   vt u v                 V flipped back to bottom-left
  *   vn x y z               always (generated when the model has none)
@@ -34,9 +34,7 @@ static void unmap_axes(bool blender_axes, const float *in, float *out)
     }
 }
 
-/* Names go to the end of a line: line breaks would end it, a '#' would
- * start a comment, and a '\' at the end would join the next line to it. */
-static bool put_name(ossa_text_out *t, const char *s)
+bool ossa__obj_put_name(ossa_text_out *t, const char *s)
 {
     bool changed = false;
     for (; *s; s++) {
@@ -104,18 +102,18 @@ static ossa_status geometry(const ossa_model *m, const ossa_write_options *o, fl
     return OSSA_OK;
 }
 
-static bool any_material(const ossa_model *m)
+bool ossa__obj_any_material(const ossa_model *m)
 {
     for (uint32_t i = 0; i < m->num_meshes; i++)
         if (m->meshes[i].material[0]) return true;
     return false;
 }
 
-/* `mtllib`: the MTL file written beside (files only). Memory writes
- * report what OBJ cannot hold themselves; ossa_write_file does it for
- * files (the format's `holds`). */
-static ossa_status write_obj(const ossa_model *m, const ossa_write_options *o, const char *mtllib,
-                             bool report_unheld, ossa_buf *out, ossa_error *error)
+/* `mtllib`: the MTL file written beside (files only, write_mtl.c).
+ * Memory writes report what OBJ cannot hold themselves; ossa_write_file
+ * does it for files (the format's `holds`). */
+ossa_status ossa__obj_write_text(const ossa_model *m, const ossa_write_options *o, const char *mtllib,
+                                 bool report_unheld, ossa_buf *out, ossa_error *error)
 {
     uint32_t nv = m->num_vertices;
     const ossa_vertex_array *ta = ossa_model_find_array(m, OSSA_VERTEX_TEXCOORD, NULL);
@@ -142,7 +140,7 @@ static ossa_status write_obj(const ossa_model *m, const ossa_write_options *o, c
     ossa__out_char(&t, '\n');
     if (mtllib) {
         ossa__out_str(&t, "mtllib ");
-        put_name(&t, mtllib);
+        ossa__obj_put_name(&t, mtllib);
         ossa__out_char(&t, '\n');
     }
     float tmp[OSSA_MAX_COMPONENTS], v3[3];
@@ -189,13 +187,13 @@ static ossa_status write_obj(const ossa_model *m, const ossa_write_options *o, c
         /* a reader's state starts as ("", ""): only changes are written */
         if (strcmp(mesh->name, name) != 0) {
             ossa__out_str(&t, mesh->name[0] ? "o " : "o");
-            renamed += put_name(&t, mesh->name);
+            renamed += ossa__obj_put_name(&t, mesh->name);
             ossa__out_char(&t, '\n');
             name = mesh->name;
         }
         if (strcmp(mesh->material, material) != 0) {
             ossa__out_str(&t, mesh->material[0] ? "usemtl " : "usemtl");
-            renamed += put_name(&t, mesh->material);
+            renamed += ossa__obj_put_name(&t, mesh->material);
             ossa__out_char(&t, '\n');
             material = mesh->material;
         }
@@ -240,82 +238,5 @@ static ossa_status write_obj(const ossa_model *m, const ossa_write_options *o, c
 ossa_status ossa__obj_write(const ossa_model *m, const ossa_write_options *options, ossa_buf *out,
                             ossa_error *error)
 {
-    return write_obj(m, options, NULL, true, out, error);
-}
-
-/* An image file name, worth a map_Kd. */
-static bool image_name(const char *s)
-{
-    static const char *const ext[] = {".png", ".tga", ".jpg", ".jpeg", ".bmp", ".dds",
-                                      ".tif", ".tiff", ".gif", NULL};
-    const char *dot = strrchr(s, '.');
-    if (!dot) return false;
-    for (const char *const *e = ext; *e; e++) {
-        size_t n = strlen(*e);
-        if (strlen(dot) != n) continue;
-        size_t i = 0;
-        while (i < n && (dot[i] | 0x20) == (*e)[i]) i++;
-        if (i == n) return true;
-    }
-    return false;
-}
-
-/* One `newmtl` per material (§9): white, with the material as its
- * texture when it names an image. */
-static void write_mtl(const ossa_model *m, ossa_buf *out)
-{
-    ossa_text_out t;
-    ossa__out_init(&t, out);
-    ossa__out_str(&t, "# ossa ");
-    ossa__out_str(&t, ossa_version_string());
-    ossa__out_char(&t, '\n');
-    for (uint32_t i = 0; i < m->num_meshes; i++) {
-        const char *mat = m->meshes[i].material;
-        bool seen = !mat[0];
-        for (uint32_t j = 0; j < i && !seen; j++) seen = strcmp(m->meshes[j].material, mat) == 0;
-        if (seen) continue;
-        ossa__out_str(&t, "newmtl ");
-        put_name(&t, mat);
-        ossa__out_str(&t, "\nKd 1 1 1\n");
-        if (image_name(mat)) {
-            ossa__out_str(&t, "map_Kd ");
-            put_name(&t, mat);
-            ossa__out_char(&t, '\n');
-        }
-    }
-    ossa__out_flush(&t);
-}
-
-ossa_status ossa__obj_write_files(const ossa_model *m, const char *path,
-                                  const ossa_write_options *options, ossa_error *error)
-{
-    /* PATH, and STEM.mtl beside it when a mesh has a material. */
-    bool mtl = any_material(m);
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    const char *dot = strrchr(base, '.');
-    size_t stem = dot && dot != base ? (size_t)(dot - path) : strlen(path);
-    char *mtl_path = mtl ? ossa__temp_alloc(m, stem + 5) : NULL;
-    if (mtl && !mtl_path) return ossa__fail_nomem(error);
-    ossa_buf bufs[2];
-    ossa__buf_init(&bufs[0], options->allocator);
-    ossa__buf_init(&bufs[1], options->allocator);
-    if (mtl_path) {
-        memcpy(mtl_path, path, stem);
-        memcpy(mtl_path + stem, ".mtl", 5);
-    }
-    const char *mtl_base = mtl_path ? mtl_path + (size_t)(base - path) : NULL;
-    ossa_status st = write_obj(m, options, mtl_base, false, &bufs[0], error);
-    if (!st && mtl) write_mtl(m, &bufs[1]);
-    if (!st && (bufs[0].failed || bufs[1].failed)) st = ossa__fail_nomem(error);
-    if (!st) {
-        ossa_output_file files[2] = {{path, bufs[0].data ? (const void *)bufs[0].data : "", bufs[0].size},
-                                     {mtl_path, bufs[1].data ? (const void *)bufs[1].data : "",
-                                      bufs[1].size}};
-        st = ossa__write_files_atomic(files, mtl ? 2 : 1, options, error);
-    }
-    ossa__buf_release(&bufs[0]);
-    ossa__buf_release(&bufs[1]);
-    ossa__temp_free(m, mtl_path);
-    return st;
+    return ossa__obj_write_text(m, options, NULL, true, out, error);
 }

@@ -49,6 +49,7 @@ typedef struct nmo_reader {
     uint32_t max_bone;
     uint32_t dropped_influences;
     uint64_t decoded; /* stream and name bytes read so far (nmo_budget) */
+    uint32_t tex, num_tex; /* the TEX records (for the textures beside, nmo_textures.c) */
 } nmo_reader;
 
 /* A geometry chunk's share of the model; names point into the file. */
@@ -363,6 +364,8 @@ static ossa_status nmo_parse(nmo_reader *r)
         ossa__xff_need(x, ptr[2], count[2], NMO_SRF_SIZE, e + 0x50, "surfaces", r->error) ||
         ossa__xff_need(x, ptr[3], count[3], NMO_GEOM_SIZE, e + 0x60, "geometry", r->error))
         return OSSA_FAILED;
+    r->tex = ptr[1];
+    r->num_tex = count[1];
     if (count[4]) {
         const char *name = name_at(r, (uint64_t)e + 0x70, "model name");
         if (name[0] && ossa_model_add_extra(m, NMO_EXTRA_NAME, name, strlen(name) + 1, r->error))
@@ -415,7 +418,6 @@ static ossa_status nmo_parse(nmo_reader *r)
 ossa_status ossa__nmo_read(ossa_model *m, const unsigned char *data, size_t size,
                             const ossa_load_options *options, ossa_error *error)
 {
-    (void)options;
     sotc_xff x;
     if (ossa__xff_open(&x, data, size, error)) return OSSA_FAILED;
     nmo_reader r;
@@ -448,6 +450,7 @@ ossa_status ossa__nmo_read(ossa_model *m, const unsigned char *data, size_t size
             st = OSSA_FAILED;
     }
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) ossa__buf_release(bufs[i]);
+    if (!st) st = ossa__nmo_textures(m, &x, r.tex, r.num_tex, options, error);
     return st;
 }
 

@@ -1,12 +1,16 @@
 /* Shadow of the Colossus (PS2) assets: the XFF container that wraps them
- * and the .skb, .anb and .nmo formats inside (docs/formats/sotc.md). */
+ * and the .skb, .anb, .nmo and .nto formats inside (docs/formats/sotc.md). */
 #ifndef OSSA_SOTC_H
 #define OSSA_SOTC_H
 
 #include "formats/format.h"
+#include "image/image.h"
 
-/* The words of the option sotc.nto_width (sotc.c); the first is the default. */
-#define SOTC_NTO_WIDTH_NIBBLES "low high"
+/* The words of the choice options of .nto textures (sotc.c); the first is
+ * the default. */
+#define SOTC_NTO_WIDTH_NIBBLES "auto low high"
+#define SOTC_NTO_ALPHA "ps2 raw"
+#define SOTC_NTO_CLUT "csm1 linear"
 
 /* -- XFF container (docs/formats/sotc.md §2) -- */
 
@@ -130,6 +134,113 @@ void ossa__anb_decode(unsigned flag, const unsigned char *desc, const unsigned c
  * unknown. The writer picks among these per bone. */
 double ossa__anb_encode(unsigned flag, const double (*q)[4], uint32_t frames,
                         unsigned char desc[36], unsigned char *payload);
+
+/* -- .nto textures (docs/formats/sotc.md §8) -- */
+
+/* The mip count is a nibble: at most 15 levels. */
+#define NTO_MAX_LEVELS 15
+
+/* Header fields (docs/formats/sotc.md §8.1), from "NTO2". */
+enum {
+    NTO_VERSION = 0x04,
+    NTO_PIXELS = 0x14,
+    NTO_PALETTE = 0x18,
+    NTO_KIND = 0x1C,
+    NTO_MIPS = 0x1D,   /* mip count in the high nibble */
+    NTO_SIZE = 0x1E,   /* log2 width / height nibbles */
+    NTO_SWIZZLE = 0x1F /* one bit per mip level */
+};
+#define NTO_HEADER_SIZE 0x20
+
+typedef struct sotc_nto_level {
+    uint32_t width, height;
+    uint64_t offset; /* .rodata offset of its pixels */
+    uint64_t bytes;
+    bool swizzled; /* its bit of byte 0x1F */
+} sotc_nto_level;
+
+/* Why the width was taken from the nibble it was (docs/formats/sotc.md §8.2). */
+typedef enum sotc_nto_order_by {
+    NTO_BY_SQUARE = 0, /* both nibbles alike: no question */
+    NTO_BY_OPTION,     /* sotc.nto_width low or high */
+    NTO_BY_TEX,        /* the width and height of the .nmo TEX record naming it */
+    NTO_BY_PICTURE,    /* the order whose level 0 is the smoother picture */
+    NTO_BY_DEFAULT     /* no evidence either way: the low nibble */
+} sotc_nto_order_by;
+
+/* An opened texture: its header and where each level lies, checked
+ * against .rodata. */
+typedef struct sotc_nto {
+    sotc_xff x;
+    uint32_t at;               /* .rodata offset of "NTO2" */
+    uint32_t version;
+    unsigned kind;             /* byte 0x1C */
+    unsigned bpp;              /* 32, 8 or 4; 0 for an unknown kind (no pixels read) */
+    const char *kind_name;     /* "rgba32", "8bit-palette", "4bit-palette", or NULL */
+    uint64_t palette;          /* .rodata offset of the CLUT */
+    unsigned palette_entries;  /* 256, 16, or 0 */
+    unsigned mips;             /* the mip count as stored (high nibble of 0x1D) */
+    unsigned swizzle;          /* byte 0x1F */
+    bool width_high;           /* the width is the high nibble of 0x1E */
+    sotc_nto_order_by order_by;
+    unsigned num_levels;       /* levels read: the mip count, 0 read as 1, at most to 1x1 */
+    sotc_nto_level levels[NTO_MAX_LEVELS];
+} sotc_nto;
+
+/* Decoding flags: the options sotc.nto_alpha=raw and sotc.nto_clut=linear. */
+enum { NTO_RAW_ALPHA = 1u << 0, NTO_LINEAR_CLUT = 1u << 1 };
+
+/* What an opening asks for. */
+typedef struct sotc_nto_request {
+    unsigned order;                 /* sotc.nto_width: 0 auto, 1 low, 2 high */
+    uint32_t tex_width, tex_height; /* an .nmo TEX record's (+0x1C, +0x1E); 0 = none */
+    unsigned flags;                 /* for decoding level 0 when the picture decides */
+    const ossa_allocator *allocator;
+} sotc_nto_request;
+
+/* The request the load options make (sotc.nto_width, _alpha, _clut). */
+sotc_nto_request ossa__nto_request(const ossa_load_options *options, const ossa_allocator *allocator);
+/* Reads the header and lays out the levels with the width in the low
+ * (width_high false) or high nibble; every level and the palette must lie
+ * in .rodata (OSSA_ERROR_CORRUPT at the pointer's byte). Oddities are
+ * warnings on `m` (may be NULL: none). order_by is left NTO_BY_SQUARE. */
+ossa_status ossa__nto_parse(sotc_nto *t, const unsigned char *data, size_t size, bool width_high,
+                            ossa_model *m, ossa_error *error);
+/* ossa__nto_parse with the nibble order chosen as `request` says
+ * (docs/formats/sotc.md §8.2): the option, else the TEX record's size, else the order
+ * whose level 0 decodes to the smoother picture, else low. */
+ossa_status ossa__nto_open(sotc_nto *t, const unsigned char *data, size_t size,
+                           const sotc_nto_request *request, ossa_model *m, ossa_error *error);
+/* Decodes level `level` into *out: width * height RGBA8 texels, rows top
+ * first, from `allocator` (free with ossa__free(allocator, *out, w * h * 4)).
+ * Fails (OSSA_ERROR_UNSUPPORTED, at the header byte at fault) for an
+ * unknown kind, a level over OSSA_IMAGE_MAX_SIDE or OSSA_IMAGE_MAX_PIXELS
+ * (before any allocation; the limits of every decoded picture), or a
+ * swizzled level too small to have been uploaded whole (docs/formats/sotc.md §8.4);
+ * OSSA_ERROR_NOMEM. */
+ossa_status ossa__nto_decode(const sotc_nto *t, unsigned level, unsigned flags,
+                             const ossa_allocator *allocator, uint8_t **out, ossa_error *error);
+/* Where texel (x, y) of a swizzled w x h level of `bpp` (8 or 4) bits lies
+ * in its data, in texels from the start (bytes for 8, nibbles for 4), per
+ * docs/formats/sotc.md §8.4; false when such a level cannot be swizzled (too small). */
+bool ossa__nto_swizzled_texel(unsigned bpp, uint32_t w, uint32_t h, uint32_t x, uint32_t y,
+                              uint64_t *at);
+/* The sum of absolute differences between every texel and its right and
+ * lower neighbours, over the four channels: lower is smoother. */
+uint64_t ossa__nto_roughness(const uint8_t *rgba, uint32_t w, uint32_t h);
+/* Level `level` of `t` decoded with `flags` as a PNG file (the library's
+ * encoder, image/png.c), from `allocator` (free with ossa__free): palette
+ * textures, whose texels repeat a few exact colours, go unfiltered (they
+ * deflate best so: OSSA_PNG_FAST), RGBA32 ones with adaptive filters.
+ * Decoding failures are as ossa__nto_decode's. */
+ossa_status ossa__nto_png(const sotc_nto *t, unsigned level, unsigned flags,
+                          const ossa_allocator *allocator, void **png, size_t *size,
+                          ossa_error *error);
+/* After an .nmo is read (docs/formats/sotc.md §8.6): the textures its meshes use,
+ * from NAME.nto beside options->file_name, as images and materials
+ * (nmo_textures.c). `tex` and `count`: the TEX records. */
+ossa_status ossa__nmo_textures(ossa_model *m, const sotc_xff *x, uint32_t tex, uint32_t count,
+                               const ossa_load_options *options, ossa_error *error);
 
 /* -- Entry points of the table (sotc.c) -- */
 
