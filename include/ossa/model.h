@@ -254,7 +254,8 @@ enum { OSSA_MODEL_REST_POSE_REFERENCE = 16 };
 typedef enum ossa_front {
     OSSA_FRONT_UNKNOWN = 0, /* no convention: never turned; drawn as if it faced -Y */
     OSSA_FRONT_NEG_Y,       /* -Y: glTF (+Z, turned Z up), FBX (the file's front axis), SMD
-                               (studiomdl turns it to +X), Blender's front view */
+                               (studiomdl turns it to +X), BVH (+Z, turned Z up), Blender's
+                               front view */
     OSSA_FRONT_POS_X,       /* +X: IQM, IQE (the IQM SDK's demo), MD5, illEngine (id
                                Tech 4), OBJ (+Z, by the IQM SDK's axes) */
     OSSA_FRONT_POS_Y,       /* +Y */
