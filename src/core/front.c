@@ -87,7 +87,7 @@ static ossa_status turn_arrays(ossa__front_turned *t, const ossa_model *m, uint3
     t->arrays = ossa__alloc(t->allocator, (n + 1) * sizeof *t->arrays);
     t->data = ossa__calloc(t->allocator, n + 1, sizeof *t->data);
     if (!t->arrays || !t->data) return ossa__fail_nomem(error);
-    memcpy(t->arrays, m->vertex_arrays, n * sizeof *t->arrays);
+    if (n) memcpy(t->arrays, m->vertex_arrays, n * sizeof *t->arrays);
     t->view.vertex_arrays = t->arrays;
     for (uint32_t i = 0; i < n; i++) {
         const ossa_vertex_array *a = &m->vertex_arrays[i];
@@ -120,12 +120,12 @@ static ossa_status turn_animations(ossa__front_turned *t, const ossa_model *m, u
         *out = *an;
         size_t n = (size_t)an->num_frames * m->num_joints;
         out->frames = t->frames + frames;
-        memcpy(out->frames, an->frames, n * sizeof *out->frames);
+        if (n) memcpy(out->frames, an->frames, n * sizeof *out->frames);
         for (size_t i = 0; i < n; i++) turn_transform(&out->frames[i], q);
         frames += n;
         if (!an->bounds) continue;
         out->bounds = t->bounds + bounds;
-        memcpy(out->bounds, an->bounds, an->num_frames * sizeof *out->bounds);
+        if (an->num_frames) memcpy(out->bounds, an->bounds, an->num_frames * sizeof *out->bounds);
         for (uint32_t f = 0; f < an->num_frames; f++) turn_bounds(&out->bounds[f], q);
         bounds += an->num_frames;
     }
@@ -163,7 +163,8 @@ ossa_status ossa__front_turn(const ossa_model *model, ossa_front to, const ossa_
     out->joints = ossa__alloc(allocator, ((size_t)model->num_joints + 1) * sizeof *out->joints);
     ossa_status st = out->joints ? OSSA_OK : ossa__fail_nomem(error);
     if (!st) {
-        memcpy(out->joints, model->joints, model->num_joints * sizeof *out->joints);
+        if (model->num_joints) /* memcpy takes no NULL, even for 0 bytes */
+            memcpy(out->joints, model->joints, model->num_joints * sizeof *out->joints);
         for (uint32_t j = 0; j < model->num_joints; j++) turn_transform(&out->joints[j].bind, q);
         out->view.joints = out->joints;
         st = turn_arrays(out, model, q, error);

@@ -77,7 +77,7 @@ static ossa_status make_view(ossa__scale_baked *b, const ossa_model *m, ossa_err
     b->animations = ossa__alloc(b->allocator, ((size_t)m->num_animations + 1) * sizeof *b->animations);
     b->frames = ossa__alloc(b->allocator, (total + 1) * sizeof *b->frames);
     if (!b->joints || !b->animations || !b->frames) return ossa__fail_nomem(error);
-    memcpy(b->joints, m->joints, m->num_joints * sizeof *b->joints);
+    if (m->num_joints) memcpy(b->joints, m->joints, m->num_joints * sizeof *b->joints);
     total = 0;
     for (uint32_t a = 0; a < m->num_animations; a++) {
         const ossa_animation *an = &m->animations[a];
@@ -85,7 +85,7 @@ static ossa_status make_view(ossa__scale_baked *b, const ossa_model *m, ossa_err
         b->animations[a] = *an;
         b->animations[a].frames = b->frames + total;
         b->animations[a].channels = NULL; /* what moves may change */
-        memcpy(b->frames + total, an->frames, n * sizeof *b->frames);
+        if (n) memcpy(b->frames + total, an->frames, n * sizeof *b->frames);
         total += n;
     }
     b->view.joints = b->joints;

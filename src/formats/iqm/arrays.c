@@ -102,7 +102,7 @@ ossa_status ossa__iqm_arrays(const ossa_model *model, const ossa_write_options *
     uint32_t n = model->num_vertex_arrays, converted = 0;
     ossa_vertex_array *arrays = ossa__alloc(alloc, (n + 1) * sizeof *arrays);
     if (!arrays) return ossa__fail_nomem(error);
-    memcpy(arrays, model->vertex_arrays, n * sizeof *arrays);
+    if (n) memcpy(arrays, model->vertex_arrays, n * sizeof *arrays);
     view->vertex_arrays = arrays;
     float tmp[OSSA_MAX_COMPONENTS];
     for (uint32_t i = 0; i < n; i++) {
