@@ -27,7 +27,9 @@ bool ossa__anim_tag_parse(const char *s, size_t n, ossa_anim_tag *out)
             const char *q = p;
             while (q < end && !ossa__text_blank(*q)) q++;
             float f;
-            if (ossa__text_parse_float(p, q, &f) != q || !(f > 0) || !isfinite(f)) return false;
+            /* an empty token is no number (and the parser reads its first byte) */
+            if (q == p || ossa__text_parse_float(p, q, &f) != q || !(f > 0) || !isfinite(f))
+                return false;
             t.fps = f;
             p = q;
             while (p < end && ossa__text_blank(*p)) p++;
