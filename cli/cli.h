@@ -130,13 +130,16 @@ void cli_print_warnings(const char *file, const ossa_model *model, uint32_t firs
  * a command's option table (before the NULL entry) and read them back with
  * cli_load_options_from_args. */
 #define CLI_LOAD_OPTIONS                                                                   \
-    {"--fps", NULL, 1}, {"--influences", NULL, 1}, {"--allow-parent-paths", NULL, 0}
+    {"--fps", NULL, 1}, {"--influences", NULL, 1}, {"--allow-parent-paths", NULL, 0},     \
+        {"--front", NULL, 1}
 #define CLI_LOAD_OPTIONS_HELP                                                              \
     "Reading options:\n"                                                                   \
     "  --fps N            frame rate for files that store none (SOTC .anb) or that\n"     \
     "                     are resampled (illEngine ILLANIM1, glTF); default 30\n"          \
     "  --influences N     blend influences kept per vertex, 1..8 (default 4)\n"            \
     "  --allow-parent-paths  read files a model names outside its folder (../x.bin)\n"    \
+    "  --front x|-x|y|-y  where the files' characters face, when they break their\n"    \
+    "                     format's convention (a Blender export to MD5: -y)\n"           \
     "  --FORMAT-NAME [VALUE], -O FORMAT.NAME=VALUE\n"                                      \
     "                     an option of one format (`ossa formats` lists them all),\n"     \
     "                     e.g. --fbx-keep-units, --smd-turn, --obj-axes blender\n"

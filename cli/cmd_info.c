@@ -107,11 +107,19 @@ static int extra_is_text(const ossa_extra *e)
 
 /* -- Text ------------------------------------------------------------------- */
 
+/* Where the model faces (README "Where a model faces"). */
+static const char *front_name(ossa_front front)
+{
+    static const char *const names[] = {"unknown", "-y", "+x", "+y", "-x"};
+    return (unsigned)front <= OSSA_FRONT_NEG_X ? names[front] : "unknown";
+}
+
 void cli_info_print_text(FILE *out, const char *file, const ossa_model *model)
 {
     fputs("file: ", out);
     cli_print_text(out, file);
     fprintf(out, "\nformat: %s\n", ossa_format_name(model->source_format));
+    fprintf(out, "front: %s\n", front_name(model->front));
 
     int named = model->num_joints && model->joints[0].name[0];
     fprintf(out, "joints: %" PRIu32 "%s\n", model->num_joints,
@@ -238,6 +246,8 @@ static void print_json(FILE *out, const char *file, const ossa_model *model, con
     cli_json_string(out, file);
     fprintf(out, ",\n%s  \"format\": ", ind);
     cli_json_string(out, ossa_format_name(model->source_format));
+    fprintf(out, ",\n%s  \"front\": ", ind);
+    cli_json_string(out, front_name(model->front));
     fprintf(out, ",\n%s  \"joints\": %" PRIu32, ind, model->num_joints);
     fprintf(out, ",\n%s  \"vertices\": %" PRIu32, ind, model->num_vertices);
     fprintf(out, ",\n%s  \"positions\": %" PRIu32, ind, distinct_positions(model));

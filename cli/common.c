@@ -229,6 +229,19 @@ int cli_load_options_from_args(const char *command, const cli_option *options,
     out->format_options = args->load_options;
     out->num_format_options = args->num_load_options;
     if (option_value(options, args, "--allow-parent-paths")) out->flags |= OSSA_LOAD_ALLOW_PARENT_PATHS;
+    const char *front = option_value(options, args, "--front");
+    if (front) {
+        static const struct {
+            const char *word;
+            ossa_front front;
+        } fronts[] = {{"x", OSSA_FRONT_POS_X}, {"+x", OSSA_FRONT_POS_X}, {"-x", OSSA_FRONT_NEG_X},
+                      {"y", OSSA_FRONT_POS_Y}, {"+y", OSSA_FRONT_POS_Y}, {"-y", OSSA_FRONT_NEG_Y}};
+        for (size_t i = 0; i < sizeof fronts / sizeof fronts[0] && !out->front; i++)
+            if (strcmp(front, fronts[i].word) == 0) out->front = fronts[i].front;
+        if (!out->front)
+            return cli_usage_error(command, "--front is x, -x, y or -y, not '%s'", front);
+        out->struct_size = sizeof *out; /* front is newer than ossa 0.2 */
+    }
     return 0;
 }
 

@@ -41,6 +41,7 @@ enum {
     OPT_SHELL,
     OPT_NO_CLOBBER,
     OPT_KEEP_DIRS,
+    OPT_KEEP_FRONT,
     OPT_LEVEL
 };
 
@@ -77,6 +78,7 @@ static const cli_option options[] = {
     [OPT_SHELL] = {"--shell", NULL, CLI_VALUE},
     [OPT_NO_CLOBBER] = {"--no-clobber", "-n", 0},
     [OPT_KEEP_DIRS] = {"--keep-dirs", NULL, 0},
+    [OPT_KEEP_FRONT] = {"--keep-front", NULL, 0},
     [OPT_LEVEL] = {"--level", NULL, CLI_VALUE},
     CLI_LOAD_OPTIONS,
     {NULL, NULL, 0},
@@ -320,6 +322,7 @@ static int output_options(const cli_args *args, convert_plan *plan)
         if (args->value[OPT_FORCE]) return usage_error("--force and --no-clobber exclude each other");
         w->flags |= OSSA_WRITE_NO_REPLACE;
     }
+    if (args->value[OPT_KEEP_FRONT]) w->flags |= OSSA_WRITE_KEEP_FRONT;
     plan->keep_dirs = args->value[OPT_KEEP_DIRS] != NULL;
     if (plan->keep_dirs && !plan->each) return usage_error("--keep-dirs goes with --each");
     return 0;

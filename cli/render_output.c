@@ -87,9 +87,13 @@ static int stage_init(stage *s, const cli_render_job *job, uint32_t width, uint3
         ossa_render_scene_load_materials(s->scene, m, job->model_path, print_diagnostic,
                                          (void *)(job->model_path ? job->model_path : "model"));
     ossa_bounds bounds;
+    /* the views look at the side the model faces (its format's front) */
+    ossa_render_camera_options camera = job->camera;
+    camera.struct_size = sizeof camera;
+    camera.front = m->front;
     if (ossa_render_bounds(m, job->animation >= 0 ? (uint32_t)job->animation : OSSA_BIND_POSE, &bounds,
                            &error) != OSSA_OK ||
-        ossa_render_camera_frame(&job->camera, &bounds, OSSA_AXIS_Z, width, height, &s->camera,
+        ossa_render_camera_frame(&camera, &bounds, OSSA_AXIS_Z, width, height, &s->camera,
                                  &error) != OSSA_OK)
         return fail(&error, job->model_path);
     if (job->animation >= 0) {

@@ -9,6 +9,7 @@ Every seed is small, valid and built here from docs/formats/ill.md:
   ill_text/mesh_crlf.illmesh     positions only, CRLF line ends
   ill_text/md5.illskel           Body before origin before <MD5_Root>
   ill_text/walk.illanim          ILLANIM0, 3 frames of 2 bones
+  ill_text/walk_tagged.illanim   the same with ossa's name and loop line after the frames
   ill_text/keyed.illanim         ILLANIM1, channels with 0, 1 and 2 keys
   ill_binary/mesh0.illmesh       ILLMESH0, mask 0x3F
   ill_binary/groups.illmesh      ILLMESH1, strip, fan, list and points
@@ -53,7 +54,8 @@ def text_seeds():
              "1\n0 1 1 1\n")
     return {"mesh_v0b.illmesh": v0b.encode(), "mesh_v0a.illmesh": v0a.encode(),
             "mesh_crlf.illmesh": crlf.encode(), "md5.illskel": skel.encode(),
-            "walk.illanim": walk.encode(), "keyed.illanim": keyed.encode()}
+            "walk.illanim": walk.encode(), "keyed.illanim": keyed.encode(),
+            "walk_tagged.illanim": (walk + "ossa --loop --name Walk Left\n").encode()}
 
 
 def f32(*v):

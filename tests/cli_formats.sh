@@ -31,7 +31,7 @@ check "every format option is named in its docs/formats page: $(sort -u "$tmp/un
 # A triangle in OBJ: its first vertex (1 2 3) read with each axis option.
 printf 'v 1 2 3\nv 4 5 6\nv 7 8 10\nf 1 2 3\n' >"$tmp/t.obj"
 first_vertex() {
-    "$OSSA_CLI" convert "$@" "$tmp/t.obj" -o "$tmp/t.iqe" >/dev/null 2>&1 &&
+    "$OSSA_CLI" convert --keep-front "$@" "$tmp/t.obj" -o "$tmp/t.iqe" >/dev/null 2>&1 &&
         awk '/^vp/ {v = $2 " " $3 " " $4} END {print v}' "$tmp/t.iqe"
 }
 check "default axes: (z, x, y)" test "$(first_vertex)" = "3 1 2"

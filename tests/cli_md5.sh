@@ -178,7 +178,7 @@ if [ -f "$cube" ]; then
     expect_rc 0 "guy.iqm -> MD5" convert "$guy" -o "$tmp/guy.md5mesh"
     check "guy's own normals and tangents are lost: said" \
         grep -q 'warning: MD5 stores positions, texture coordinates and weights only: normals (readers make other ones), tangents dropped' "$err"
-    check "guy's dance scales its body: said" grep -q "animation 'dance': MD5 stores no scale" "$err"
+    check "guy's dance scales its body: said" grep -q "animation 'dance': md5mesh files store no scale" "$err"
     check "mesh and both animations listed" test "$(grep -c '^wrote ' "$out")" -eq 3
 
     bad=$shared/data/md5/invalid

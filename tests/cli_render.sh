@@ -267,8 +267,10 @@ done
 for f in "0 1 2" "0 2 3" "4 6 5" "4 7 6" "0 4 5" "0 5 1" "3 2 6" "3 6 7" "0 3 7" "0 7 4" "1 5 6" "1 6 2"; do
     printf 'fm %s\n' "$f" >>"$tmp/post.iqe"
 done
+# (--front -y: the camera of the front view stays at -Y, where the
+# sizes below are measured, though IQE's front is +X)
 render_box() {
-    "$OSSA_CLI" render "$tmp/post.iqe" --plain --ortho --view front --size 64x64 --background 000000 \
+    "$OSSA_CLI" render "$tmp/post.iqe" --front -y --plain --ortho --view front --size 64x64 --background 000000 \
         "$@" -o "$tmp/post.png" >/dev/null 2>&1 && png_box "$tmp/post.png" 000000
 }
 read -r w0 h0 <<<"$(render_box)"

@@ -73,8 +73,9 @@ i = lines.index("time 1")
 sys.exit(0 if lines[i + 1].startswith("0 ") and lines[i + 2].startswith("1 0.000000 0.000000 2.0000") and lines[i + 3] == "end" else 1)' "$tmp/back.walk.smd"
 expect_rc 0 "SMD files back to IQM" convert "$tmp/back.smd" "$tmp/back.walk.smd" "$tmp/back.run.smd" -o "$tmp/again.iqm"
 expect_rc 0 "info --json again" info --json "$tmp/again.iqm"
-check "same animations after the round trip" json_check "$out" \
-    '[(a["name"], a["frames"]) for a in d["animations"]] == [("back.walk", 2), ("back.run", 2)]'
+check "same animations after the round trip, by name" json_check "$out" \
+    '[(a["name"], a["frames"], a["framerate"]) for a in d["animations"]] == [("walk", 2, 30), ("run", 2, 30)]'
+check "the name in a comment studiomdl skips" grep -qx "// ossa --fps 30 --name walk" "$tmp/back.walk.smd"
 expect_rc 0 "studiomdl's turn" info --smd-turn --json "$tmp/ref.smd"
 
 # -- OBJ ------------------------------------------------------------------------
@@ -128,8 +129,9 @@ check "the IQM holds none" grep -qF "$tmp/degenerate.iqm: 0 errors, 0 warnings" 
 
 if [ -f "$shared/data/iqm/guy.iqm" ]; then
     expect_rc 0 "guy.iqm to SMD" convert "$shared/data/iqm/guy.iqm" -o "$tmp/guy.smd"
-    check "the scaled animation is left out" grep -qF "animation 'dance' is not written" "$err"
+    check "the scaled animation's loss is said" grep -qF "animation 'dance': smd files store no scale" "$err"
     check "the jump is written" test -s "$tmp/guy.jump.smd"
+    check "the dance is written" test -s "$tmp/guy.dance.smd"
     expect_rc 0 "guy.iqm to OBJ" convert "$shared/data/iqm/guy.iqm" -o "$tmp/guy.obj"
 else
     echo "SKIP: ../shared/data not found"

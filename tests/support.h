@@ -249,14 +249,19 @@ typedef struct ts_model_spec {
 
 ossa_model *ts_model_build(const ts_model_spec *spec);
 
-/* A small model every writer can write: joints root (at the origin),
- * spine and head in a chain (each 1 above its parent on z), two quads of
- * 4 vertices at z 0 and 1.5 (positions, texcoords, normals, ubyte blend
- * data: the lower quad on joints 0 and 1, the upper on 1 and 2, weights
- * 0.75 and 0.25), meshes "lower" (skin) and "upper"
- * (cloth), the comment "small", and animations "bend" and "nod" of 3
- * frames at 24 fps: bend turns the spine about x by 0.3 * frame radians,
- * nod the head by -0.3 * frame (everything else at the bind pose). */
+/* A small model every writer can write, facing -Y (so that writers of
+ * formats facing +X turn it: core/front.c): joints root (at the origin,
+ * scaled by 2 in every pose, so that writers without scale bake it:
+ * core/scale.c), spine and head in a chain (each 1 above its parent on
+ * z), two quads of 4 vertices at z 0 and 1.5 (positions, texcoords,
+ * normals, ubyte blend indexes and float weights, which IQM converts: the
+ * lower quad on joints 0 and 1, the upper on 1 and 2, weights 0.75 and
+ * 0.25), meshes "lower" (skin) and "upper" (cloth), the comment "small",
+ * a rest pose turned from the bind pose at the root (glTF keeps both, the
+ * other writers skin the mesh into it), and animations "bend" and "nod" of
+ * 3 frames at 24 fps: bend turns the spine about x by 0.3 * frame radians,
+ * nod the head by -0.3 * frame and scales it by 1.5 in frame 2 (everything
+ * else at the bind pose). */
 ossa_model *ts_small_model(const ossa_allocator *allocator);
 
 /* -- Little-endian access --------------------------------------------------- */

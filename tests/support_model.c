@@ -74,10 +74,11 @@ ossa_model *ts_model_build(const ts_model_spec *spec)
 
 ossa_model *ts_small_model(const ossa_allocator *allocator)
 {
-    ossa_transform up = ossa_transform_identity();
+    ossa_transform up = ossa_transform_identity(), root = ossa_transform_identity();
     up.translation[2] = 1;
+    for (int k = 0; k < 3; k++) root.scale[k] = 2;
     const ts_joint joints[3] = {
-        {"root", -1, up, false}, {"spine", 0, up, true}, {"head", 1, up, true}};
+        {"root", -1, root, true}, {"spine", 0, up, true}, {"head", 1, up, true}};
     enum { NV = 8 };
     float pos[NV * 3], nrm[NV * 3], uv[NV * 2], idx[NV * 4], wgt[NV * 4];
     for (uint32_t v = 0; v < NV; v++) {
@@ -99,7 +100,7 @@ ossa_model *ts_small_model(const ossa_allocator *allocator)
                                 {OSSA_VERTEX_TEXCOORD, OSSA_FLOAT, 2, NULL, uv},
                                 {OSSA_VERTEX_NORMAL, OSSA_FLOAT, 3, NULL, nrm},
                                 {OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, NULL, idx},
-                                {OSSA_VERTEX_BLENDWEIGHTS, OSSA_UBYTE, 4, NULL, wgt}};
+                                {OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 4, NULL, wgt}};
     static const ossa_triangle tris[] = {{{0, 2, 1}}, {{1, 2, 3}}, {{4, 6, 5}}, {{5, 6, 7}}};
     static const ts_mesh meshes[2] = {{"lower", "skin", 0, 4, 0, 2}, {"upper", "cloth", 4, 4, 2, 2}};
     static const ts_anim anims[2] = {{"bend", 3, 24, 0}, {"nod", 3, 24, 0}};
@@ -117,6 +118,7 @@ ossa_model *ts_small_model(const ossa_allocator *allocator)
                           .num_animations = 2,
                           .animations = anims};
     ossa_model *m = ts_model_build(&spec);
+    ossa_model_set_front(m, OSSA_FRONT_NEG_Y);
     /* A rest pose turned from the bind pose at the root (glTF keeps both,
      * the other writers skin the mesh into it) */
     ossa_transform rest[3] = {m->joints[0].bind, m->joints[1].bind, m->joints[2].bind};
@@ -128,6 +130,8 @@ ossa_model *ts_small_model(const ossa_allocator *allocator)
             ossa_transform *t = &m->animations[a].frames[f * 3 + 1 + (uint32_t)a];
             t->rotation[0] = sinf(angle / 2);
             t->rotation[3] = cosf(angle / 2);
+            if (a && f == 2)
+                for (int k = 0; k < 3; k++) t->scale[k] = 1.5f;
         }
     return m;
 }

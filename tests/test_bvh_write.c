@@ -200,11 +200,13 @@ static void test_character(void **state)
     memset(&o, 0, sizeof o);
     o.diagnostic = on_warn;
     o.user = log;
+    o.flags = OSSA_WRITE_KEEP_FRONT; /* as guy.iqm faces, to compare */
     ossa_error err;
     assert_int_equal(ossa_write_file(m, path, &o, &err), OSSA_OK);
     assert_non_null(strstr(log, "bvh files hold no mesh"));
-    /* guy's second animation scales a joint: said, and not compared */
-    assert_non_null(strstr(log, "scales joint 'body'"));
+    /* guy's second animation scales a joint: said (the scale rule,
+     * core/scale.h), and not compared */
+    assert_non_null(strstr(log, "bvh files store no scale; joint 1 'body' is scaled"));
     for (uint32_t a = 0; a < 2; a++) {
         ossa_error e2;
         ossa_model *b = ossa_load_file(a ? second : path, NULL, &e2);
@@ -265,7 +267,7 @@ static void test_dropped(void **state)
     o.user = log;
     size_t size;
     free(tf_write(m, &o, &size));
-    assert_non_null(strstr(log, "101:animation 's' scales joint 'b'"));
+    assert_non_null(strstr(log, "101:animation 's': bvh files store no scale; joint 1 'b'"));
     assert_non_null(strstr(log, "101:animation 's' moves joint 'b' away from its offset (frame 1)"));
     /* with positions on every joint, the motion is kept */
     log[0] = 0;
@@ -472,12 +474,53 @@ static void test_retarget_rest_pose(void **state)
     ossa_model_free(bvh);
 }
 
+/* huesitos.fbx's armature scale (100 on the root, in the bind pose and
+ * every frame) is baked into the translations below it, as for MD5 and
+ * SMD: every joint stands where the FBX puts it (it was dropped, leaving
+ * the bones at 1/100 of their places), and nothing is reported lost. */
+static void test_scale_baked(void **state)
+{
+    (void)state;
+    ossa_model *fbx = tf_load_shared("fbx/huesitos.fbx");
+    char log[4096] = "";
+    ossa_write_options o;
+    memset(&o, 0, sizeof o);
+    o.format = BVH;
+    o.diagnostic = on_warn;
+    o.user = log;
+    size_t size;
+    char *text = tf_write(fbx, &o, &size);
+    assert_null(strstr(log, "scale"));
+    ossa_error err;
+    ossa_model *bvh = ossa_load_memory(text, size, NULL, &err);
+    assert_non_null(bvh);
+    free(text);
+    const ossa_animation *a = &fbx->animations[0];
+    assert_int_equal(bvh->animations[0].num_frames, a->num_frames);
+    for (uint32_t f = 0; f < a->num_frames; f += 5) {
+        float(*wa)[16] = world(fbx, 0, f), (*wb)[16] = world(bvh, 0, f);
+        for (uint32_t j = 0; j < fbx->num_joints; j++) {
+            int32_t k = find_joint(bvh, fbx->joints[j].name);
+            assert_true(k >= 0);
+            for (int r = 0; r < 3; r++) TF_NEAR(wb[k][12 + r], wa[j][12 + r], 1e-4);
+        }
+        free(wa);
+        free(wb);
+    }
+    ossa_model_free(bvh);
+    ossa_model_free(fbx);
+}
+
 /* A skeleton whose bind pose is the BVH's rest pose (the BVH written as
- * IQM and read back) takes the BVH's motion unchanged. */
+ * IQM and read back) takes the BVH's motion unchanged. The IQM is turned
+ * to face IQM's front (+X, from the BVH's -Y), and so is the motion
+ * merged onto it: the merge poses it as the BVH's own IQM does. Said to
+ * face -Y as the BVH does, nothing is turned. */
 static void test_retarget_same_rest(void **state)
 {
     (void)state;
     ossa_model *bvh = tf_load_shared("bvh/01_01.bvh");
+    assert_int_equal(bvh->front, OSSA_FRONT_NEG_Y);
     ossa_write_options o;
     memset(&o, 0, sizeof o);
     o.format = OSSA_FORMAT_IQM;
@@ -488,6 +531,32 @@ static void test_retarget_same_rest(void **state)
     ossa_model *iqm = ossa_load_memory(data, size, NULL, &err);
     assert_non_null(iqm);
     ossa_free(data, NULL);
+    /* the BVH turned alike, its frames exact (IQM's are quantized) */
+    o.format = OSSA_FORMAT_IQE;
+    assert_int_equal(ossa_write_memory(bvh, &o, &data, &size, &err), OSSA_OK);
+    ossa_model *turned = ossa_load_memory(data, size, NULL, &err);
+    assert_non_null(turned);
+    ossa_free(data, NULL);
+    o.format = OSSA_FORMAT_IQM;
+    assert_int_equal(iqm->front, OSSA_FRONT_POS_X);
+    ossa_model_remove_animation(iqm, 0, &err);
+    assert_int_equal(ossa_model_merge(iqm, bvh, &err), OSSA_OK);
+    for (uint32_t f = 0; f < 2752; f += 250) assert_same_motion(turned, 0, iqm, 0, f, 1e-4);
+    /* the root walks on IQM's +X where the BVH walks on -Y */
+    float(*wb)[16] = world(bvh, 0, 2000), (*wi)[16] = world(iqm, 0, 2000);
+    TF_NEAR(wi[0][12], -wb[0][13], 1e-4);
+    TF_NEAR(wi[0][13], wb[0][12], 1e-4);
+    free(wb);
+    free(wi);
+    ossa_model_free(iqm);
+    ossa_model_free(turned);
+
+    o.flags = OSSA_WRITE_KEEP_FRONT;
+    assert_int_equal(ossa_write_memory(bvh, &o, &data, &size, &err), OSSA_OK);
+    iqm = ossa_load_memory(data, size, NULL, &err);
+    assert_non_null(iqm);
+    ossa_free(data, NULL);
+    ossa_model_set_front(iqm, OSSA_FRONT_NEG_Y);
     ossa_model_remove_animation(iqm, 0, &err);
     assert_int_equal(ossa_model_merge(iqm, bvh, &err), OSSA_OK);
     for (uint32_t f = 0; f < 2752; f += 250) assert_same_motion(bvh, 0, iqm, 0, f, 1e-4);
@@ -503,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_dropped),          cmocka_unit_test(test_retarget),
         cmocka_unit_test(test_retarget_same_rest), cmocka_unit_test(test_euler),
         cmocka_unit_test(test_retarget_rest_pose),
+        cmocka_unit_test(test_scale_baked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -157,6 +157,9 @@ static ossa_model *write_and_read(const ossa_model *m, ossa_format format, const
     ossa_write_options o;
     memset(&o, 0, sizeof o);
     o.format = format;
+    /* what each format keeps, compared with the model as it is (turning
+     * to a format's front: test_front.c) */
+    o.flags = OSSA_WRITE_KEEP_FRONT;
     o.wrote = collect;
     o.user = &written;
     ossa_error err;

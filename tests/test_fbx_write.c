@@ -22,9 +22,11 @@ static uint32_t count_errors(const ossa_model *m)
     return n;
 }
 
+/* Written facing where the model faces: these tests compare what FBX
+ * keeps (turning to a format's front: test_front.c). */
 static unsigned char *write_fbx(const ossa_model *m, size_t *size)
 {
-    ossa_write_options o = {.format = OSSA_FORMAT_FBX};
+    ossa_write_options o = {.format = OSSA_FORMAT_FBX, .flags = OSSA_WRITE_KEEP_FRONT};
     return ts_write(m, &o, size);
 }
 

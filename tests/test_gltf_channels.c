@@ -82,6 +82,7 @@ static cJSON *written(const ossa_model *m, const char *options, unsigned char **
     ossa_write_options o;
     memset(&o, 0, sizeof o);
     o.format = OSSA_FORMAT_GLB;
+    o.flags = OSSA_WRITE_KEEP_FRONT; /* an IQM compared with its glTF as it is */
     ts_options opts;
     ts_options_parse(&opts, options);
     o.format_options = opts.list;

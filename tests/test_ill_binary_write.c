@@ -384,6 +384,9 @@ static void test_bytes_by_hand(void **state)
     hand_channel(&w, 3, ap0, ap1);
     hand_channel(&w, 4, rz, rz);
     hand_channel(&w, 3, two, two);
+    /* then the name and loop flag in the IQM SDK's words, which the engine
+     * does not read (text files keep them after the last frame too) */
+    it_raw(&w, "ossa --loop --name m\n", 21);
     out = write_memory(m, OSSA_FORMAT_ILLANIM, true, &n);
     expect_bytes(out, n, &w, "ILLANIM0");
     ossa_free(out, NULL);

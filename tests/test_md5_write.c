@@ -153,7 +153,7 @@ static const char hand_md5mesh[] = "MD5Version 10\n"
                                    "}\n";
 
 static const char hand_md5anim[] = "MD5Version 10\n"
-                                   "commandline \"ossa --name wave\"\n"
+                                   "commandline \"ossa --loop --name wave\"\n"
                                    "\n"
                                    "numFrames 4\n"
                                    "numJoints 2\n"
@@ -249,10 +249,12 @@ static void test_exact_text(void **state)
     assert_string_equal(anim, hand_md5anim);
     assert_int_equal(msg.count, 0);
 
-    /* and it reads back as the model: the name from the command line */
+    /* and it reads back as the model: the name and loop flag from the
+     * command line, the closing copy of frame 0 dropped */
     ossa_model *back = mt_load(anim, "whatever.md5anim");
     assert_string_equal(back->animations[0].name, "wave");
-    assert_int_equal(back->animations[0].num_frames, 4);
+    assert_int_equal(back->animations[0].num_frames, 3);
+    assert_int_equal(back->animations[0].flags, OSSA_ANIMATION_LOOP);
     ossa_model_free(back);
     free(mesh);
     free(anim);
@@ -381,9 +383,11 @@ static void test_round_trip_md5(void **state)
     char *t1 = write_text(a, OSSA_FORMAT_MD5MESH, 0, OSSA_BOUNDS_DEFAULT, &msg);
     char *t2 = write_text(a, OSSA_FORMAT_MD5ANIM, 0, OSSA_BOUNDS_EXACT, &msg);
     assert_string_equal(t1, hand_md5mesh);
-    /* the loop's closing frame is an ordinary frame now: no other added */
+    /* the loop's closing frame was dropped on reading and is added again:
+     * the same four frames */
     ossa_model *b = mt_load(t2, "b.md5anim");
-    assert_int_equal(b->animations[0].num_frames, 4);
+    assert_int_equal(b->animations[0].num_frames, 3);
+    assert_int_equal(b->animations[0].flags, OSSA_ANIMATION_LOOP);
     ossa_model_free(b);
     free(t1);
     free(t2);
@@ -473,6 +477,77 @@ static void test_origin(void **state)
     ossa_model_free(m);
 }
 
+/* One root at index 0, away from the origin (a hip, as in Blender's
+ * exports: Bob's root sits off the origin): the skeleton is written as it
+ * is, no joint added, in the md5mesh and the md5anim alike. */
+static ossa_model *hip_model(void)
+{
+    ossa_error err;
+    ossa_model *m = ossa_model_create(NULL);
+    ossa_transform hip = ossa_transform_identity(), leg = ossa_transform_identity();
+    hip.translation[0] = 0.25f;
+    hip.translation[1] = -0.5f;
+    hip.translation[2] = 1;
+    leg.translation[2] = -1;
+    assert_int_equal(ossa_model_add_joint(m, "hip", -1, &hip, &err), 0);
+    assert_int_equal(ossa_model_add_joint(m, "leg", 0, &leg, &err), 1);
+    static const float pos[9] = {0.25f, -0.5f, 1, 0.25f, -0.5f, 0, 1, 1, 1};
+    static const float idx[12] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    static const float wgt[12] = {1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    ossa_model_set_num_vertices(m, 3, &err);
+    ossa_model_add_vertex_array(m, OSSA_VERTEX_POSITION, OSSA_FLOAT, 3, "", pos, &err);
+    ossa_model_add_vertex_array_floats(m, OSSA_VERTEX_BLENDINDEXES, OSSA_UBYTE, 4, "", idx, &err);
+    ossa_model_add_vertex_array(m, OSSA_VERTEX_BLENDWEIGHTS, OSSA_FLOAT, 4, "", wgt, &err);
+    ossa_triangle t = {{0, 1, 2}};
+    ossa_model_set_triangles(m, 1, &t, &err);
+    return m;
+}
+
+static void test_one_root_kept(void **state)
+{
+    (void)state;
+    ossa_error err;
+    ossa_model *m = hip_model();
+    /* the third vertex has no weight: it hangs from the root, which never
+     * moves in "stand" */
+    ossa_animation *a = ossa_model_add_animation(m, "stand", 2, 30, 0, &err);
+    assert_non_null(a);
+    a->frames[3].rotation[0] = 0.6f; /* the leg swings in frame 1 */
+    a->frames[3].rotation[3] = 0.8f;
+    ossa_model *back = reload(m, OSSA_FORMAT_MD5MESH, 0, "h.md5mesh");
+    ossa_model *anim = reload(m, OSSA_FORMAT_MD5ANIM, 0, "h.md5anim");
+    assert_int_equal(back->num_joints, 2);
+    assert_string_equal(back->joints[0].name, "hip");
+    assert_string_equal(back->joints[1].name, "leg");
+    assert_int_equal(back->joints[0].parent, -1);
+    assert_int_equal(back->joints[1].parent, 0);
+    TS_ASSERT_NEAR(back->joints[0].bind.translation[0], 0.25, 0);
+    TS_ASSERT_NEAR(back->joints[0].bind.translation[1], -0.5, 0);
+    TS_ASSERT_NEAR(back->joints[0].bind.translation[2], 1, 0);
+    assert_int_equal(anim->num_joints, 2);
+    assert_int_equal(ossa_model_merge(back, anim, &err), OSSA_OK);
+    compare_poses(m, back, UINT32_MAX, 0, 1e-6, 1e-6);
+    compare_poses(m, back, 0, 0, 1e-6, 1e-6);
+    float f[4];
+    mt_vertex(back, OSSA_VERTEX_BLENDINDEXES, 2, f);
+    TS_ASSERT_NEAR(f[0], 0, 0);
+    mt_vertex(back, OSSA_VERTEX_POSITION, 2, f);
+    for (int i = 0; i < 3; i++) TS_ASSERT_NEAR(f[i], 1, 1e-6);
+    ossa_model_free(anim);
+    ossa_model_free(back);
+
+    /* the root walks: the unweighted vertex now needs a joint that stays,
+     * and only then is "origin" added */
+    a = &m->animations[0];
+    a->frames[2].translation[0] = 2;
+    back = reload(m, OSSA_FORMAT_MD5MESH, 0, "w.md5mesh");
+    assert_int_equal(back->num_joints, 3);
+    assert_string_equal(back->joints[0].name, "origin");
+    assert_string_equal(back->joints[1].name, "hip");
+    ossa_model_free(back);
+    ossa_model_free(m);
+}
+
 /* -- Scale ------------------------------------------------------------------------ */
 
 /* Skinned positions of every vertex at frame f (frame UINT32_MAX: bind),
@@ -557,7 +632,7 @@ static void test_scale(void **state)
     for (int i = 0; i < 3; i++) a->frames[2].scale[i] = 3;
     msg.count = 0;
     anim = write_text(m, OSSA_FORMAT_MD5ANIM, 0, OSSA_BOUNDS_DEFAULT, &msg);
-    assert_true(has_message(&msg, "animation 'turn': MD5 stores no scale"));
+    assert_true(has_message(&msg, "animation 'turn': md5anim files store no scale"));
     ba = mt_load(anim, "s.md5anim");
     double w1[2 * MT_WORLD], w2[2 * MT_WORLD];
     mt_model_space(m, a->frames + 2, w1);
@@ -726,7 +801,7 @@ static void test_write_errors(void **state)
 /* -- IQM -> MD5 -> IQM ------------------------------------------------------------- */
 
 /* guy.iqm with guyanim.iqm's animations, through MD5 files and back: the
- * same joints (an "origin" root added), model-space poses of every frame
+ * same joints (its one root kept where it stands), model-space poses of every frame
  * within 1e-4 of the model's size, the same mesh. guy's "dance" scales
  * its body (up to 2.8): joint places and rotations survive, which is
  * what is compared. */
@@ -771,7 +846,7 @@ static void test_iqm_round_trip(void **state)
     ossa_free(data, NULL);
 
     double tol = 1e-4 * model_size(m);
-    assert_int_equal(again->num_joints, m->num_joints + 1);
+    assert_int_equal(again->num_joints, m->num_joints); /* one root, off the origin: kept */
     compare_poses(m, again, UINT32_MAX, 0, tol, 1e-4);
     for (uint32_t a = 0; a < m->num_animations; a++) {
         assert_string_equal(again->animations[a].name, m->animations[a].name);
@@ -800,6 +875,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbers),        cmocka_unit_test(test_exact_text),
         cmocka_unit_test(test_round_trip_md5), cmocka_unit_test(test_origin),
+        cmocka_unit_test(test_one_root_kept),
         cmocka_unit_test(test_scale),          cmocka_unit_test(test_files),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_write_errors),
         cmocka_unit_test(test_iqm_round_trip),

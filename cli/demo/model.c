@@ -90,6 +90,8 @@ ossa_model *demo_build_model(ossa_error *error)
         out_of_memory(error);
         return NULL;
     }
+    /* it faces -Y (docs/demo.md): writers turn it to their format's front */
+    ossa_model_set_front(model, OSSA_FRONT_NEG_Y);
     demo_mesh mesh;
     ossa_status st = demo_mesh_build(&mesh) == 0 ? OSSA_OK : out_of_memory(error);
     static const char comment[] = "ossa demo: a humanoid made by code (cli/demo/)";

@@ -260,6 +260,24 @@ enum { OSSA_MODEL_REST_POSE_REFERENCE = 16 };
  * whose joints are not the mesh's). */
 enum { OSSA_MODEL_STRICT_JOINTS = 32 };
 
+/* Where a character faces in model space (Z up, after the reader's axis
+ * change): the convention of a format (ossa_format_front), and of the file
+ * a model was read from (ossa_model.front). The front view of the
+ * renderer looks at that side, and writing to a format of another
+ * convention turns the model about +Z to face that format's front (unless
+ * OSSA_WRITE_KEEP_FRONT), as its players show it. README "Where a model
+ * faces" gives the evidence for each format. */
+typedef enum ossa_front {
+    OSSA_FRONT_UNKNOWN = 0, /* no convention: never turned; drawn as if it faced -Y */
+    OSSA_FRONT_NEG_Y,       /* -Y: glTF (+Z, turned Z up), FBX (the file's front axis), SMD
+                               (studiomdl turns it to +X), BVH (+Z, turned Z up), Blender's
+                               front view */
+    OSSA_FRONT_POS_X,       /* +X: IQM, IQE (the IQM SDK's demo), MD5, illEngine (id
+                               Tech 4), OBJ (+Z, by the IQM SDK's axes) */
+    OSSA_FRONT_POS_Y,       /* +Y */
+    OSSA_FRONT_NEG_X        /* -X */
+} ossa_front;
+
 typedef struct ossa_model_internal ossa_model_internal;
 
 /* All fields are read-only for callers; change a model with the
@@ -300,7 +318,6 @@ typedef struct ossa_model {
 
     uint32_t flags; /* OSSA_MODEL_* */
     ossa_format source_format;
-
     ossa_model_internal *internal;
 
     /* The rest pose: num_joints parent-relative transforms, where the
@@ -316,6 +333,11 @@ typedef struct ossa_model {
      * (docs/formats/gltf.md §9). Owned by the model; change it with
      * ossa_model_set_rest_pose. */
     ossa_transform *rest_pose;
+
+    /* Where its characters face: the reader's format's convention (or
+     * ossa_load_options.front); OSSA_FRONT_UNKNOWN for a model built by
+     * code until ossa_model_set_front. */
+    ossa_front front;
 } ossa_model;
 
 /* -- Building and changing a model ----------------------------------------- */
@@ -498,6 +520,10 @@ ossa_status ossa_model_remove_animation(ossa_model *model, uint32_t animation, o
  * (ossa_animation.sampling) are removed. */
 ossa_status ossa_model_resample_animation(ossa_model *model, uint32_t animation, float framerate,
                                           ossa_error *error);
+
+/* Says where the model's characters face (ossa_front); writers turn it
+ * from there to their format's front. */
+void ossa_model_set_front(ossa_model *model, ossa_front front);
 
 /* The joint / animation called `name` (the first of that name), or -1. */
 int32_t ossa_model_find_joint(const ossa_model *model, const char *name);
@@ -711,6 +737,12 @@ typedef struct ossa_load_options {
      * the allocator may be called from several threads at once: it must be
      * thread-safe. */
     uint32_t threads;
+    /* Where the file's characters face, when they break their format's
+     * convention (a Blender export to MD5 faces -Y: OSSA_FRONT_NEG_Y);
+     * UNKNOWN (0) = the format's convention (ossa_format_front). Sets
+     * ossa_model.front. Newer than ossa 0.2: read only when struct_size
+     * is sizeof(ossa_load_options). */
+    ossa_front front;
 } ossa_load_options;
 
 /* Load flags, for every format. */
@@ -825,7 +857,13 @@ enum {
      * .gltf's .bin, the files of illEngine, MD5 and SMD) exists. Without
      * it existing files are replaced. (Checked before writing: another
      * process may still create a file in between.) */
-    OSSA_WRITE_NO_REPLACE = 1u << 0
+    OSSA_WRITE_NO_REPLACE = 1u << 0,
+    /* Write the model facing where it faces: without it, a model whose
+     * front (ossa_model.front) is known and differs from the format's
+     * (ossa_format_front) is turned about +Z to face the format's front,
+     * exactly (the change of axes is a permutation: positions, normals,
+     * tangents, every joint's pose and stored bounds move with it). */
+    OSSA_WRITE_KEEP_FRONT = 1u << 1
 };
 
 /* Encodes into a new buffer; free it with ossa_free (and the allocator). */
@@ -899,6 +937,10 @@ enum {
  * reports each part left out (OSSA_WARNING_DROPPED) to
  * ossa_write_options.diagnostic. */
 uint32_t ossa_format_holds(ossa_format format);
+/* Where a character faces in the format's files, in model space after the
+ * reader's axis change (with the format's default options);
+ * OSSA_FRONT_UNKNOWN when the format has no convention. */
+ossa_front ossa_format_front(ossa_format format);
 /* Space-separated file extensions of the format (".iqm"), "" if unknown. */
 const char *ossa_format_extensions(ossa_format format);
 /* Guesses the format of a buffer from its content; AUTO when unknown. */

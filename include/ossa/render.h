@@ -118,7 +118,7 @@ uint32_t ossa_render_scene_load_materials(ossa_render_scene *scene, const ossa_m
 
 typedef enum ossa_render_view {
     OSSA_RENDER_VIEW_DEFAULT = 0, /* = THREE_QUARTER */
-    OSSA_RENDER_VIEW_FRONT,       /* yaw 0, pitch 0: facing the model's front */
+    OSSA_RENDER_VIEW_FRONT,       /* yaw 0, pitch 0: facing the model's front (see `front`) */
     OSSA_RENDER_VIEW_SIDE,        /* yaw 90, pitch 0: the model's left side */
     OSSA_RENDER_VIEW_BACK,        /* yaw 180, pitch 0 */
     OSSA_RENDER_VIEW_TOP,         /* yaw 0, pitch 90: from above, front down */
@@ -148,6 +148,12 @@ typedef struct ossa_render_camera_options {
     float distance;
     float fov;    /* vertical field of view in degrees (perspective); 0 = 30 */
     float margin; /* room kept around the bounds, a fraction of their size; 0 = 0.05 */
+    /* Where the model faces (ossa_model.front, Z-up models only): the
+     * views and the yaw are measured from that side, so that FRONT looks
+     * at the face whatever the format's convention. UNKNOWN (0) = -Y.
+     * Newer than ossa 0.2: read only when struct_size is
+     * sizeof(ossa_render_camera_options). */
+    ossa_front front;
 } ossa_render_camera_options;
 
 /* Where the model is seen from, and the ground the grid and the shadow

@@ -35,6 +35,7 @@ def info(model):
     if model.path is not None:
         d["file"] = model.path
     d["format"] = model.format
+    d["front"] = model.front
     d["joints"] = model.num_joints
     d["vertices"] = model.num_vertices
     d["positions"] = distinct_positions(model)

@@ -300,6 +300,16 @@ class Model:
     num_triangles = property(lambda self: int(self._m.num_triangles), doc="Number of triangles.")
 
     @property
+    def front(self):
+        """Where the model's characters face in its model space (Z up): "-y",
+        "+x", "+y", "-x" (the reader's format's convention: glTF, FBX, SMD
+        and BVH face -Y; IQM, IQE, MD5, illEngine and OBJ +X), or "unknown"
+        (a built model; SOTC). Writers turn a model to their format's front
+        (``keep_front=True`` keeps it)."""
+        f = int(self._m.front)
+        return ("unknown", "-y", "+x", "+y", "-x")[f] if 0 <= f <= 4 else "unknown"
+
+    @property
     def flags(self):
         """A set of "skeleton_from_poses" (the joints were made from an
         animation file's poses), "parents_unknown", "names_only",

@@ -128,7 +128,8 @@ LOAD_FLAG_NO_IMAGES = 2
 LOAD_FLAG_KEEP_DEGENERATE = 4
 
 LOAD_KEYWORDS = ("format", "name", "fps", "influences", "allow_parent_paths", "images",
-                 "keep_degenerate", "threads")
+                 "keep_degenerate", "front", "threads")
+FRONTS = {"x": 2, "+x": 2, "-x": 4, "y": 3, "+y": 3, "-y": 1}
 
 
 class LoadSettings:
@@ -166,6 +167,14 @@ class LoadSettings:
         if kwargs.pop("keep_degenerate", False):
             o.flags |= LOAD_FLAG_KEEP_DEGENERATE
             self.empty = False
+        front = kwargs.pop("front", None)
+        if front is not None:
+            # content that breaks its format's convention (a Blender export
+            # to MD5 faces -Y)
+            if front not in FRONTS:
+                raise E.argument_error("--front is x, -x, y or -y, not '%s'" % (front,))
+            o.front = FRONTS[front]
+            self.empty = False
         threads = kwargs.pop("threads", None)
         if threads is not None:
             if not (isinstance(threads, int) and 0 <= threads <= 64):
@@ -198,11 +207,12 @@ class LoadSettings:
 BOUNDS_MODES = {"conservative": 1, "exact": 2, "stored": 3, "none": 4}
 IMAGES_MODES = {"beside": 1, "embed": 2, "none": 3}
 WRITE_NO_REPLACE = 1
+WRITE_KEEP_FRONT = 2
 HOLDS_ANIMATIONS = 4
 HOLDS_PICKS_ANIMATION = 16
 
 WRITE_KEYWORDS = ("format", "bounds", "anim", "time", "embed", "images", "sparse_channels",
-                  "error", "shell", "no_clobber", "force", "threads")
+                  "error", "shell", "no_clobber", "force", "keep_front", "threads")
 
 
 def _positive(keyword, value):
@@ -215,8 +225,8 @@ def _positive(keyword, value):
 class WriteSettings:
     """ossa_write_options from the keywords of ``ossa convert``'s output
     options: format, bounds, anim, time, embed, images, sparse_channels,
-    error and shell (.ossaclip), no_clobber, force and threads, plus each
-    format's writing options."""
+    error and shell (.ossaclip), no_clobber, force, keep_front and threads,
+    plus each format's writing options."""
 
     def __init__(self, kwargs, path=None, default_threads=1, image_output=False):
         kwargs = dict(kwargs)
@@ -274,6 +284,9 @@ class WriteSettings:
             if force:
                 raise E.argument_error("--force and --no-clobber exclude each other")
             o.flags |= WRITE_NO_REPLACE
+        # writers turn a model to face their format's front unless told
+        if kwargs.pop("keep_front", False):
+            o.flags |= WRITE_KEEP_FRONT
         threads = kwargs.pop("threads", None)
         threads = default_threads if threads is None else threads
         if not (isinstance(threads, int) and 0 <= threads <= 64):

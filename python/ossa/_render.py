@@ -82,6 +82,8 @@ class _Stage:
                 self.warnings.fn, None)
         bounds = S.Bounds()
         self.camera = S.RenderCamera()
+        # the views look at the side the model faces (its format's front)
+        camera.front = model._m.front
         if (_lib.ossa_render_bounds(model._owner.ptr, BIND_POSE if animation is None else animation,
                                     ctypes.byref(bounds), ctypes.byref(err)) != 0 or
                 _lib.ossa_render_camera_frame(ctypes.byref(camera), ctypes.byref(bounds), 0,

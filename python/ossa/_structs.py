@@ -64,7 +64,8 @@ Model = _struct("ossa_model", [
     ("comment", vp), ("comment_size", sz),
     ("num_extras", u32), ("extras", vp),
     ("num_warnings", u32), ("warnings", vp),
-    ("flags", u32), ("source_format", enum), ("internal", vp), ("rest_pose", vp)])
+    ("flags", u32), ("source_format", enum), ("internal", vp), ("rest_pose", vp),
+    ("front", enum)])
 Option = _struct("ossa_option", [("name", cp), ("value", cp)])
 OptionInfo = _struct("ossa_option_info", [
     ("name", cp), ("type", enum), ("choices", cp), ("default_value", cp), ("description", cp)])
@@ -72,7 +73,8 @@ LoadOptions = _struct("ossa_load_options", [
     ("struct_size", u32), ("format", enum), ("file_name", cp), ("allocator", vp),
     ("max_influences", u32), ("framerate", f32), ("flags", u32),
     ("format_options", P(Option)), ("num_format_options", u32),
-    ("read_file", vp), ("release_file", vp), ("file_user", vp), ("threads", u32)])
+    ("read_file", vp), ("release_file", vp), ("file_user", vp), ("threads", u32),
+    ("front", enum)])
 WRITE_OUTPUT_FN = ctypes.CFUNCTYPE(cint, vp, P(OutputFile), sz, P(Diagnostic))
 WROTE_FN = ctypes.CFUNCTYPE(None, vp, cp)
 WriteOptions = _struct("ossa_write_options", [
@@ -138,7 +140,7 @@ RenderSceneInfo = _struct("ossa_render_scene_info", [
     ("bind_bounds", Bounds), ("memory", sz)])
 RenderCameraOptions = _struct("ossa_render_camera_options", [
     ("struct_size", u32), ("view", enum), ("flags", u32), ("yaw", f32), ("pitch", f32),
-    ("distance", f32), ("fov", f32), ("margin", f32)])
+    ("distance", f32), ("fov", f32), ("margin", f32), ("front", enum)])
 RenderCamera = _struct("ossa_render_camera", [
     ("view", f32 * 16), ("projection", f32 * 16), ("orthographic", cint),
     ("near_plane", f32), ("far_plane", f32), ("up", f32 * 3), ("ground", f32),

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import warnings
 
+import numpy as np
 import pytest
 
 from conftest import DATA, ROOT, cli_error_line, cli_warning_lines, run_cli, shared
@@ -169,3 +170,21 @@ def test_model_flags():
     anims = sorted(f for f in os.listdir(md5) if f.endswith(".md5anim")) if os.path.isdir(md5) else []
     if anims:
         assert "strict_joints" in ossa.load(os.path.join(md5, anims[0])).flags
+
+
+def test_front(tmp_path):
+    # each format's convention, as ossa info says; --front overrides it; a
+    # writer turns the model to its format's front unless keep_front
+    box = shared("iqm/guy.iqm")
+    m = ossa.load(box)
+    assert m.front == "+x" == m.info()["front"]
+    assert ossa.load(box, front="-y").front == "-y"
+    with pytest.raises(ossa.ArgumentError, match="--front is x, -x, y or -y"):
+        ossa.load(box, front="up")
+    turned = ossa.load(m.to_bytes("glb"), format="glb")
+    kept = ossa.load(m.to_bytes("glb", keep_front=True), format="glb")
+    assert turned.front == kept.front == "-y"
+    # +X to -Y is a quarter turn about Z: x' = y, y' = -x
+    p, q = np.asarray(kept.positions)[:, :3], np.asarray(turned.positions)[:, :3]
+    np.testing.assert_allclose(q[:, 0], p[:, 1], atol=1e-5)
+    np.testing.assert_allclose(q[:, 1], -p[:, 0], atol=1e-5)

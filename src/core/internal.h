@@ -8,6 +8,8 @@
 #include "math/math.h"
 #include "ossa/model.h"
 
+#include <stddef.h>
+
 /* -- The model's memory ------------------------------------------------------- */
 
 /* Temporary memory of computations on a model (adjacency, bounds, merging,
@@ -62,7 +64,7 @@ void ossa__bounds_release(ossa__bounds_prep *prep);
 /* The sizes of the option structs of ossa 0.2, what struct_size 0 means
  * (ossa__copy_sized): when a field is added to a struct, this becomes the
  * offset of the new field (offsetof), never the new sizeof. */
-#define OSSA__LOAD_OPTIONS_0_2 sizeof(ossa_load_options)
+#define OSSA__LOAD_OPTIONS_0_2 offsetof(ossa_load_options, front)
 #define OSSA__WRITE_OPTIONS_0_2 sizeof(ossa_write_options)
 
 /* Records a non-fatal problem in the model; silently drops it when memory

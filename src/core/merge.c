@@ -608,5 +608,7 @@ ossa_status ossa_model_merge(ossa_model *dst, const ossa_model *src, ossa_error 
     ossa_status st = merge_steps(&g);
     ossa__temp_free(dst, (void *)g.saved);
     ossa__temp_free(dst, g.map);
+    /* the first input with a known front gives the merged model's */
+    if (!st && dst->front == OSSA_FRONT_UNKNOWN) dst->front = src->front;
     return st;
 }

@@ -176,10 +176,12 @@ ossa_vertex_array *ossa_model_add_vertex_array(ossa_model *model, ossa_vertex_ty
 void ossa__ubyte_weights(const float *w, uint32_t n, uint8_t *out)
 {
     double sum = 0, scaled[OSSA_MAX_COMPONENTS];
-    for (uint32_t k = 0; k < n; k++) sum += w[k] > 0 ? w[k] : 0;
+    /* an infinite or NaN weight counts as none: inf / inf would be NaN,
+     * which no ubyte holds */
+    for (uint32_t k = 0; k < n; k++) sum += w[k] > 0 && isfinite(w[k]) ? w[k] : 0;
     int total = 0;
     for (uint32_t k = 0; k < n; k++) {
-        scaled[k] = sum > 0 && w[k] > 0 ? w[k] / sum * 255.0 : 0;
+        scaled[k] = sum > 0 && w[k] > 0 && isfinite(w[k]) ? w[k] / sum * 255.0 : 0;
         double f = floor(scaled[k]);
         out[k] = (uint8_t)f;
         scaled[k] -= f;
@@ -402,6 +404,11 @@ const ossa_vertex_array *ossa_model_find_array(const ossa_model *model, ossa_ver
         return a;
     }
     return NULL;
+}
+
+void ossa_model_set_front(ossa_model *model, ossa_front front)
+{
+    if (model && (unsigned)front <= OSSA_FRONT_NEG_X) model->front = front;
 }
 
 int32_t ossa_model_find_joint(const ossa_model *model, const char *name)

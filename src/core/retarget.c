@@ -19,8 +19,13 @@
  * Undriven target joints keep their bind pose relative to their parent.
  * "Bind" is the target's rest pose where it has one (ossa_model.rest_pose:
  * a glTF whose skin was bound in another pose than its nodes rest), the
- * pose it is shown in when nothing plays. */
-#include "core/internal.h"
+ * pose it is shown in when nothing plays.
+ *
+ * When both models say where they face (ossa_model.front) and differ, the
+ * source is first turned about +Z to face the target's way (README "Where
+ * a model faces"): a BVH, facing -Y, walks forward on an IQM character,
+ * facing +X, instead of sideways. */
+#include "core/front.h"
 
 #include <math.h>
 
@@ -47,8 +52,10 @@ static void unit(const float in[4], double q[4])
     for (int k = 0; k < 4; k++) q[k] = in[k] / n;
 }
 
-/* World rotations and positions of a pose (parents first). */
-static void pose_world(const ossa_model *m, const ossa_transform *local, quat *rot, vec3 *pos)
+/* World rotations and positions of a pose (parents first), the whole pose
+ * turned by `turn` (a unit quaternion) about the origin. */
+static void pose_world(const ossa_model *m, const ossa_transform *local, const double turn[4],
+                       quat *rot, vec3 *pos)
 {
     for (uint32_t j = 0; j < m->num_joints; j++) {
         double q[4], t[3] = {local[j].translation[0], local[j].translation[1],
@@ -56,8 +63,8 @@ static void pose_world(const ossa_model *m, const ossa_transform *local, quat *r
         unit(local[j].rotation, q);
         int32_t p = m->joints[j].parent;
         if (p < 0) {
-            memcpy(rot[j], q, sizeof q);
-            memcpy(pos[j], t, sizeof t);
+            ossa__quatd_mul(turn, q, rot[j]);
+            ossa__quatd_rotate(turn, t, pos[j]);
         } else {
             double o[3];
             ossa__quatd_mul(rot[p], q, rot[j]);
@@ -106,6 +113,7 @@ typedef struct retarget {
     quat *src_rot, *dst_rot;            /* per frame */
     vec3 *src_pos, *dst_pos;
     double k;                           /* position scale */
+    double turn[4];                     /* the source's turn to the target's front */
 } retarget;
 
 /* A_d for every driven target joint (§10). */
@@ -147,7 +155,7 @@ static void retarget_frame(retarget *r, const ossa_transform *src_pose, const ui
                            ossa_transform *out)
 {
     const ossa_model *dst = r->dst, *src = r->src;
-    pose_world(src, src_pose, r->src_rot, r->src_pos);
+    pose_world(src, src_pose, r->turn, r->src_rot, r->src_pos);
     for (uint32_t d = 0; d < dst->num_joints; d++) {
         const ossa_transform *jd = ossa__rest(dst, d);
         int32_t p = dst->joints[d].parent, s = r->src_of[d];
@@ -238,10 +246,18 @@ ossa_status ossa__retarget_animation(ossa_model *dst, const ossa_model *src, con
     for (uint32_t d = 0; d < nd; d++) r.src_of[d] = -1;
     for (uint32_t s = 0; s < ns; s++)
         if (map[s] >= 0 && r.src_of[map[s]] < 0) r.src_of[map[s]] = (int32_t)s;
+    /* quarter turns about +Z, from the source's front to the target's */
+    static const double none[4] = {0, 0, 0, 1};
+    static const double half[4][2] = {{0, 1}, {0.70710678118654752, 0.70710678118654752},
+                                      {1, 0}, {0.70710678118654752, -0.70710678118654752}};
+    uint32_t quarters = ossa__front_quarters(src->front, dst->front);
+    r.turn[0] = r.turn[1] = 0;
+    r.turn[2] = half[quarters][0]; /* sin and cos of half the turn */
+    r.turn[3] = half[quarters][1];
     for (uint32_t d = 0; d < nd; d++) pose[d] = *ossa__rest(dst, d);
-    pose_world(dst, pose, r.bind_rot, r.bind_pos);
+    pose_world(dst, pose, none, r.bind_rot, r.bind_pos);
     for (uint32_t s = 0; s < ns; s++) pose[s] = *ossa__rest(src, s);
-    pose_world(src, pose, r.rest_rot, r.rest_pos);
+    pose_world(src, pose, r.turn, r.rest_rot, r.rest_pos);
     corrections(&r);
     /* k: the first driven joint that the source moves, a source root. */
     r.k = 1;

@@ -4,6 +4,8 @@
 #define OSSA_FORMAT_H
 
 #include "core/files.h"
+#include "core/front.h"
+#include "core/scale.h"
 #include "formats/options.h"
 
 struct ossa_format_ops {
@@ -42,6 +44,19 @@ struct ossa_format_ops {
      * mesh skinned into the rest pose, which becomes the bind pose
      * (io.c, core/rest_pose.c). */
     bool rest_pose;
+    /* What the format does with joint scale (ossa__scale_rule of
+     * core/scale.h): 0 stored; OSSA__SCALE_NONE (the format has none) and
+     * OSSA__SCALE_IGNORED (its players ignore it) bake it before the
+     * writer sees the model, the latter unless the write option
+     * "FAMILY.keep_scale" is on (io.c). */
+    uint8_t scale;
+    /* Where a character faces in the format's files, in model space after
+     * the reader's axis change (ossa_front; 0 unknown): readers' models
+     * get it, writers turn models to it (io.c, core/front.h). `front_of`,
+     * when set, gives it for a load's or a write's format options instead
+     * (OBJ's axes, SMD's turn, FBX's kept axes). */
+    uint8_t front;
+    ossa_front (*front_of)(const ossa_option *options, uint32_t count, bool writing);
     /* The family name of the format's options ("fbx" of "fbx.keep_units"),
      * shared by the formats of one family ("ill" for the four illEngine
      * files), and its options for reading and for writing (options.h).

@@ -70,6 +70,11 @@ ossa_model *ossa_load_memory(const void *data, size_t size, const ossa_load_opti
         ossa_model_free(model);
         return NULL;
     }
+    /* where its characters face: what the caller says, else the format's
+     * convention (README "Where a model faces") */
+    model->front = opts.front ? opts.front
+                   : ops->front_of ? ops->front_of(OSSA__OPTIONS(&opts), false)
+                                   : (ossa_front)ops->front;
     ossa__error_clear(error);
     return model;
 }
@@ -145,6 +150,49 @@ static ossa_status at_rest(const ossa_model *model, const ossa_format_ops *ops,
     return OSSA_OK;
 }
 
+/* The model as the format's writer gets it, prepared once, right before
+ * the writer runs: turned to face the format's front (core/front.h) unless
+ * OSSA_WRITE_KEEP_FRONT, then its joint scale baked by the format's rule
+ * (core/scale.h; "FAMILY.keep_scale" keeps it where the format stores it). */
+typedef struct prepared {
+    ossa__front_turned turned;
+    ossa__scale_baked baked;
+} prepared;
+
+static ossa_status prepare(const ossa_model *model, const ossa_format_ops *ops,
+                           const ossa_write_options *o, prepared *p, ossa_error *error)
+{
+    ossa_front to = ops->front_of ? ops->front_of(OSSA__OPTIONS(o), true) : (ossa_front)ops->front;
+    if (o->flags & OSSA_WRITE_KEEP_FRONT) to = OSSA_FRONT_UNKNOWN;
+    ossa_status st = ossa__front_turn(model, to, o->allocator, &p->turned, error);
+    ossa__scale_rule rule = (ossa__scale_rule)ops->scale;
+    if (rule == OSSA__SCALE_IGNORED && ops->option_family) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.keep_scale", ops->option_family);
+        if (ossa__option_on(OSSA__OPTIONS(o), name)) rule = OSSA__SCALE_STORED;
+    }
+    if (st) ossa__scale_bake(model, OSSA__SCALE_STORED, ops->name, o, &p->baked, NULL);
+    else st = ossa__scale_bake(&p->turned.view, rule, ops->name, o, &p->baked, error);
+    return st;
+}
+
+static void release(prepared *p)
+{
+    ossa__scale_release(&p->baked);
+    ossa__front_release(&p->turned);
+}
+
+static ossa_status write_files_prepared(const ossa_model *model, const char *path,
+                                        const ossa_format_ops *ops, const ossa_write_options *o,
+                                        ossa_error *error)
+{
+    prepared p;
+    ossa_status st = prepare(model, ops, o, &p, error);
+    if (!st) st = ops->write_files(&p.baked.view, path, o, error);
+    release(&p);
+    return st;
+}
+
 ossa_status ossa_write_memory(const ossa_model *model, const ossa_write_options *options,
                               void **out_data, size_t *out_size, ossa_error *error)
 {
@@ -176,7 +224,11 @@ static ossa_status write_memory(const ossa_model *model, const ossa_format_ops *
     if (!ops->write_files) ossa__report_unheld(model, ops, options);
     ossa_buf buf;
     ossa__buf_init(&buf, options->allocator);
-    if (ops->write(model, options, &buf, error) != OSSA_OK) {
+    prepared p;
+    ossa_status st = prepare(model, ops, options, &p, error);
+    if (!st) st = ops->write(&p.baked.view, options, &buf, error);
+    release(&p);
+    if (st != OSSA_OK) {
         ossa__buf_release(&buf);
         return OSSA_FAILED;
     }
@@ -216,7 +268,7 @@ static ossa_status write_with_images(const ossa_model *model, const char *path,
     ossa_status st = ossa__image_outputs_prepare(model, path, ops->name, opts, &img, error);
     if (!st && ops->write_files) {
         ossa__report_unheld(model, ops, opts);
-        st = ops->write_files(&img.view, path, opts, error);
+        st = write_files_prepared(&img.view, path, ops, opts, error);
         if (!st && img.count_files) st = ossa__write_files_atomic(img.files, img.count_files, opts, error);
     } else if (!st) {
         void *data = NULL;
@@ -278,7 +330,7 @@ static ossa_status write_file(const ossa_model *model, const char *path,
     if (ops && ops->write && !ops->images) report_unheld_images(model, ops, opts);
     if (ops && ops->write_files) {
         ossa__report_unheld(model, ops, opts);
-        return ops->write_files(model, path, opts, error);
+        return write_files_prepared(model, path, ops, opts, error);
     }
 
     void *data;

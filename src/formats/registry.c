@@ -102,6 +102,13 @@ int ossa_format_can_write(ossa_format format)
     return ops && ops->write;
 }
 
+ossa_front ossa_format_front(ossa_format format)
+{
+    const ossa_format_ops *ops = ossa__format_ops(format);
+    if (!ops) return OSSA_FRONT_UNKNOWN;
+    return ops->front_of ? ops->front_of(NULL, 0, false) : (ossa_front)ops->front;
+}
+
 const char *ossa_format_extensions(ossa_format format)
 {
     const ossa_format_ops *ops = ossa__format_ops(format);

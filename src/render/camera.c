@@ -60,14 +60,20 @@ ossa_status ossa_render_camera_frame(const ossa_render_camera_options *options,
     if (!out || width == 0 || height == 0)
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "the picture needs a size of at least 1x1 and an output camera");
-    if ((unsigned)o.view > OSSA_RENDER_VIEW_THREE_QUARTER || (unsigned)up > OSSA_AXIS_X)
-        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET, "unknown view or up axis");
+    if ((unsigned)o.view > OSSA_RENDER_VIEW_THREE_QUARTER || (unsigned)up > OSSA_AXIS_X ||
+        (unsigned)o.front > OSSA_FRONT_NEG_X)
+        return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
+                          "unknown view, up axis or front");
     if (!isfinite(o.yaw) || !isfinite(o.pitch) || !isfinite(o.distance) || o.distance < 0 ||
         !(o.fov >= 0 && o.fov < 180) || !(o.margin >= 0 && o.margin <= 100))
         return ossa__fail(error, OSSA_ERROR_ARGUMENT, OSSA_NO_OFFSET,
                           "camera options out of range (yaw, pitch finite; distance >= 0; "
                           "0 <= fov < 180; 0 <= margin <= 100)");
     double yaw = (o.flags & OSSA_RENDER_CAMERA_YAW) ? o.yaw : views[o.view].yaw;
+    /* A Z-up model facing +X, +Y or -X: the views turn with it (quarter
+     * turns counter-clockwise from -Y, ossa_front's order). */
+    if (up == OSSA_AXIS_Z && o.front != OSSA_FRONT_UNKNOWN)
+        yaw += 90.0 * ((int)o.front - (int)OSSA_FRONT_NEG_Y);
     double pitch = (o.flags & OSSA_RENDER_CAMERA_PITCH) ? o.pitch : views[o.view].pitch;
     double fov = (o.fov > 0 ? o.fov : 30.0) * DEG;
     double margin = o.margin > 0 ? o.margin : 0.05;

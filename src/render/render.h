@@ -12,7 +12,7 @@
 /* The sizes of the option structs in ossa 0.2, what struct_size 0 means
  * (ossa__copy_sized): when a field is added, the offset of the new field. */
 #define RD_SCENE_OPTIONS_0_2 sizeof(ossa_render_scene_options)
-#define RD_CAMERA_OPTIONS_0_2 sizeof(ossa_render_camera_options)
+#define RD_CAMERA_OPTIONS_0_2 offsetof(ossa_render_camera_options, front)
 #define RD_OPTIONS_0_2 sizeof(ossa_render_options)
 #define RD_GIF_OPTIONS_0_2 sizeof(ossa_render_gif_options)
 

@@ -236,4 +236,29 @@ void ossa__out_int(ossa_text_out *o, int64_t v);
  * locale); format those with ossa__out_float or ossa__out_fixed. */
 void ossa__out_format(ossa_text_out *o, const char *fmt, ...) OSSA_PRINTF(2, 3);
 
+/* -- Animation tags (anim_tag.c) ----------------------------------------------
+ *
+ * Where a text format has no field for an animation's name, frame rate or
+ * loop flag, ossa's writers keep them in one line of text its readers
+ * recognise and other programs skip (an SMD comment, the MD5 command line,
+ * text after an ILLANIM0's last frame), in the IQM SDK's words:
+ *
+ *   ossa [--fps F] [--loop] --name NAME
+ *
+ * NAME is the rest of the line (blanks included). */
+
+typedef struct ossa_anim_tag {
+    float fps; /* 0 = not given */
+    bool loop;
+    char name[256]; /* cut at 255 bytes */
+} ossa_anim_tag;
+
+/* Parses s[0..n) (one line, without its end); false (and *out untouched)
+ * when it is not a tag. */
+bool ossa__anim_tag_parse(const char *s, size_t n, ossa_anim_tag *out);
+/* Writes the tag without a line end: --fps when fps > 0 and finite,
+ * --loop when loop; the name's line breaks, control bytes and `banned`
+ * (0 = none: a format's quote character) become '_'. */
+void ossa__anim_tag_write(ossa_text_out *o, const char *name, float fps, bool loop, char banned);
+
 #endif

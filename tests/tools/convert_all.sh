@@ -18,7 +18,7 @@ inputs=()
 while IFS= read -r f; do inputs+=("$f"); done < <(
   find "$data" -type f \( -name '*.iqm' -o -name '*.iqe' -o -name '*.glb' -o -name '*.gltf' \
        -o -name '*.md5mesh' -o -name '*.md5anim' -o -name '*.smd' -o -name '*.obj' \
-       -o -name '*.fbx' -o -name '*.FBX' \) | LC_ALL=C sort)
+       -o -name '*.fbx' -o -name '*.FBX' -o -name '*.bvh' \) | LC_ALL=C sort)
 
 "$ossa" demo -o "$out/demo-src" > /dev/null 2>&1
 # The demo's model files (not its pictures, texture, glTF buffer or OBJ

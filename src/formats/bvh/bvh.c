@@ -54,6 +54,11 @@ const ossa_format_ops ossa__bvh_format = {
     .write = ossa__bvh_write,
     .write_files = ossa__bvh_write_files,
     .holds = OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS | OSSA_HOLDS_PICKS_ANIMATION,
+    /* Y up, facing +Z (the CMU files' toes and Boxing_Toes' point to +Z),
+     * which the reader's (x, -z, y) puts at -Y (bvh.md §3) */
+    .front = OSSA_FRONT_NEG_Y,
+    /* no scale channels: baked as for MD5 and SMD (core/scale.h) */
+    .scale = OSSA__SCALE_NONE,
     .option_family = "bvh",
     .write_options = bvh_write_options,
     .num_write_options = sizeof bvh_write_options / sizeof *bvh_write_options,

@@ -29,6 +29,14 @@ static const ossa_option_info fbx_load_options[] = {
      "keep the file's units (default: metres, from UnitScaleFactor)"},
 };
 
+/* The reader turns the file's front axis (GlobalSettings) to -Y, and the
+ * writer declares -Y; with the file's axes kept, the front is not known. */
+static ossa_front fbx_front(const ossa_option *options, uint32_t count, bool writing)
+{
+    return !writing && ossa__option_on(options, count, "fbx.keep_axes") ? OSSA_FRONT_UNKNOWN
+                                                                         : OSSA_FRONT_NEG_Y;
+}
+
 const ossa_format_ops ossa__fbx_format = {
     .id = OSSA_FORMAT_FBX,
     .name = "fbx",
@@ -39,6 +47,7 @@ const ossa_format_ops ossa__fbx_format = {
     .write_files = ossa__fbx_write_files,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
     .images = OSSA__IMAGES_STORED,
+    .front_of = fbx_front,
     .option_family = "fbx",
     .load_options = fbx_load_options,
     .num_load_options = sizeof fbx_load_options / sizeof *fbx_load_options,

@@ -136,9 +136,11 @@ static const ossa_option_info gltf_write_options[] = {
      "each animation keys only the channels it moves; default: every animation keys every "
      "channel any animation moves, as players that switch actions need"},
 };
+/* glTF's front is +Z (the specification), -Y after the reader's turn. */
 #define GLTF_OPTIONS                                                                           \
     .option_family = "gltf", .write_options = gltf_write_options,                              \
-    .num_write_options = sizeof gltf_write_options / sizeof *gltf_write_options
+    .num_write_options = sizeof gltf_write_options / sizeof *gltf_write_options,               \
+    .front = OSSA_FRONT_NEG_Y
 
 const ossa_format_ops ossa__gltf_format = {
     .id = OSSA_FORMAT_GLTF,

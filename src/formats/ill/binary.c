@@ -393,9 +393,16 @@ static ossa_status read_anim(ossa_model *model, cursor *c, const ossa_load_optio
         }
     }
     if (!st) {
-        trailing(model, c);
+        /* ossa's writer keeps the name and loop flag after the data, as
+         * text files hold them after the last frame (write_binary.c) */
+        ossa_anim_tag tag;
+        const char *rest = (const char *)c->data + c->pos;
+        size_t left = c->size - c->pos, line = left && rest[left - 1] == '\n' ? left - 1 : left;
+        bool tagged = left && ossa__anim_tag_parse(rest, line, &tag);
+        if (!tagged) trailing(model, c);
         st = ossa__ill_build_keyed(model, duration, duration_at, tracks, nb, c->size, options,
                                    c->error);
+        if (!st && tagged) st = ossa__ill_apply_tag(model, &tag, c->error);
     }
     ossa__ill_tfree(options, tracks);
     ossa__ill_tfree(options, keys);

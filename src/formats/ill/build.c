@@ -429,7 +429,8 @@ static ossa_status check_names(const char *const *names, const ill_loc *at, size
 
 ossa_status ossa__ill_build_fixed(ossa_model *model, float framerate, uint32_t num_frames,
                                   const ill_frames *tracks, uint32_t count,
-                                  const ossa_load_options *options, ossa_error *error)
+                                  const ossa_anim_tag *tag, const ossa_load_options *options,
+                                  ossa_error *error)
 {
     const char **names = ossa__ill_talloc(options, count, sizeof *names);
     if (!names) return ossa__fail_nomem(error);
@@ -443,10 +444,13 @@ ossa_status ossa__ill_build_fixed(ossa_model *model, float framerate, uint32_t n
         ossa__quat_tidy(t.rotation);
         if (ossa_model_add_joint(model, tracks[i].name, -1, &t, error) < 0) return OSSA_FAILED;
     }
-    char name[128];
-    ossa__ill_stem(options, "animation", name, sizeof name);
-    ossa_animation *a =
-        ossa_model_add_animation(model, name, num_frames, framerate, OSSA_ANIMATION_LOOP, error);
+    char name[sizeof tag->name];
+    if (tag)
+        memcpy(name, tag->name, sizeof name);
+    else
+        ossa__ill_stem(options, "animation", name, sizeof name);
+    uint32_t flags = !tag || tag->loop ? OSSA_ANIMATION_LOOP : 0;
+    ossa_animation *a = ossa_model_add_animation(model, name, num_frames, framerate, flags, error);
     if (!a) return OSSA_FAILED;
     if (!ossa__animation_channels(model, a)) return ossa__fail_nomem(error);
     memset(a->channels, 7, count);
@@ -672,4 +676,18 @@ ossa_status ossa__ill_build_keyed(ossa_model *model, double duration, ill_loc du
             sample_track(&tracks[i], duration, t, &a->frames[(size_t)f * count + i]);
     }
     return animation_only(model);
+}
+
+ossa_status ossa__ill_apply_tag(ossa_model *model, const ossa_anim_tag *tag, ossa_error *error)
+{
+    if (!model->num_animations) return OSSA_OK;
+    ossa_animation *a = &model->animations[model->num_animations - 1];
+    char *name = ossa__arena_strdup(ossa__model_arena(model), tag->name);
+    if (!name) return ossa__fail_nomem(error);
+    a->name = name;
+    if (tag->loop)
+        a->flags |= OSSA_ANIMATION_LOOP;
+    else
+        a->flags &= ~(uint32_t)OSSA_ANIMATION_LOOP;
+    return OSSA_OK;
 }

@@ -102,9 +102,11 @@ static const ossa_option_info ill_load_options[] = {
      "text meshes: blend data before the texture coordinates (files from 4 December 2012) or "
      "after them (2-3 December 2012) (auto: from the blank lines, confirmed by the blend data)"},
 };
+/* The front is MD5's: its characters are Doom 3's, +X (ill.md §10). */
 #define ILL_OPTIONS                                                                            \
     .option_family = "ill", .load_options = ill_load_options,                                  \
-    .num_load_options = sizeof ill_load_options / sizeof *ill_load_options
+    .num_load_options = sizeof ill_load_options / sizeof *ill_load_options,                    \
+    .front = OSSA_FRONT_POS_X
 
 /* Writing: text (the files of December 2012 to February 2013) or binary
  * (the loaders from April 2013 on), docs/formats/ill.md §11. */

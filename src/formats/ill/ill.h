@@ -21,6 +21,7 @@
 #define OSSA_ILL_H
 
 #include "formats/format.h"
+#include "text/text.h"
 
 #define ILL_MAGIC_SIZE 8
 
@@ -146,6 +147,9 @@ typedef struct ill_track {
 ossa_status ossa__ill_build_keyed(ossa_model *model, double duration, ill_loc duration_at,
                                   const ill_track *tracks, uint32_t count, size_t file_size,
                                   const ossa_load_options *options, ossa_error *error);
+/* The name and loop flag ossa's writer leaves after a binary ILLANIM0's
+ * data, given to the animation just built. */
+ossa_status ossa__ill_apply_tag(ossa_model *model, const ossa_anim_tag *tag, ossa_error *error);
 
 /* Fixed-rate animation (ILLANIM0 text): per track num_frames * 10 floats
  * (px py pz qx qy qz qw sx sy sz). */
@@ -155,9 +159,13 @@ typedef struct ill_frames {
     const float *values;
 } ill_frames;
 
+/* `tag`: the name and loop flag ossa's writer leaves after the last frame
+ * (text.h's animation tag), or NULL: the animation is named after the
+ * file and loops, as the engine loops everything. */
 ossa_status ossa__ill_build_fixed(ossa_model *model, float framerate, uint32_t num_frames,
                                   const ill_frames *tracks, uint32_t count,
-                                  const ossa_load_options *options, ossa_error *error);
+                                  const ossa_anim_tag *tag, const ossa_load_options *options,
+                                  ossa_error *error);
 
 /* -- Readers ----------------------------------------------------------------- */
 

@@ -361,6 +361,17 @@ static ossa_status read_skeleton(lexer *lx)
 
 /* -- ILLANIM0 ---------------------------------------------------------------- */
 
+/* The engine reads nothing after the last frame (§2); ossa's writer puts the
+ * animation's name and loop flag there as a line of their own (text.h's
+ * animation tag), the first after the frames. */
+static bool trailing_tag(const lexer *lx, ossa_anim_tag *tag)
+{
+    const char *p = lx->p, *end = lx->end;
+    while (p < end && (ossa__text_blank(*p) || *p == '\n')) p++;
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    return ossa__anim_tag_parse(p, (size_t)((eol ? eol : end) - p), tag);
+}
+
 static ossa_status read_anim0(lexer *lx)
 {
     const ossa_load_options *options = lx->options;
@@ -390,7 +401,11 @@ static ossa_status read_anim0(lexer *lx)
         tracks[i].values = o;
         for (size_t k = 0; k < (size_t)nf * 10 && !st; k++) st = read_float(lx, &o[k], "a key value");
     }
-    if (!st) st = ossa__ill_build_fixed(lx->model, rate, nf, tracks, nb, options, lx->error);
+    ossa_anim_tag tag;
+    bool tagged = !st && trailing_tag(lx, &tag);
+    if (!st)
+        st = ossa__ill_build_fixed(lx->model, rate, nf, tracks, nb, tagged ? &tag : NULL, options,
+                                   lx->error);
     ossa__ill_tfree(options, tracks);
     ossa__ill_tfree(options, values);
     ossa__ill_tfree(options, pool);

@@ -248,6 +248,12 @@ static ossa_status write_anim(const ossa_model *m, const ossa_write_options *opt
         newline(&w);
     }
     ossa__free(opt->allocator, names, 0);
+    /* The name and loop flag, which ILLANIM0 has no place for, after the
+     * last frame, where the engine stops reading (ill.md §2); ossa's
+     * reader takes them back (text.c). */
+    const ossa_animation *a = &m->animations[index];
+    ossa__anim_tag_write(&w.out, a->name, 0, (a->flags & OSSA_ANIMATION_LOOP) != 0, 0);
+    newline(&w);
     return finish(&w, error);
 }
 

@@ -308,6 +308,14 @@ ossa_status ossa__ill_write_anim_binary(const ossa_model *m, const ossa_write_op
         for (int what = 0; what < 3; what++) put_channel(&w, m, &plan, j, what, duration);
     }
     ossa__free(opt->allocator, number, 0);
+    /* The name and loop flag, which ILLANIM0 has no place for, after the
+     * data, where the engine stops reading, as in text files (ill.md §2);
+     * ossa's reader takes them back (binary.c). */
+    ossa_text_out tag;
+    ossa__out_init(&tag, out);
+    ossa__anim_tag_write(&tag, name, 0, (plan.anim->flags & OSSA_ANIMATION_LOOP) != 0, 0);
+    ossa__out_char(&tag, '\n');
+    ossa__out_flush(&tag);
     return finish(&w, error);
 }
 

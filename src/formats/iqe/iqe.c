@@ -21,4 +21,5 @@ const ossa_format_ops ossa__iqe_format = {
     .write = ossa__iqe_write,
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
     .images = OSSA__IMAGES_NAMED,
+    .front = OSSA_FRONT_POS_X, /* IQM's */
 };

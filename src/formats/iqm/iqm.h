@@ -55,4 +55,14 @@ ossa_status ossa__iqm_read(ossa_model *model, const unsigned char *data, size_t 
 ossa_status ossa__iqm_write(const ossa_model *model, const ossa_write_options *options,
                             ossa_buf *out, ossa_error *error);
 
+/* The model as the writer writes it (arrays.c): `view` is a shallow copy
+ * of `model` whose vertex arrays are in the pairs IQM's loaders read
+ * (float position, normal, tangent and texcoord, ubyte x 4 blend data and
+ * colour), converted where needed, unless "iqm.keep_formats" is on.
+ * Release with ossa__iqm_arrays_release, even after a failed write. */
+ossa_status ossa__iqm_arrays(const ossa_model *model, const ossa_write_options *options,
+                             ossa_model *view, ossa_error *error);
+void ossa__iqm_arrays_release(const ossa_model *view, const ossa_model *model,
+                              const ossa_write_options *options);
+
 #endif

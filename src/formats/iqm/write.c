@@ -790,8 +790,8 @@ static ossa_status prepare(iqm_writer *w, uint32_t *adj)
     return OSSA_OK;
 }
 
-ossa_status ossa__iqm_write(const ossa_model *model, const ossa_write_options *options,
-                            ossa_buf *out, ossa_error *error)
+static ossa_status write_model(const ossa_model *model, const ossa_write_options *options,
+                               ossa_buf *out, ossa_error *error)
 {
     iqm_writer w;
     memset(&w, 0, sizeof w);
@@ -849,5 +849,23 @@ ossa_status ossa__iqm_write(const ossa_model *model, const ossa_write_options *o
     ossa__free(options->allocator, w.masks, 0);
     ossa__free(options->allocator, w.offsets, 0);
     ossa__free(options->allocator, w.scales, 0);
+    return st;
+}
+
+ossa_status ossa__iqm_write(const ossa_model *model, const ossa_write_options *options,
+                            ossa_buf *out, ossa_error *error)
+{
+    /* Arrays of more than 4 components fail before any is converted. */
+    iqm_writer w;
+    memset(&w, 0, sizeof w);
+    w.model = model;
+    w.error = error;
+    if (check_model(&w)) return OSSA_FAILED;
+    /* The arrays in the pairs loaders read (arrays.c); bounds and adjacency
+     * are computed from them, as a reader of the file sees them. */
+    ossa_model view;
+    if (ossa__iqm_arrays(model, options, &view, error)) return OSSA_FAILED;
+    ossa_status st = write_model(&view, options, out, error);
+    ossa__iqm_arrays_release(&view, model, options);
     return st;
 }

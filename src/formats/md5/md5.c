@@ -143,6 +143,8 @@ const ossa_format_ops ossa__md5mesh_format = {
     .write = write_mesh,
     .write_files = write_files,
     .images = OSSA__IMAGES_NAMED, /* a shader may name an image file */
+    .scale = OSSA__SCALE_NONE,
+    .front = OSSA_FRONT_POS_X, /* id's models face +X (docs/formats/md5.md §9) */
     /* the md5mesh and one md5anim beside it per animation */
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS,
 };
@@ -159,4 +161,6 @@ const ossa_format_ops ossa__md5anim_format = {
     /* id Tech 4 refuses an md5anim whose joints are not the mesh's
      * (docs/formats/md5.md §6): merging one follows it. */
     .model_flags = OSSA_MODEL_STRICT_JOINTS,
+    .scale = OSSA__SCALE_NONE,
+    .front = OSSA_FRONT_POS_X,
 };

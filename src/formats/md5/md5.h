@@ -7,7 +7,7 @@
  *   read_mesh.c  md5mesh -> joints, meshes, weights, normals (§2-§5)
  *   read_anim.c  md5anim -> an animation-only model (§6-§8)
  *   skeleton.c   what both writers share: joint names, the optional
- *                "origin" root, model-space rigid poses, number text (§11)
+ *                "origin" root, model-space bind poses, number text (§11)
  *   write_mesh.c model -> md5mesh text
  *   write_anim.c one animation -> md5anim text */
 #ifndef OSSA_MD5_H
@@ -47,29 +47,17 @@ typedef struct md5_skeleton {
     char **names;         /* per written joint */
     int32_t *parents;     /* per written joint */
     double *bind;         /* per written joint: model-space t xyz, q xyzw */
-    double *inverse_bind; /* per model joint: inverse of the full bind matrix (16) */
-    bool scaled;          /* some scale is not 1: frames go through model space */
     const ossa_model *model;
     const ossa_write_options *options;
 } md5_skeleton;
-
-/* How far skinning matrices are from the rigid motions written instead
- * (largest 3x3 element difference), and where. */
-typedef struct md5_stretch {
-    double amount;
-    uint32_t joint, frame;
-} md5_stretch;
 
 ossa_status ossa__md5_skeleton_init(md5_skeleton *s, const ossa_model *model,
                                     const ossa_write_options *options, ossa_error *error);
 void ossa__md5_skeleton_free(md5_skeleton *s);
 /* Parent-relative poses of frame f of animation a for every written joint:
- * t xyz, then q xyz with w <= 0 implied (6 floats per joint). A model with
- * scale goes through model space (every joint where the full transforms
- * put it, turned by its rotations alone); `stretch` (may be NULL) then
- * learns what that loses. */
-ossa_status ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float *out,
-                            md5_stretch *stretch, ossa_error *error);
+ * t xyz, then q xyz with w <= 0 implied (6 floats per joint). The model's
+ * scale comes baked (core/scale.h). */
+void ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float *out);
 /* A warning for the write options' diagnostic callback. */
 /* Numbers as id's exporter writes them (§11): never an exponent or '+'.
  * The shortest decimal that reads back exactly when it has at most 10

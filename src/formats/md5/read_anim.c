@@ -357,16 +357,16 @@ static bool read_shares(anim_reader *r, ossa_transform *frames, uint32_t threads
 }
 
 /* The animation's name: the one ossa's writer keeps in the command line
- * ("ossa --name NAME"; id and the IQM SDK ignore that string), else the
- * file's base name without directory or extension (the IQM SDK keeps the
- * directory, docs/formats/md5.md §13 bug 8). */
-static void anim_name(const char *file, const char *cmd, size_t cmd_len, char *out, size_t cap)
+ * (an animation tag, text.h: "ossa --loop --name NAME"; id and the IQM SDK
+ * ignore that string), else the file's base name without directory or
+ * extension (the IQM SDK keeps the directory, docs/formats/md5.md §13
+ * bug 8). */
+static void anim_name(const char *file, const ossa_anim_tag *tag, char *out, size_t cap)
 {
-    static const char tag[] = "ossa --name ";
-    if (cmd_len >= sizeof tag - 1 && memcmp(cmd, tag, sizeof tag - 1) == 0) {
-        size_t n = cmd_len - (sizeof tag - 1);
+    if (tag) {
+        size_t n = strlen(tag->name);
         if (n >= cap) n = cap - 1;
-        memcpy(out, cmd + sizeof tag - 1, n);
+        memcpy(out, tag->name, n);
         out[n] = 0;
         return;
     }
@@ -378,6 +378,16 @@ static void anim_name(const char *file, const char *cmd, size_t cmd_len, char *o
     if (n >= cap) n = cap - 1;
     memcpy(out, base, n);
     out[n] = 0;
+}
+
+/* A looping animation written by ossa ends with a copy of frame 0 (id
+ * plays the last frame as the next cycle's first, §7): without it, the
+ * frames are the ones written. Returns the frames to keep. */
+static uint32_t loop_frames(const anim_reader *r, const ossa_transform *frames)
+{
+    if (r->nf < 2) return r->nf;
+    const ossa_transform *last = frames + (size_t)(r->nf - 1) * r->nj;
+    return memcmp(last, frames, (size_t)r->nj * sizeof *frames) == 0 ? r->nf - 1 : r->nf;
 }
 
 static ossa_status read_all(anim_reader *r, const ossa_load_options *options, char **names,
@@ -396,8 +406,12 @@ static ossa_status read_all(anim_reader *r, const ossa_load_options *options, ch
         if (ossa_model_add_joint(m, names[j], r->parents[j], &pose[j], r->error) < 0)
             return OSSA_FAILED;
     m->flags |= OSSA_MODEL_SKELETON_FROM_POSES;
+    ossa_anim_tag tag;
+    bool tagged = ossa__anim_tag_parse(cmd, cmd_len, &tag);
+    /* a rate frameRate could not hold, when it is the one written */
+    if (tagged && tag.fps > 0 && fabsf(roundf(tag.fps) - fps) <= 0.5f) fps = tag.fps;
     char name[256];
-    anim_name(options->file_name, cmd, cmd_len, name, sizeof name);
+    anim_name(options->file_name, tagged ? &tag : NULL, name, sizeof name);
     ossa_animation *a = ossa_model_add_animation(m, name, r->nf, fps, 0, r->error);
     if (!a) return OSSA_FAILED;
     uint8_t *channels = ossa__animation_channels(m, a);
@@ -416,6 +430,13 @@ static ossa_status read_all(anim_reader *r, const ossa_load_options *options, ch
     if (more)
         ossa__md5_warn(L, OSSA_WARNING_IGNORED, NULL,
                        "text after the %u frames that numFrames announced is ignored", r->nf);
+    if (tagged && tag.loop) {
+        uint32_t keep = loop_frames(r, a->frames);
+        if (keep < r->nf && ossa_model_trim_animation(m, m->num_animations - 1, 0, keep, r->error))
+            return OSSA_FAILED;
+        a = &m->animations[m->num_animations - 1];
+        a->flags |= OSSA_ANIMATION_LOOP;
+    }
     if (r->long_quats)
         ossa__warn(m, OSSA_WARNING_REPAIRED, OSSA_NO_OFFSET, r->long_line, 0,
                    "%u rotations are longer than a unit quaternion allows (x²+y²+z² > 1.001): "

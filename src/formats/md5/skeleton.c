@@ -2,17 +2,15 @@
  * joints as written, their model-space bind poses, each frame's
  * parent-relative poses, and MD5's number and name text.
  *
- * - id needs one root at index 0, and drops an animation root's absolute
- *   translation (§7): when the model has several roots, none, a root away
- *   from the origin in the bind pose or in any animation's frame 0, or
- *   vertices that no joint moves, a joint "origin" with the identity pose
- *   is inserted at index 0 and the old roots hang from it.
- * - MD5 holds no scale. A model with scale is written through model
- *   space: each joint where its full transforms put it, turned by its
- *   rotations alone, made relative to its parent again. Joint positions
- *   and rotations stay exact; a scale that is uniform and the same in the
- *   bind pose and a frame cancels out of skinning, any other is lost for
- *   the skinned vertices (the writers warn, with how much).
+ * - id needs one root at index 0: when the model has several roots or
+ *   none, or vertices that no joint moves while its root moves, a joint
+ *   "origin" with the identity pose is inserted at index 0 and the old
+ *   roots hang from it. A skeleton with one root is never changed, even
+ *   when that root stands away from the origin (id then plays its motion
+ *   from the baseframe, §7).
+ * - MD5 holds no scale: the writers get the model with its scale baked
+ *   (core/scale.h, the format table's rule), so poses are written as they
+ *   are, with scales within 1e-5 of 1 taken as 1.
  */
 #include "formats/md5/md5.h"
 
@@ -20,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define SCALE_TOLERANCE 1e-5
 #define ORIGIN_TOLERANCE 1e-5
 
 /* -- Text -- */
@@ -125,13 +122,6 @@ static void unit_quat(const float r[4], double q[4])
     for (int i = 0; i < 4; i++) q[i] = r[i] / n;
 }
 
-static bool unit_scale(const float s[3])
-{
-    for (int i = 0; i < 3; i++)
-        if (!(fabs((double)s[i] - 1) <= SCALE_TOLERANCE)) return false;
-    return true;
-}
-
 /* Model-space poses of a parent-relative one, WORLD doubles per joint:
  * the full matrix (column-major, scale included: its translation is where
  * the joint really is) and the rotation composed from rotations alone. */
@@ -155,15 +145,6 @@ static void compose(const ossa_model *m, const ossa_transform *local, double *wo
         double n = sqrt(W[16] * W[16] + W[17] * W[17] + W[18] * W[18] + W[19] * W[19]);
         for (int i = 16; i < 20; i++) W[i] /= n;
     }
-}
-
-/* 3x3 rotation matrix (column-major) of a unit quaternion. */
-static void rotation_matrix(const double q[4], double r[9])
-{
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    r[0] = 1 - 2 * (y * y + z * z), r[1] = 2 * (x * y + w * z), r[2] = 2 * (x * z - w * y);
-    r[3] = 2 * (x * y - w * z), r[4] = 1 - 2 * (x * x + z * z), r[5] = 2 * (y * z + w * x);
-    r[6] = 2 * (x * z + w * y), r[7] = 2 * (y * z - w * x), r[8] = 1 - 2 * (x * x + y * y);
 }
 
 /* -- Names -- */
@@ -273,10 +254,27 @@ static ossa_status all_weighted(const md5_skeleton *s, bool *out, ossa_error *er
     return OSSA_OK;
 }
 
-static bool at_origin(const float t[3])
+/* Whether a root keeps its bind pose in every frame of every animation
+ * (vertices bound to it then never move, as unweighted vertices must not). */
+static bool root_still(const ossa_model *m, uint32_t j)
 {
-    return fabs(t[0]) <= ORIGIN_TOLERANCE && fabs(t[1]) <= ORIGIN_TOLERANCE &&
-           fabs(t[2]) <= ORIGIN_TOLERANCE;
+    const ossa_transform *b = &m->joints[j].bind;
+    for (uint32_t a = 0; a < m->num_animations; a++) {
+        const ossa_animation *an = &m->animations[a];
+        for (uint32_t f = 0; f < an->num_frames; f++) {
+            const ossa_transform *t = &an->frames[(size_t)f * m->num_joints + j];
+            for (int i = 0; i < 3; i++)
+                if (fabsf(t->translation[i] - b->translation[i]) > ORIGIN_TOLERANCE ||
+                    fabsf(t->scale[i] - b->scale[i]) > ORIGIN_TOLERANCE)
+                    return false;
+            double qt[4], qb[4], d = 0;
+            unit_quat(t->rotation, qt);
+            unit_quat(b->rotation, qb);
+            for (int i = 0; i < 4; i++) d += qt[i] * qb[i];
+            if (!(fabs(d) >= 1 - ORIGIN_TOLERANCE)) return false;
+        }
+    }
+    return true;
 }
 
 static ossa_status check_finite(const ossa_model *m, const ossa_transform *t, const char *where,
@@ -304,42 +302,30 @@ ossa_status ossa__md5_skeleton_init(md5_skeleton *s, const ossa_model *m,
     if (!bind) return ossa__fail_nomem(error);
     for (uint32_t j = 0; j < nj; j++) bind[j] = m->joints[j].bind;
     ossa_status st = check_finite(m, bind, "the bind pose", error);
-
-    /* Scale anywhere sends every pose through model space. */
-    for (uint32_t j = 0; j < nj && !st; j++) s->scaled |= !unit_scale(bind[j].scale);
     for (uint32_t a = 0; a < m->num_animations && !st; a++) {
         const ossa_animation *an = &m->animations[a];
         char where[300];
         snprintf(where, sizeof where, "animation '%s'", an->name);
-        for (uint32_t f = 0; f < an->num_frames && !st; f++) {
-            const ossa_transform *fr = an->frames + (size_t)f * nj;
-            st = check_finite(m, fr, where, error);
-            for (uint32_t j = 0; j < nj && !s->scaled; j++) s->scaled |= !unit_scale(fr[j].scale);
-        }
+        for (uint32_t f = 0; f < an->num_frames && !st; f++)
+            st = check_finite(m, an->frames + (size_t)f * nj, where, error);
     }
 
-    /* An "origin" root (§11). */
+    /* An "origin" root (§11) only where MD5 needs one: a skeleton with
+     * one root (at index 0, parents coming first) is written as it is,
+     * wherever that root stands, so that MD5 -> MD5 keeps the skeleton. */
     uint32_t roots = 0;
-    bool moved = false, weighted = true;
-    for (uint32_t j = 0; j < nj; j++)
-        if (m->joints[j].parent < 0) {
-            roots++;
-            moved |= !at_origin(bind[j].translation);
-            for (uint32_t a = 0; a < m->num_animations; a++)
-                if (m->animations[a].num_frames)
-                    moved |= !at_origin(m->animations[a].frames[j].translation);
-        }
-    if (!st) st = all_weighted(s, &weighted, error);
-    s->shift = nj == 0 || roots > 1 || moved || !weighted;
+    bool weighted = true;
+    for (uint32_t j = 0; j < nj; j++) roots += m->joints[j].parent < 0;
+    if (!st && roots == 1) st = all_weighted(s, &weighted, error);
+    s->shift = nj == 0 || roots > 1 || (!weighted && !root_still(m, 0));
     s->num_joints = nj + s->shift;
 
     double *world = NULL;
     if (!st) {
         world = ossa__temp_calloc(m, (size_t)nj + 1, WORLD * sizeof *world);
-        s->inverse_bind = ossa__temp_calloc(m, (size_t)nj + 1, 16 * sizeof *s->inverse_bind);
         s->bind = ossa__temp_calloc(m, s->num_joints, 7 * sizeof *s->bind);
         s->parents = ossa__temp_calloc(m, s->num_joints, sizeof *s->parents);
-        if (!world || !s->inverse_bind || !s->bind || !s->parents) st = ossa__fail_nomem(error);
+        if (!world || !s->bind || !s->parents) st = ossa__fail_nomem(error);
     }
     if (!st) {
         compose(m, bind, world);
@@ -359,9 +345,6 @@ ossa_status ossa__md5_skeleton_init(md5_skeleton *s, const ossa_model *m,
                 st = ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
                                 "joint %u '%s' is beyond float range in model space", j,
                                 m->joints[j].name);
-            /* a singular bind (zero scale) moves nothing rigidly */
-            if (!ossa__mat4d_invert_affine(W, s->inverse_bind + (size_t)j * 16))
-                memset(s->inverse_bind + (size_t)j * 16, 0, 16 * sizeof(double));
         }
         st = make_names(s, error);
     }
@@ -379,7 +362,6 @@ void ossa__md5_skeleton_free(md5_skeleton *s)
     ossa__temp_free(m, s->names);
     ossa__temp_free(m, s->parents);
     ossa__temp_free(m, s->bind);
-    ossa__temp_free(m, s->inverse_bind);
     memset(s, 0, sizeof *s);
 }
 
@@ -392,67 +374,18 @@ static void put_quat(const double q[4], float *out)
     for (int i = 0; i < 3; i++) out[i] = (float)(q[i] * k) + 0.0f;
 }
 
-ossa_status ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float *out,
-                            md5_stretch *stretch, ossa_error *error)
+void ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float *out)
 {
     const ossa_model *m = s->model;
-    const ossa_animation *an = &m->animations[a];
-    const ossa_transform *fr = an->frames + (size_t)f * m->num_joints;
+    const ossa_transform *fr = m->animations[a].frames + (size_t)f * m->num_joints;
     if (s->shift) {
         memset(out, 0, 6 * sizeof *out);
         out += 6;
     }
-    if (!s->scaled) {
-        for (uint32_t j = 0; j < m->num_joints; j++) {
-            double q[4];
-            memcpy(out + (size_t)j * 6, fr[j].translation, 3 * sizeof(float));
-            unit_quat(fr[j].rotation, q);
-            put_quat(q, out + (size_t)j * 6 + 3);
-        }
-        return OSSA_OK;
-    }
-    /* Through model space: where each joint really is, turned by its
-     * rotations alone, relative to its parent's. What the skinning matrix
-     * M * inverse(bind) holds beyond that rigid motion is lost. */
-    double *world = ossa__temp_calloc(m, (size_t)m->num_joints + 1, WORLD * sizeof *world);
-    if (!world) return ossa__fail_nomem(error);
-    compose(m, fr, world);
-    ossa_status st = OSSA_OK;
-    for (uint32_t j = 0; j < m->num_joints && !st; j++) {
-        const double *W = world + (size_t)j * WORLD;
-        const double *B = s->bind + (size_t)(j + s->shift) * 7;
-        double skin[16], r[9], dq[4], inv[4] = {-B[3], -B[4], -B[5], B[6]};
-        ossa__mat4d_mul(W, s->inverse_bind + (size_t)j * 16, skin);
-        ossa__quatd_mul(W + 16, inv, dq);
-        rotation_matrix(dq, r);
-        double worst = 0;
-        for (int c = 0; c < 3; c++)
-            for (int row = 0; row < 3; row++)
-                worst = fmax(worst, fabs(skin[c * 4 + row] - r[c * 3 + row]));
-        if (stretch && worst > stretch->amount) {
-            stretch->amount = worst;
-            stretch->joint = j;
-            stretch->frame = f;
-        }
-        int32_t p = m->joints[j].parent;
-        double t[3], q[4];
-        if (p < 0) {
-            memcpy(t, W + 12, sizeof t);
-            memcpy(q, W + 16, sizeof q);
-        } else {
-            const double *P = world + (size_t)p * WORLD;
-            double pinv[4] = {-P[16], -P[17], -P[18], P[19]}, d[3];
-            for (int i = 0; i < 3; i++) d[i] = W[12 + i] - P[12 + i];
-            ossa__quatd_rotate(pinv, d, t);
-            ossa__quatd_mul(pinv, W + 16, q);
-        }
-        for (int i = 0; i < 3; i++) out[(size_t)j * 6 + i] = (float)t[i];
-        if (!st && !ossa__finite3(out + (size_t)j * 6))
-            st = ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
-                            "joint %u '%s' is beyond float range in frame %u of '%s'", j,
-                            m->joints[j].name, f, an->name);
+    for (uint32_t j = 0; j < m->num_joints; j++) {
+        double q[4];
+        memcpy(out + (size_t)j * 6, fr[j].translation, 3 * sizeof(float));
+        unit_quat(fr[j].rotation, q);
         put_quat(q, out + (size_t)j * 6 + 3);
     }
-    ossa__temp_free(m, world);
-    return st;
 }

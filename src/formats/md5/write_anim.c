@@ -7,7 +7,8 @@
  * values; the others get firstComponent 0 (a running total equal to
  * numAnimatedComponents is fatal to id's loader). A looping animation gets
  * a copy of frame 0 at its end, because id plays the last frame as the
- * first frame of the next cycle. Bounds are the skinned mesh's per frame
+ * first frame of the next cycle, and "--loop" in the command line, by
+ * which ossa's reader drops that copy again. Bounds are the skinned mesh's per frame
  * (ossa_model_compute_bounds, conservative unless the write options ask
  * for exact or stored ones), or the joints' box for a model without mesh. */
 #include "formats/md5/md5.h"
@@ -118,28 +119,19 @@ static ossa_status write_text(const md5_skeleton *s, uint32_t a, const float *po
     if (fabsf((float)rate - fps) > 1e-3f)
         ossa__write_warn(s->options, OSSA_WARNING_DROPPED,
                              "animation '%s': %g frames per second written as %ld (frameRate is "
-                             "an integer)",
-                             an->name, fps, rate);
+                             "an integer; the command line keeps %g for ossa)",
+                             an->name, fps, rate, fps);
 
     ossa_text_out o;
     ossa__out_init(&o, out);
-    /* The name in the command line, which id and the IQM SDK ignore,
-     * so that ossa reads it back (read_anim.c). */
-    ossa__out_str(&o, "MD5Version 10\ncommandline ");
-    if (an->name[0]) {
-        char *quoted = ossa__temp_alloc(m, strlen(an->name) + 16);
-        if (!quoted) {
-            ossa__temp_free(m, flags);
-            ossa__temp_free(m, first);
-            return OSSA_FAILED;
-        }
-        strcpy(quoted, "ossa --name ");
-        strcat(quoted, an->name);
-        ossa__md5_out_name(&o, quoted);
-        ossa__temp_free(m, quoted);
-    } else {
-        ossa__out_str(&o, "\"\"");
-    }
+    /* The name, the loop flag and a rate frameRate cannot hold in the
+     * command line, which id and the IQM SDK ignore, so that ossa reads
+     * them back (read_anim.c; text.h's animation tag). */
+    ossa__out_str(&o, "MD5Version 10\ncommandline \"");
+    bool loop = (an->flags & OSSA_ANIMATION_LOOP) != 0;
+    if (an->name[0] || loop || (float)rate != fps)
+        ossa__anim_tag_write(&o, an->name, (float)rate != fps ? fps : 0, loop, '"');
+    ossa__out_char(&o, '"');
     ossa__out_format(&o,
                      "\n\nnumFrames %u\nnumJoints %u\nframeRate %ld\nnumAnimatedComponents %u\n\n"
                      "hierarchy {\n",
@@ -210,16 +202,7 @@ ossa_status ossa__md5_write_anim_text(const md5_skeleton *s, uint32_t a, ossa_bu
     ossa_bounds *bounds = ossa__temp_calloc(m, frames, sizeof *bounds);
     ossa_status st = OSSA_OK;
     if (!poses || !bounds) st = ossa__fail_nomem(error);
-    md5_stretch stretch = {0, 0, 0};
-    for (uint32_t f = 0; f < an->num_frames && !st; f++)
-        st = ossa__md5_frame(s, a, f, poses + f * per, &stretch, error);
-    if (!st && stretch.amount > 1e-5)
-        ossa__write_warn(s->options, OSSA_WARNING_DROPPED,
-                             "animation '%s': MD5 stores no scale; joint %u '%s' is scaled against "
-                             "its bind pose (by up to %.3g%%, frame %u): joints keep their places "
-                             "and rotations, skinned vertices lose the scaling",
-                             an->name, stretch.joint, m->joints[stretch.joint].name,
-                             stretch.amount * 100, stretch.frame);
+    for (uint32_t f = 0; f < an->num_frames && !st; f++) ossa__md5_frame(s, a, f, poses + f * per);
     if (!st && frames > an->num_frames)
         memcpy(poses + (size_t)an->num_frames * per, poses, per * sizeof *poses);
     if (!st) st = frame_bounds(s, a, poses, frames, bounds, error);

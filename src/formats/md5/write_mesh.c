@@ -150,7 +150,7 @@ static uint32_t influences(mesh_writer *w, uint32_t v, weight_rec *out)
         sum += wt;
         n++;
     }
-    if (!n) { /* nothing moves it: the "origin" joint, which never moves */
+    if (!n) { /* nothing moves it: joint 0, the inserted "origin" or a root that never moves */
         out[0].joint = 0;
         out[0].bias = 1;
         sum = 1;

@@ -53,6 +53,15 @@ static const ossa_option_info obj_write_options[] = {
      "looped or clamped as it says, instead of the bind pose"},
 };
 
+/* OBJ's front is +Z, as Blender writes it: the IQM SDK's axes turn it to
+ * +X, Blender's to -Y (docs/formats/obj.md §7). */
+static ossa_front obj_front(const ossa_option *options, uint32_t count, bool writing)
+{
+    (void)writing;
+    return ossa__option_choice(options, count, "obj.axes", OBJ_AXES) ? OSSA_FRONT_NEG_Y
+                                                                     : OSSA_FRONT_POS_X;
+}
+
 const ossa_format_ops ossa__obj_format = {
     .id = OSSA_FORMAT_OBJ,
     .name = "obj",
@@ -63,6 +72,7 @@ const ossa_format_ops ossa__obj_format = {
     .write_files = ossa__obj_write_files,
     /* static meshes; `animation` (and obj.pose_time) pick the pose */
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_PICKS_ANIMATION,
+    .front_of = obj_front,
     /* the MTL file beside names the images, which are copied beside */
     .images = OSSA__IMAGES_STORED,
     .option_family = "obj",

@@ -182,17 +182,24 @@ static ossa_status animation(smd_doc *d, size_t file_size)
         ossa__temp_free(m, order);
         return st;
     }
+    /* The load options' rate, else the one ossa's comment keeps (read.c),
+     * else 30. */
     float rate = d->options->framerate;
-    if (!(rate > 0) || !isfinite(rate)) {
+    if (!(rate > 0) || !isfinite(rate)) rate = d->tagged ? d->tag.fps : 0;
+    if (!(rate > 0)) {
         rate = OSSA_DEFAULT_FRAMERATE;
         ossa__warn(m, OSSA_WARNING_REPAIRED, OSSA_NO_OFFSET, d->skeleton_line, 1,
                    "SMD files store no frame rate: %g frames per second assumed", (double)rate);
     }
     char name[256];
-    /* The file name without directories and extension ("walk" for
-     * "anims/walk.smd") names the animation (§10). */
-    ossa__path_base_name(d->options->file_name, "animation", name, sizeof name);
-    ossa_animation *a = ossa_model_add_animation(m, name, (uint32_t)frames, rate, 0, d->error);
+    /* The name ossa's comment keeps, else the file name without
+     * directories and extension ("walk" for "anims/walk.smd", §10). */
+    if (d->tagged)
+        memcpy(name, d->tag.name, sizeof name);
+    else
+        ossa__path_base_name(d->options->file_name, "animation", name, sizeof name);
+    uint32_t flags = d->tagged && d->tag.loop ? OSSA_ANIMATION_LOOP : 0;
+    ossa_animation *a = ossa_model_add_animation(m, name, (uint32_t)frames, rate, flags, d->error);
     unsigned char *have = a ? ossa__temp_calloc(m, (size_t)(frames * n) + 1, 1) : NULL;
     unsigned char *used = a ? ossa__temp_calloc(m, (size_t)frames + 1, 1) : NULL;
     ossa_status st = OSSA_OK;

@@ -481,6 +481,23 @@ static ossa_status read_version(smd_doc *d)
     return end_line(d, "the version number");
 }
 
+/* ossa's writer keeps an animation's name, frame rate and loop flag, which
+ * SMD has no place for, in a comment right after `version` (§1: studiomdl
+ * skips comments between blocks): "// ossa --fps 24 --loop --name Walk".
+ * Other comments are skipped as everywhere. */
+static void read_tag(smd_doc *d)
+{
+    ossa_lexer *lx = &d->lx;
+    if (!ossa__lex_skip_empty(lx) || lx->end - lx->p < 2 || lx->p[0] != '/' || lx->p[1] != '/')
+        return;
+    const char *s;
+    size_t n;
+    lx->p += 2;
+    ossa__lex_rest(lx, &s, &n);
+    d->tagged = ossa__anim_tag_parse(s, n, &d->tag);
+    ossa__lex_next_line(lx);
+}
+
 ossa_status ossa__smd_parse(smd_doc *d, ossa_model *model, const unsigned char *data, size_t size,
                             const ossa_load_options *options, ossa_error *error)
 {
@@ -506,6 +523,7 @@ ossa_status ossa__smd_parse(smd_doc *d, ossa_model *model, const unsigned char *
     }
 
     if (read_version(d)) return OSSA_FAILED;
+    read_tag(d);
     while (next_statement(lx)) {
         size_t n = ossa__lex_token_len(lx);
         const char *p = lx->p;

@@ -67,6 +67,14 @@ static const ossa_option_info smd_load_options[] = {
      "default: coordinates as written"},
 };
 
+/* Characters are made facing -Y for studiomdl, which turns them to +X
+ * (docs/formats/smd.md §8); smd.turn does that turn on reading. */
+static ossa_front smd_front(const ossa_option *options, uint32_t count, bool writing)
+{
+    return !writing && ossa__option_on(options, count, "smd.turn") ? OSSA_FRONT_POS_X
+                                                                    : OSSA_FRONT_NEG_Y;
+}
+
 const ossa_format_ops ossa__smd_format = {
     .id = OSSA_FORMAT_SMD,
     .name = "smd",
@@ -79,6 +87,8 @@ const ossa_format_ops ossa__smd_format = {
     .holds = OSSA_HOLDS_MESHES | OSSA_HOLDS_SKELETON | OSSA_HOLDS_ANIMATIONS |
              OSSA_HOLDS_PICKS_ANIMATION,
     .images = OSSA__IMAGES_NAMED, /* a triangle's material is its texture file */
+    .scale = OSSA__SCALE_NONE,
+    .front_of = smd_front,
     .option_family = "smd",
     .load_options = smd_load_options,
     .num_load_options = sizeof smd_load_options / sizeof *smd_load_options,

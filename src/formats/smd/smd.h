@@ -78,6 +78,10 @@ typedef struct smd_doc {
 
     uint64_t over_limit; /* vertices that had more influences than kept */
     uint32_t over_limit_line;
+    /* The comment ossa's writer puts after `version`: the animation's name,
+     * frame rate and loop flag (text.h's animation tag). */
+    bool tagged;
+    ossa_anim_tag tag;
 } smd_doc;
 
 typedef struct smd_id_entry {

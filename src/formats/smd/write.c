@@ -101,9 +101,19 @@ static ossa_status make_names(smd_writer *w)
 
 /* -- Shared blocks -- */
 
-static void put_header(smd_writer *w, ossa_text_out *o)
+/* `a`: the animation of a sequence file, whose name, frame rate and loop
+ * flag (SMD has no place for them) go into a comment after `version`,
+ * which studiomdl skips and ossa's reader reads (read.c); NULL for the
+ * reference. */
+static void put_header(smd_writer *w, ossa_text_out *o, const ossa_animation *a)
 {
-    ossa__out_str(o, "version 1\nnodes\n");
+    ossa__out_str(o, "version 1\n");
+    if (a) {
+        ossa__out_str(o, "// ");
+        ossa__anim_tag_write(o, a->name, a->framerate, (a->flags & OSSA_ANIMATION_LOOP) != 0, 0);
+        ossa__out_char(o, '\n');
+    }
+    ossa__out_str(o, "nodes\n");
     for (uint32_t j = 0; j < w->num_bones; j++) {
         ossa__out_int(o, j);
         ossa__out_str(o, " \"");
@@ -115,7 +125,8 @@ static void put_header(smd_writer *w, ossa_text_out *o)
     ossa__out_str(o, "end\nskeleton\n");
 }
 
-/* SMD has no scale, and studiomdl reads any text: refuse what cannot be
+/* SMD has no scale (the writer gets it baked, core/scale.h, unless a value
+ * is not finite), and studiomdl reads any text: refuse what cannot be
  * written faithfully. */
 static ossa_status check_pose(smd_writer *w, const ossa_transform *t, uint32_t joint,
                               const char *where)
@@ -423,7 +434,7 @@ static ossa_status write_reference(smd_writer *w, ossa_buf *out)
     const ossa_model *m = w->m;
     ossa_text_out o;
     ossa__out_init(&o, out);
-    put_header(w, &o);
+    put_header(w, &o, NULL);
     ossa__out_str(&o, "time 0\n");
     ossa_status st = OSSA_OK;
     for (uint32_t j = 0; j < w->num_bones && !st; j++) {
@@ -443,7 +454,7 @@ static ossa_status write_animation(smd_writer *w, uint32_t index, ossa_buf *out)
     const ossa_animation *a = &m->animations[index];
     ossa_text_out o;
     ossa__out_init(&o, out);
-    put_header(w, &o);
+    put_header(w, &o, a);
     ossa_status st = OSSA_OK;
     char where[300];
     snprintf(where, sizeof where, "animation '%s'", a->name);
@@ -467,7 +478,8 @@ static ossa_status write_animation(smd_writer *w, uint32_t index, ossa_buf *out)
     ossa__out_flush(&o);
     if (!st && a->framerate > 0 && a->framerate != OSSA_DEFAULT_FRAMERATE)
         ossa__write_warn(w->options, OSSA_WARNING_DROPPED,
-             "animation '%s' plays at %g fps: SMD stores no rate (give it to $sequence in the QC)",
+             "animation '%s' plays at %g fps: SMD stores no rate (give it to $sequence in the QC; "
+             "ossa reads it back from the file's comment)",
              a->name, (double)a->framerate);
     return st;
 }
@@ -512,55 +524,22 @@ ossa_status ossa__smd_write(const ossa_model *m, const ossa_write_options *optio
     return st;
 }
 
-/* Whether every frame of an animation has unit scale (SMD has none). */
-static bool unit_scale(const ossa_model *m, const ossa_animation *a, uint32_t *joint,
-                       uint32_t *frame, float *scale)
-{
-    for (uint32_t f = 0; f < a->num_frames; f++)
-        for (uint32_t j = 0; j < m->num_joints; j++)
-            for (int k = 0; k < 3; k++) {
-                float s = a->frames[(size_t)f * m->num_joints + j].scale[k];
-                if (!(fabsf(s - 1.0f) <= 1e-5f)) {
-                    *joint = j;
-                    *frame = f;
-                    *scale = s;
-                    return false;
-                }
-            }
-    return true;
-}
-
 ossa_status ossa__smd_write_files(const ossa_model *m, const char *path,
                                   const ossa_write_options *options, ossa_error *error)
 {
     /* PATH: the reference (or, for an animation-only model, the chosen
-     * animation); STEM.NAME.smd: every other animation. An animation that
-     * scales a joint cannot be written: it is left out with a warning
-     * (alone, it is an error). */
+     * animation); STEM.NAME.smd: every other animation. Scale comes
+     * baked (core/scale.h: the format table's rule). */
     smd_writer w;
     ossa_status st = begin(&w, m, options, error);
     bool anim_only = animation_only(m);
     uint32_t *anims = ossa__temp_alloc(m, ((size_t)m->num_animations + 1) * sizeof *anims);
     size_t num_anims = 0;
     if (!st && !anims) st = ossa__fail_nomem(error);
-    for (uint32_t n = 0; !st && n < m->num_animations; n++) {
+    for (uint32_t n = 0; !st && n < m->num_animations; n++)
         /* the chosen animation first when it goes to PATH */
-        uint32_t a = !anim_only ? n : n == 0 ? options->animation : n <= options->animation ? n - 1 : n;
-        uint32_t joint, frame;
-        float scale;
-        if (unit_scale(m, &m->animations[a], &joint, &frame, &scale) ||
-            (anim_only && m->num_animations == 1)) {
-            anims[num_anims++] = a;
-            continue;
-        }
-        ossa__write_warn(w.options, OSSA_WARNING_DROPPED,
-             "animation '%s' is not written: it scales joint '%s' (%g at frame %u), and SMD "
-             "stores no scale",
-             m->animations[a].name, ossa__intern_str(&w.names, joint), (double)scale, frame);
-    }
-    if (!st && anim_only && !num_anims)
-        st = ossa__fail(error, OSSA_ERROR_UNSUPPORTED, OSSA_NO_OFFSET,
-                        "every animation scales joints, and SMD stores no scale");
+        anims[num_anims++] =
+            !anim_only ? n : n == 0 ? options->animation : n <= options->animation ? n - 1 : n;
     size_t count = anim_only ? num_anims : num_anims + 1;
     ossa_output_set set = {0};
     if (!st) st = ossa__output_set_init(&set, path, count, options->allocator, error);
