@@ -5,6 +5,7 @@
  * the same in the bind pose and every frame, so that it cancels out of
  * skinning and can move down to the leaves and vanish, exactly. */
 #include "core/scale.h"
+#include "core/world.h"
 
 #include <math.h>
 
@@ -183,49 +184,18 @@ static ossa_status push_down(ossa__scale_baked *b, const ossa_model *m, ossa_err
 
 /* -- 3. What is left, for formats without scale: through model space -- */
 
-/* Per joint: the full matrix (its translation is where the joint really
- * is) and the rotation composed from rotations alone. */
-enum { WORLD = 20 };
-
-static void unit_quat(const float r[4], double q[4])
-{
-    double n = sqrt((double)r[0] * r[0] + (double)r[1] * r[1] + (double)r[2] * r[2] +
-                    (double)r[3] * r[3]);
-    for (int i = 0; i < 4; i++) q[i] = n > 0 ? r[i] / n : i == 3;
-}
-
-static void compose(const ossa_model *m, const ossa_transform *local, double *world)
-{
-    for (uint32_t j = 0; j < m->num_joints; j++) {
-        double *W = world + (size_t)j * WORLD, L[16], q[4];
-        ossa__transform_to_mat4d(&local[j], L);
-        unit_quat(local[j].rotation, q);
-        int32_t p = m->joints[j].parent;
-        if (p < 0) {
-            memcpy(W, L, sizeof L);
-            memcpy(W + 16, q, sizeof q);
-            continue;
-        }
-        const double *P = world + (size_t)p * WORLD;
-        ossa__mat4d_mul(P, L, W);
-        ossa__quatd_mul(P + 16, q, W + 16);
-        double n = sqrt(W[16] * W[16] + W[17] * W[17] + W[18] * W[18] + W[19] * W[19]);
-        for (int i = 16; i < 20; i++) W[i] /= n;
-    }
-}
-
 /* The rigid local poses of `world` into `out` (scale 1). */
 static void rigid_pose(const ossa_model *m, const double *world, ossa_transform *out)
 {
     for (uint32_t j = 0; j < m->num_joints; j++) {
-        const double *W = world + (size_t)j * WORLD;
+        const double *W = world + (size_t)j * OSSA__WORLD;
         int32_t p = m->joints[j].parent;
         double t[3], q[4];
         if (p < 0) {
             memcpy(t, W + 12, sizeof t);
             memcpy(q, W + 16, sizeof q);
         } else {
-            const double *P = world + (size_t)p * WORLD;
+            const double *P = world + (size_t)p * OSSA__WORLD;
             double inv[4] = {-P[16], -P[17], -P[18], P[19]}, d[3];
             for (int i = 0; i < 3; i++) d[i] = W[12 + i] - P[12 + i];
             ossa__quatd_rotate(inv, d, t);
@@ -278,19 +248,19 @@ static ossa_status rigid(ossa__scale_baked *b, const ossa_model *m, const char *
                          const ossa_write_options *options, ossa_error *error)
 {
     uint32_t nj = m->num_joints;
-    double *bind = ossa__alloc(b->allocator, ((size_t)nj * 3 + 1) * WORLD * sizeof *bind);
+    double *bind = ossa__alloc(b->allocator, ((size_t)nj * 3 + 1) * OSSA__WORLD * sizeof *bind);
     ossa_transform *local = ossa__alloc(b->allocator, ((size_t)nj + 1) * sizeof *local);
     if (!bind || !local) {
         ossa__free(b->allocator, bind, 0);
         ossa__free(b->allocator, local, 0);
         return ossa__fail_nomem(error);
     }
-    double *world = bind + (size_t)nj * WORLD, *inverse = world + (size_t)nj * WORLD;
+    double *world = bind + (size_t)nj * OSSA__WORLD, *inverse = world + (size_t)nj * OSSA__WORLD;
     for (uint32_t j = 0; j < nj; j++) local[j] = b->joints[j].bind;
-    compose(m, local, bind);
+    ossa__world_poses(m, local, bind);
     for (uint32_t j = 0; j < nj; j++) /* a singular bind (zero scale) moves nothing rigidly */
-        if (!ossa__mat4d_invert_affine(bind + (size_t)j * WORLD, inverse + (size_t)j * WORLD))
-            memset(inverse + (size_t)j * WORLD, 0, 16 * sizeof(double));
+        if (!ossa__mat4d_invert_affine(bind + (size_t)j * OSSA__WORLD, inverse + (size_t)j * OSSA__WORLD))
+            memset(inverse + (size_t)j * OSSA__WORLD, 0, 16 * sizeof(double));
     /* Poses without scale, under a bind pose without scale, are already
      * what model space would give back: left untouched. */
     bool bind_scaled = false;
@@ -304,10 +274,10 @@ static ossa_status rigid(ossa__scale_baked *b, const ossa_model *m, const char *
             bool scaled = bind_scaled;
             for (uint32_t j = 0; j < nj && !scaled; j++) scaled = !unit(fr[j].scale);
             if (!scaled) continue;
-            compose(m, fr, world);
+            ossa__world_poses(m, fr, world);
             for (uint32_t j = 0; j < nj; j++) {
-                double s = stretch(world + (size_t)j * WORLD, bind + (size_t)j * WORLD,
-                                   inverse + (size_t)j * WORLD);
+                double s = stretch(world + (size_t)j * OSSA__WORLD, bind + (size_t)j * OSSA__WORLD,
+                                   inverse + (size_t)j * OSSA__WORLD);
                 if (s > worst) worst = s, wj = j, wf = f;
             }
             rigid_pose(m, world, fr);

@@ -14,6 +14,8 @@
  */
 #include "formats/md5/md5.h"
 
+#include "core/world.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,48 +105,6 @@ void ossa__md5_out_name(ossa_text_out *o, const char *name)
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
         ossa__out_char(o, bad_name_char(*p) ? '_' : (char)*p);
     ossa__out_char(o, '"');
-}
-
-/* -- Poses -- */
-
-/* A rotation as a unit double quaternion (identity when it has no
- * length). */
-static void unit_quat(const float r[4], double q[4])
-{
-    double n = 0;
-    for (int i = 0; i < 4; i++) n += (double)r[i] * r[i];
-    n = sqrt(n);
-    if (!(n > 0) || !isfinite(n)) {
-        q[0] = q[1] = q[2] = 0;
-        q[3] = 1;
-        return;
-    }
-    for (int i = 0; i < 4; i++) q[i] = r[i] / n;
-}
-
-/* Model-space poses of a parent-relative one, WORLD doubles per joint:
- * the full matrix (column-major, scale included: its translation is where
- * the joint really is) and the rotation composed from rotations alone. */
-enum { WORLD = 20 };
-
-static void compose(const ossa_model *m, const ossa_transform *local, double *world)
-{
-    for (uint32_t j = 0; j < m->num_joints; j++) {
-        double *W = world + (size_t)j * WORLD, L[16], q[4];
-        ossa__transform_to_mat4d(&local[j], L);
-        unit_quat(local[j].rotation, q);
-        int32_t p = m->joints[j].parent;
-        if (p < 0) {
-            memcpy(W, L, sizeof L);
-            memcpy(W + 16, q, sizeof q);
-            continue;
-        }
-        const double *P = world + (size_t)p * WORLD;
-        ossa__mat4d_mul(P, L, W);
-        ossa__quatd_mul(P + 16, q, W + 16);
-        double n = sqrt(W[16] * W[16] + W[17] * W[17] + W[18] * W[18] + W[19] * W[19]);
-        for (int i = 16; i < 20; i++) W[i] /= n;
-    }
 }
 
 /* -- Names -- */
@@ -268,8 +228,8 @@ static bool root_still(const ossa_model *m, uint32_t j)
                     fabsf(t->scale[i] - b->scale[i]) > ORIGIN_TOLERANCE)
                     return false;
             double qt[4], qb[4], d = 0;
-            unit_quat(t->rotation, qt);
-            unit_quat(b->rotation, qb);
+            ossa__unit_quatd(t->rotation, qt);
+            ossa__unit_quatd(b->rotation, qb);
             for (int i = 0; i < 4; i++) d += qt[i] * qb[i];
             if (!(fabs(d) >= 1 - ORIGIN_TOLERANCE)) return false;
         }
@@ -322,19 +282,19 @@ ossa_status ossa__md5_skeleton_init(md5_skeleton *s, const ossa_model *m,
 
     double *world = NULL;
     if (!st) {
-        world = ossa__temp_calloc(m, (size_t)nj + 1, WORLD * sizeof *world);
+        world = ossa__temp_calloc(m, (size_t)nj + 1, OSSA__WORLD * sizeof *world);
         s->bind = ossa__temp_calloc(m, s->num_joints, 7 * sizeof *s->bind);
         s->parents = ossa__temp_calloc(m, s->num_joints, sizeof *s->parents);
         if (!world || !s->bind || !s->parents) st = ossa__fail_nomem(error);
     }
     if (!st) {
-        compose(m, bind, world);
+        ossa__world_poses(m, bind, world);
         if (s->shift) {
             s->parents[0] = -1;
             s->bind[6] = 1;
         }
         for (uint32_t j = 0; j < nj; j++) {
-            const double *W = world + (size_t)j * WORLD;
+            const double *W = world + (size_t)j * OSSA__WORLD;
             int32_t p = m->joints[j].parent;
             double *B = s->bind + (size_t)(j + s->shift) * 7;
             s->parents[j + s->shift] = p < 0 ? (s->shift ? 0 : -1) : p + (int32_t)s->shift;
@@ -385,7 +345,7 @@ void ossa__md5_frame(const md5_skeleton *s, uint32_t a, uint32_t f, float *out)
     for (uint32_t j = 0; j < m->num_joints; j++) {
         double q[4];
         memcpy(out + (size_t)j * 6, fr[j].translation, 3 * sizeof(float));
-        unit_quat(fr[j].rotation, q);
+        ossa__unit_quatd(fr[j].rotation, q);
         put_quat(q, out + (size_t)j * 6 + 3);
     }
 }
