@@ -126,7 +126,13 @@ int main(int argc, char **argv)
     ossa_error err;
     char msg[600];
     ossa_model *m = ossa_load_file(argv[1], NULL, &err);
-    if (!m || ossa_write_file(m, argv[2], NULL, &err)) {
+    /* Written facing where the source faces (OSSA_WRITE_KEEP_FRONT): the
+     * check compares the FBX with the source's own poses; the turn to
+     * FBX's front is tested in cli_fbx_write.sh and test_front. */
+    ossa_write_options wo;
+    memset(&wo, 0, sizeof wo);
+    wo.flags = OSSA_WRITE_KEEP_FRONT;
+    if (!m || ossa_write_file(m, argv[2], &wo, &err)) {
         fprintf(stderr, "fbx_write_dump: %s\n", ossa_error_format(&err, msg, sizeof msg));
         return 1;
     }
