@@ -10,7 +10,7 @@ root=$(cd "$here/../.." && pwd)
 build=${1:-$root/build}
 data=${OSSA_SHARED_DIR:-$root/../shared}/data
 if ! command -v blender >/dev/null 2>&1; then
-  echo "SKIP: blender is not installed (make check-blender INSTALL=1 installs it)"; exit 0
+  echo "SKIP: blender is not installed (make check-blender installs it)"; exit 0
 fi
 if [ ! -d "$data" ]; then echo "SKIP: $data not found"; exit 0; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -12,7 +12,7 @@ root=$(cd "$here/../.." && pwd)
 build=${1:-$root/build}
 data=${OSSA_SHARED_DIR:-$root/../shared}/data/gltf
 if ! command -v blender >/dev/null 2>&1; then
-  echo "SKIP: blender is not installed (make check-blender INSTALL=1 installs it)"; exit 0
+  echo "SKIP: blender is not installed (make check-blender installs it)"; exit 0
 fi
 lib=$build/libossa.a
 [ -f "$lib" ] || { echo "check_gltf: $lib not built" >&2; exit 1; }
