@@ -127,6 +127,16 @@ uint32_t ossa__lex_column(const ossa_lexer *lx, const char *at)
     return (uint32_t)(at - lx->line_start) + 1;
 }
 
+void ossa__lex_found(char *out, size_t cap, const char *at, const char *end, size_t n)
+{
+    if (at >= end)
+        snprintf(out, cap, ", found the end of the file");
+    else if (n == 0)
+        snprintf(out, cap, ", found the end of the line");
+    else
+        snprintf(out, cap, ", found '%.*s'", (int)(n > 40 ? 40 : n), at);
+}
+
 ossa_status ossa__lex_fail(ossa_lexer *lx, const char *at, bool found, const char *fmt, ...)
 {
     char msg[200], tail[80] = "";
@@ -139,12 +149,7 @@ ossa_status ossa__lex_fail(ossa_lexer *lx, const char *at, bool found, const cha
         lx->p = at;
         size_t n = ossa__lex_token_len(lx);
         lx->p = p;
-        if (at >= lx->end)
-            snprintf(tail, sizeof tail, ", found the end of the file");
-        else if (n == 0)
-            snprintf(tail, sizeof tail, ", found the end of the line");
-        else
-            snprintf(tail, sizeof tail, ", found '%.*s'", (int)(n > 40 ? 40 : n), at);
+        ossa__lex_found(tail, sizeof tail, at, lx->end, n);
     }
     ossa_code kind = at >= lx->end ? OSSA_ERROR_TRUNCATED : OSSA_ERROR_CORRUPT;
     return ossa__fail_line(lx->error, kind, lx->line, ossa__lex_column(lx, at), "%s%s", msg, tail);

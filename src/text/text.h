@@ -172,6 +172,12 @@ ossa_status ossa__lex_string(ossa_lexer *lx, const char **s, size_t *len, const 
  * cursor moved to the line's end. */
 void ossa__lex_rest(ossa_lexer *lx, const char **s, size_t *len);
 uint32_t ossa__lex_column(const ossa_lexer *lx, const char *at);
+/* What a located error found at `at`: ", found 'TOKEN'" for the n bytes
+ * of a token there (40 at most), ", found the end of the line" (n = 0),
+ * ", found the end of the file" (at >= end). Shared by the text formats'
+ * lexers, so that their messages read alike. */
+void ossa__lex_found(char *out, size_t cap, const char *at, const char *end, size_t n);
+
 /* Fails at `at` (CORRUPT; TRUNCATED when `at` is the end of the data).
  * With `found`, ", found 'token'" (or "the end of the line/file") is
  * appended to the message. */

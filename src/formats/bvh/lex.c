@@ -82,12 +82,7 @@ ossa_status ossa__bvh_fail(bvh_doc *d, const char *at, bool found, const char *f
         lx->p = at;
         size_t n = ossa__bvh_token_len(lx);
         lx->p = p;
-        if (at >= lx->end)
-            snprintf(tail, sizeof tail, ", found the end of the file");
-        else if (n == 0)
-            snprintf(tail, sizeof tail, ", found the end of the line");
-        else
-            snprintf(tail, sizeof tail, ", found '%.*s'", (int)(n > 40 ? 40 : n), at);
+        ossa__lex_found(tail, sizeof tail, at, lx->end, n);
     }
     ossa_code kind = at >= lx->end ? OSSA_ERROR_TRUNCATED : OSSA_ERROR_CORRUPT;
     return ossa__fail_line(d->error, kind, lx->line, ossa__bvh_column(lx, at), "%s%s", msg, tail);
